@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './domain/clock.js';
+import { contentTypesPlugin } from './http/content-types.js';
+import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
+import { healthRoutes } from './http/health-routes.js';
+import { loggerOptions } from './http/logging.js';
+import { methodGuard } from './http/method-guard.js';
+import { partnerApi } from './partner-api/index.js';
+import { createServices, type Services } from './services/index.js';
+import type { Store } from './store/store.js';
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock?: Clock;
+  /** A logger instance (tests capture its output); default: pino at the configured level on stdout. */
+  readonly logger?: FastifyBaseLogger;
+}
+
+export const BODY_LIMIT_BYTES = 65_536;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Takes the caller's X-Request-Id when it is a sane token, otherwise makes one. */
+function requestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export interface App {
+  readonly server: FastifyInstance;
+  readonly services: Services;
+}
+
+/** Builds the whole HTTP application over a store; listening and shutdown belong to the caller. */
+export async function buildApp(deps: AppDependencies): Promise<App> {
+  const { config, store } = deps;
+  const services = createServices({ store, clock: deps.clock ?? systemClock, config });
+  const server = Fastify({
+    ...(deps.logger === undefined
+      ? { logger: loggerOptions(config.logLevel) }
+      : { loggerInstance: deps.logger }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestId,
+    trustProxy: config.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  await server.register(errorMapperPlugin);
+  await server.register(contentTypesPlugin);
+  const guard = methodGuard(server);
+  await server.register(healthRoutes, { store });
+  await server.register(partnerApi, { prefix: '/access/v1', services });
+  guard.register();
+  await server.ready();
+  return { server, services };
+}

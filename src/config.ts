@@ -1,0 +1,96 @@
+import envSchema from 'env-schema';
+import { Type, type Static } from 'typebox';
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/gatehouse.db';
+
+const EnvSchema = Type.Object({
+  GATEHOUSE_HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+  GATEHOUSE_PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
+  GATEHOUSE_DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
+  GATEHOUSE_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  GATEHOUSE_CHECKIN_TTL_SECONDS: Type.Integer({ default: 1200, minimum: 1 }),
+  GATEHOUSE_DAILY_VISIT_LIMIT: Type.Integer({ default: 1, minimum: 0 }),
+  GATEHOUSE_TIMEZONE: Type.String({ default: 'UTC', minLength: 1 }),
+  GATEHOUSE_CURRENCY: Type.String({ default: 'BRL', pattern: '^[A-Z]{3}$' }),
+  GATEHOUSE_RATE_LIMIT_PER_SECOND: Type.Integer({ default: 200, minimum: 0 }),
+  GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: Type.Integer({ default: 60, minimum: 0 }),
+  GATEHOUSE_TRUST_PROXY: Type.Boolean({ default: false }),
+  GATEHOUSE_SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('full'), Type.Literal('normal')], {
+    default: 'full',
+  }),
+  GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS: Type.Integer({ default: 250, minimum: 0 }),
+  GATEHOUSE_MIGRATE: Type.Boolean({ default: true }),
+  GATEHOUSE_KEY_CACHE_SECONDS: Type.Integer({ default: 5, minimum: 0 }),
+  GATEHOUSE_LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  /** True when GATEHOUSE_DATABASE_URL was not set: only then may demo data be seeded. */
+  readonly databaseUrlIsDefault: boolean;
+  readonly adminToken: string | undefined;
+  readonly checkinTtlSeconds: number;
+  readonly dailyVisitLimit: number;
+  readonly timezone: string;
+  readonly currency: string;
+  readonly rateLimitPerSecond: number;
+  readonly authFailureLimitPerMinute: number;
+  readonly trustProxy: boolean;
+  readonly sqliteSynchronous: 'full' | 'normal';
+  readonly sqliteBusyTimeoutMs: number;
+  readonly migrate: boolean;
+  readonly keyCacheSeconds: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function assertTimezone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+  } catch {
+    throw new ConfigError(`GATEHOUSE_TIMEZONE: unknown time zone "${timezone}"`);
+  }
+}
+
+/** The only reader of the environment: validates once and returns a frozen config. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => name.startsWith('GATEHOUSE_') && value !== ''),
+  );
+  let parsed: Env;
+  try {
+    parsed = envSchema<Env>({ schema: EnvSchema, data: relevant, env: false, dotenv: false });
+  } catch (error) {
+    throw new ConfigError(`invalid configuration: ${(error as Error).message}`);
+  }
+  assertTimezone(parsed.GATEHOUSE_TIMEZONE);
+  return Object.freeze({
+    host: parsed.GATEHOUSE_HOST,
+    port: parsed.GATEHOUSE_PORT,
+    databaseUrl: parsed.GATEHOUSE_DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    databaseUrlIsDefault: parsed.GATEHOUSE_DATABASE_URL === undefined,
+    adminToken: parsed.GATEHOUSE_ADMIN_TOKEN,
+    checkinTtlSeconds: parsed.GATEHOUSE_CHECKIN_TTL_SECONDS,
+    dailyVisitLimit: parsed.GATEHOUSE_DAILY_VISIT_LIMIT,
+    timezone: parsed.GATEHOUSE_TIMEZONE,
+    currency: parsed.GATEHOUSE_CURRENCY,
+    rateLimitPerSecond: parsed.GATEHOUSE_RATE_LIMIT_PER_SECOND,
+    authFailureLimitPerMinute: parsed.GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE,
+    trustProxy: parsed.GATEHOUSE_TRUST_PROXY,
+    sqliteSynchronous: parsed.GATEHOUSE_SQLITE_SYNCHRONOUS,
+    sqliteBusyTimeoutMs: parsed.GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS,
+    migrate: parsed.GATEHOUSE_MIGRATE,
+    keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
+    logLevel: parsed.GATEHOUSE_LOG_LEVEL,
+  });
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Keys look like `ghk_<8 hex>_<40 hex>`; `ghk_<8 hex>` is the recognisable, non-secret prefix. */
+const KEY_MARKER = 'ghk_';
+
+export interface GeneratedApiKey {
+  readonly secret: string;
+  readonly prefix: string;
+  readonly hash: string;
+}
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): GeneratedApiKey {
+  const prefix = KEY_MARKER + randomBytes(4).toString('hex');
+  const secret = `${prefix}_${randomBytes(20).toString('hex')}`;
+  return { secret, prefix, hash: hashApiKey(secret) };
+}
+
+/**
+ * Product.md §2.5: the token follows a case-insensitive `Bearer` and one or more spaces, trimmed.
+ * Returns undefined when there is no usable bearer token (→ 401).
+ */
+export function parseBearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^bearer +(.*)$/is.exec(header.trim());
+  const token = match?.[1]?.trim();
+  return token === undefined || token === '' ? undefined : token;
+}

@@ -1,0 +1,12 @@
+/** Product.md §2.3: 1 to 13 Unicode code points, not blank, no C0/DEL/C1 control characters. */
+export const CUSTOM_CODE_MIN_LENGTH = 1;
+export const CUSTOM_CODE_MAX_LENGTH = 13;
+export const CUSTOM_CODE_NOT_BLANK_PATTERN = '\\S';
+export const CUSTOM_CODE_NO_CONTROL_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
+export const CUSTOM_CODE_MESSAGES = {
+  type: 'must be a string',
+  length: 'length must be between 1 and 13 characters',
+  blank: 'must not be blank',
+  control: 'must not contain control characters',
+} as const;

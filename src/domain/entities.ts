@@ -1,0 +1,67 @@
+import type { CheckinStatus } from './checkin-condition.js';
+
+/** What services and routes see of stored records (times are epoch milliseconds, UTC). */
+export interface Partner {
+  readonly id: number;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+export interface Gym {
+  readonly id: number;
+  readonly partnerId: number;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+export interface Product {
+  readonly id: number;
+  readonly gymId: number;
+  readonly description: string;
+  readonly payoutCents: number;
+  readonly currency: string;
+}
+
+export interface ApiKey {
+  readonly id: number;
+  readonly partnerId: number;
+  readonly prefix: string;
+  readonly label: string | null;
+  /** null: every gym of the partner, present and future. */
+  readonly gymIds: readonly number[] | null;
+  readonly expiresAt: number | null;
+  readonly revokedAt: number | null;
+  readonly lastUsedAt: number | null;
+  readonly createdAt: number;
+}
+
+export interface Checkin {
+  readonly id: number;
+  readonly platformId: string;
+  readonly gymId: number;
+  readonly productId: number;
+  readonly status: CheckinStatus;
+  readonly checkedInAt: number;
+  readonly expiresAt: number;
+  readonly validatedAt: number | null;
+  readonly cancelledAt: number | null;
+}
+
+export interface CustomCode {
+  readonly gymId: number;
+  readonly platformId: string;
+  readonly code: string;
+  readonly updatedAt: number;
+}
+
+export interface LedgerTransaction {
+  readonly id: number;
+  readonly checkinId: number;
+  readonly partnerId: number;
+  readonly gymId: number;
+  readonly productId: number;
+  readonly platformId: string;
+  readonly payoutCents: number;
+  readonly currency: string;
+  readonly validatedAt: number;
+}

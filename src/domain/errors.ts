@@ -1,0 +1,114 @@
+/**
+ * Typed errors: each carries the HTTP status, the spec's key and its message. Services throw them; the one error
+ * mapper (src/http/error-mapper.ts) turns them into the envelope. Nothing else writes an error body.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly key: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InputError extends AppError {
+  constructor(key: string, message: string) {
+    super(400, key, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(key: string, message: string) {
+    super(404, key, message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(key: string, message: string) {
+    super(409, key, message);
+  }
+}
+
+export class CheckinNotFoundError extends NotFoundError {
+  constructor() {
+    super('checkin.validation.notfound', 'Check-In not found in database');
+  }
+}
+
+export class CheckinCancelledError extends InputError {
+  constructor() {
+    super('checkin.validation.cancelled', 'Check-In cancelled');
+  }
+}
+
+export class CheckinExpiredError extends InputError {
+  constructor() {
+    super('checkin.validation.expired', 'Check-In expired');
+  }
+}
+
+export class CheckinAlreadyValidatedError extends InputError {
+  constructor() {
+    super('checkin.already.validated', 'Check-In already validated');
+  }
+}
+
+/** The validated-check-in 409 of the operator side shares the spec's key. */
+export class CheckinValidatedConflictError extends ConflictError {
+  constructor() {
+    super('checkin.already.validated', 'Check-In already validated');
+  }
+}
+
+export class CustomCodeExistsError extends ConflictError {
+  constructor() {
+    super('checkin.custom-code.already-exists', 'Already exists a custom code for that gym and user');
+  }
+}
+
+export class CustomCodeNotFoundError extends NotFoundError {
+  constructor() {
+    super('checkin.custom-code.not-found', 'Custom code not found in database');
+  }
+}
+
+export class DailyLimitError extends ConflictError {
+  constructor() {
+    super('checkin.daily-limit', 'daily visit limit reached for this member at this gym');
+  }
+}
+
+/** `partner.not-found`, `gym.not-found`, … (product.md §4). */
+export class EntityNotFoundError extends NotFoundError {
+  constructor(entity: string) {
+    super(`${entity}.not-found`, `${entity.replace('-', ' ')} not found`);
+  }
+}
+
+export class EntityExistsError extends ConflictError {
+  constructor(entity: string) {
+    super(`${entity}.already-exists`, `${entity.replace('-', ' ')} already exists`);
+  }
+}
+
+/** The store cannot be reached or is busy beyond its timeout: 503 with Retry-After. */
+export class ServiceUnavailableError extends AppError {
+  constructor() {
+    super(503, 'service.unavailable', 'service temporarily unavailable');
+  }
+}
+
+/** Product.md §2.5: every refused key gets this one body, so a key cannot probe which gyms exist. */
+export class ForbiddenError extends AppError {
+  constructor() {
+    super(403, 'forbidden', 'User is not authorized to access this resource with an explicit deny');
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor() {
+    super(401, 'unauthorized', 'Unauthorized');
+  }
+}

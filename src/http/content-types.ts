@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import secureJson from 'secure-json-parse';
+import { AppError, InputError } from '../domain/errors.js';
+
+/** `application/json` with any parameters, in any case (product.md §2.6). */
+const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
+
+/** Methods whose body, if any, is ignored whatever its type (product.md §2.6: DELETE ignores any body). */
+const BODYLESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
+
+/** Parses a JSON body, refusing `__proto__` and `constructor.prototype` keys outright (no pollution). */
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) throw new InputError('body', 'is required');
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    throw /forbidden/i.test((error as Error).message)
+      ? new InputError('body', 'must not contain __proto__ or constructor.prototype keys')
+      : new InputError('body', 'malformed JSON');
+  }
+}
+
+/**
+ * JSON is the only body gatehouse reads. Fastify's defaults are removed (its text/plain parser would turn a
+ * text body into a string the schema then calls "not an object", where the contract says 415).
+ */
+export const contentTypesPlugin = fp(
+  (app: FastifyInstance) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+      if (BODYLESS.has(request.method)) return done(null, undefined);
+      try {
+        done(null, parseJsonBody(body as string));
+      } catch (error) {
+        done(error as InputError, undefined);
+      }
+    });
+    app.addContentTypeParser('*', (request, _payload, done) => {
+      if (BODYLESS.has(request.method)) return done(null, undefined);
+      done(
+        new AppError(415, 'request.unsupported-media-type', 'Content-Type must be application/json'),
+        undefined,
+      );
+    });
+    return Promise.resolve();
+  },
+  { name: 'content-types' },
+);

@@ -1,0 +1,121 @@
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  AppError,
+  ForbiddenError,
+  InputError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from '../domain/errors.js';
+import { isStoreUnavailable } from '../store/create-store.js';
+import { UNEXPECTED_ERROR_MESSAGE, errorEnvelope, explicitDenyBody } from './envelope.js';
+import { schemaErrorsToInputError } from './validation-errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The key of this route's 500 (the spec names one per endpoint family). */
+    unexpectedErrorKey?: string;
+  }
+}
+
+const DEFAULT_UNEXPECTED_KEY = 'internal.unexpected-error';
+
+/** Fastify's own errors, each as the AppError the client sees (product.md §2.6, §2.10, §2.15). */
+const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError(415, 'request.unsupported-media-type', 'Content-Type must be application/json'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new AppError(413, 'request.too-large', 'body must not exceed 65536 bytes'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new InputError('body', 'malformed JSON'),
+  FST_ERR_BAD_URL: () => new AppError(400, 'request.invalid-url', 'malformed URL'),
+  FST_ERR_MAX_PARAM_LENGTH: () => routeNotFound(),
+};
+
+export function routeNotFound(): AppError {
+  return new AppError(404, 'route.not-found', 'no route matches this path');
+}
+
+/** Classifies any thrown value as an AppError, or undefined for a genuine bug (→ 500). */
+function toAppError(error: FastifyError, request: FastifyRequest): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error.validation !== undefined) {
+    return schemaErrorsToInputError(
+      error.validationContext ?? 'body',
+      error.validation,
+      request.body,
+    );
+  }
+  const framework = error.code === undefined ? undefined : FRAMEWORK_ERRORS[error.code];
+  if (framework !== undefined) return framework();
+  if (isStoreUnavailable(error)) return new ServiceUnavailableError();
+  return undefined;
+}
+
+/** Writes an AppError as the client sees it: 401 and 403 have their own shapes, the rest the envelope. */
+export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  reply.code(error.statusCode);
+  if (error instanceof UnauthorizedError) return reply.send({ message: 'Unauthorized' });
+  if (error instanceof ForbiddenError) return reply.send(explicitDenyBody());
+  if (error instanceof ServiceUnavailableError) reply.header('retry-after', '1');
+  return reply.send(errorEnvelope(error.key, error.message));
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = toAppError(error, request);
+  if (known !== undefined) {
+    if (known.statusCode >= 500) request.log.warn({ err: error }, known.message);
+    return sendAppError(reply, known);
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  const key = request.routeOptions.config.unexpectedErrorKey ?? DEFAULT_UNEXPECTED_KEY;
+  return reply.code(500).send(errorEnvelope(key, UNEXPECTED_ERROR_MESSAGE, request.id));
+}
+
+/** Errors raised before routing (bad URL, over-long parameter): Fastify hands them here, hooks skipped. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  sendAppError(
+    reply,
+    FRAMEWORK_ERRORS[error.code]?.() ?? new AppError(400, 'request.invalid-url', 'malformed URL'),
+  );
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request.headers-too-large', 'request headers must not exceed 16384 bytes'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request.timeout', 'request timed out'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request.timeout', 'request timed out'],
+};
+
+/** Errors Node's HTTP parser raises before Fastify sees a request: answered on the raw socket, in the envelope. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, key, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'request.malformed',
+    'malformed HTTP request',
+  ];
+  const body = JSON.stringify(errorEnvelope(key, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/** One place maps every error, Fastify's own included, to the spec's envelope. */
+export const errorMapperPlugin = fp(
+  (app: FastifyInstance) => {
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.header('x-request-id', request.id);
+      done();
+    });
+    app.setErrorHandler(handleError);
+    app.setNotFoundHandler((_request, reply) => sendAppError(reply, routeNotFound()));
+    return Promise.resolve();
+  },
+  { name: 'error-mapper' },
+);

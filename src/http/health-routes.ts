@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ServiceUnavailableError } from '../domain/errors.js';
+import type { Store } from '../store/store.js';
+import { errorResponses } from './schemas.js';
+
+/** Liveness (`/health`: the process answers) and readiness (`/ready`: the store answers, migrations applied). */
+export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (app, { store }) => {
+  app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, () => ({
+    status: 'ok' as const,
+  }));
+  app.get(
+    '/ready',
+    { schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) } } },
+    async () => {
+      if (!(await store.isReady())) throw new ServiceUnavailableError();
+      return { status: 'ready' as const };
+    },
+  );
+};

@@ -1,0 +1,30 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Response schemas shared by every route: the spec's envelopes (§2.4, §7) and product.md §2.5. */
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    metadata: Type.Object({ total: Type.Literal(0), errors: Type.Literal(1) }),
+    errors: Type.Array(Type.Object({ message: Type.String(), key: Type.String() })),
+    request_id: Type.Optional(Type.String()),
+  },
+  { description: 'Error envelope (spec §2.4)' },
+);
+
+export const ExplicitDenySchema = Type.Object(
+  {
+    metadata: Type.Object({ total: Type.Literal(0), errors: Type.Literal(1) }),
+    errors: Type.Array(Type.Object({ Message: Type.String() })),
+    Message: Type.String(),
+  },
+  { description: 'The API key is not valid for this gym (spec §7, product.md §2.5)' },
+);
+
+export const UnauthorizedSchema = Type.Object(
+  { message: Type.Literal('Unauthorized') },
+  { description: 'No bearer token' },
+);
+
+/** Every error status a route can answer, each with its body schema. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorEnvelopeSchema]));
+}

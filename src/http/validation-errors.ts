@@ -1,0 +1,84 @@
+import { CUSTOM_CODE_MESSAGES, CUSTOM_CODE_NOT_BLANK_PATTERN } from '../domain/custom-code.js';
+import { InputError } from '../domain/errors.js';
+
+/** The part of an Ajv error this mapper reads. */
+export interface SchemaError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+}
+
+const PLATFORM_ID_MESSAGE = 'must be a string of 13 digits';
+
+/** Fields are reported in this order when several are wrong at once (product.md §2.5). */
+const FIELD_PRIORITY: Record<string, number> = { platform_id: 0, gympass_id: 0, custom_code: 1 };
+
+/** Within custom_code: the first rule broken, in the order product.md §2.15 lists them. */
+function customCodeRank(error: SchemaError): [number, string] {
+  switch (error.keyword) {
+    case 'minLength':
+    case 'maxLength':
+      return [2, CUSTOM_CODE_MESSAGES.length];
+    case 'pattern':
+      return error.params.pattern === CUSTOM_CODE_NOT_BLANK_PATTERN
+        ? [3, CUSTOM_CODE_MESSAGES.blank]
+        : [4, CUSTOM_CODE_MESSAGES.control];
+    default:
+      return [5, CUSTOM_CODE_MESSAGES.type];
+  }
+}
+
+function fieldOf(error: SchemaError): string | undefined {
+  if (error.keyword === 'required' && error.instancePath === '') return String(error.params.missingProperty);
+  // The id alias rule (one of platform_id / gympass_id must be a string) fails at the root as anyOf.
+  if (error.keyword === 'anyOf' && error.instancePath === '') return 'platform_id';
+  const field = error.instancePath.split('/')[1];
+  return field === undefined || field === '' ? undefined : decodeURIComponent(field);
+}
+
+function describe(field: string, errors: SchemaError[], value: unknown): InputError {
+  if (field === 'platform_id' || field === 'gympass_id')
+    return new InputError('platform_id', PLATFORM_ID_MESSAGE);
+  if (field === 'custom_code') {
+    if (value === undefined) return new InputError('custom_code', 'is required');
+    if (typeof value !== 'string') return new InputError('custom_code', CUSTOM_CODE_MESSAGES.type);
+    // A string that failed: the type errors come from the null branch of a nullable schema, not from the value.
+    const ranked = errors
+      .filter((error) => error.keyword !== 'type' && error.keyword !== 'anyOf')
+      .map(customCodeRank);
+    const [, message] = ranked.sort((a, b) => a[0] - b[0])[0] ?? [0, CUSTOM_CODE_MESSAGES.length];
+    return new InputError('custom_code', message);
+  }
+  const first = errors[0];
+  return new InputError(
+    field,
+    first?.keyword === 'required' ? 'is required' : (first?.message ?? 'is invalid'),
+  );
+}
+
+/**
+ * Turns the schema errors of one request part into the single 400 the client sees: the highest-priority field,
+ * with the message product.md §2.15 gives it.
+ */
+export function schemaErrorsToInputError(
+  part: string,
+  errors: readonly SchemaError[],
+  body: unknown,
+): InputError {
+  if (part === 'body') {
+    if (body === undefined) return new InputError('body', 'is required');
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return new InputError('body', 'must be a JSON object');
+    }
+  }
+  const byField = new Map<string, SchemaError[]>();
+  for (const error of errors) {
+    const field = fieldOf(error);
+    if (field !== undefined) byField.set(field, [...(byField.get(field) ?? []), error]);
+  }
+  const [field] = [...byField.keys()].sort((a, b) => (FIELD_PRIORITY[a] ?? 2) - (FIELD_PRIORITY[b] ?? 2));
+  if (field === undefined) return new InputError(part, 'is invalid');
+  const value = part === 'body' ? (body as Record<string, unknown>)[field] : undefined;
+  return describe(field, byField.get(field) ?? [], value);
+}

@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { formatInstant } from '../domain/time-format.js';
+import { successEnvelope } from '../http/envelope.js';
+import type { Services } from '../services/index.js';
+import { principalOf } from './authenticate.js';
+import {
+  CustomCodeBody,
+  CustomCodeResult,
+  EmptyResult,
+  PartnerHeaders,
+  PlatformIdParams,
+  partnerErrorResponses,
+} from './schemas.js';
+
+const config = { unexpectedErrorKey: 'checkin.custom-code.unexpected-error' };
+
+/** /access/v1/code/:platform_id (spec §4.2–4.4, and the additive GET of product.md §2.13). */
+export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const codes = services.customCodes;
+
+  app.post(
+    '/code/:platform_id',
+    {
+      schema: {
+        summary: 'Create the custom code of a member at the gym',
+        headers: PartnerHeaders,
+        params: PlatformIdParams,
+        body: CustomCodeBody,
+        response: { 201: EmptyResult, ...partnerErrorResponses },
+      },
+      config,
+    },
+    async (request, reply) => {
+      const { gymId } = principalOf(request);
+      await codes.create({ gymId, platformId: request.params.platform_id }, request.body.custom_code);
+      return reply.code(201).send(successEnvelope({}));
+    },
+  );
+
+  app.put(
+    '/code/:platform_id',
+    {
+      schema: {
+        summary: 'Replace the custom code of a member at the gym',
+        headers: PartnerHeaders,
+        params: PlatformIdParams,
+        body: CustomCodeBody,
+        response: { 200: EmptyResult, ...partnerErrorResponses },
+      },
+      config,
+    },
+    async (request) => {
+      const { gymId } = principalOf(request);
+      await codes.update({ gymId, platformId: request.params.platform_id }, request.body.custom_code);
+      return successEnvelope({});
+    },
+  );
+
+  app.delete(
+    '/code/:platform_id',
+    {
+      schema: {
+        summary: 'Delete the custom code of a member at the gym',
+        headers: PartnerHeaders,
+        params: PlatformIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...partnerErrorResponses },
+      },
+      config,
+    },
+    async (request, reply) => {
+      const { gymId } = principalOf(request);
+      await codes.remove({ gymId, platformId: request.params.platform_id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/code/:platform_id',
+    {
+      schema: {
+        summary: 'Read the custom code of a member at the gym',
+        headers: PartnerHeaders,
+        params: PlatformIdParams,
+        response: { 200: CustomCodeResult, ...partnerErrorResponses },
+      },
+      config,
+    },
+    async (request) => {
+      const { gymId } = principalOf(request);
+      const code = await codes.get({ gymId, platformId: request.params.platform_id });
+      return successEnvelope({
+        platform_id: code.platformId,
+        custom_code: code.code,
+        updated_at: formatInstant(code.updatedAt),
+      });
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import {
+  CUSTOM_CODE_MAX_LENGTH,
+  CUSTOM_CODE_MIN_LENGTH,
+  CUSTOM_CODE_NO_CONTROL_PATTERN,
+  CUSTOM_CODE_NOT_BLANK_PATTERN,
+} from '../domain/custom-code.js';
+import { GYM_ID_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
+import {
+  ErrorEnvelopeSchema,
+  ExplicitDenySchema,
+  UnauthorizedSchema,
+  errorResponses,
+} from '../http/schemas.js';
+
+const PlatformId = Type.String({ pattern: PLATFORM_ID_PATTERN, description: 'The member: 13 digits' });
+
+const CustomCode = Type.String({
+  minLength: CUSTOM_CODE_MIN_LENGTH,
+  maxLength: CUSTOM_CODE_MAX_LENGTH,
+  allOf: [{ pattern: CUSTOM_CODE_NOT_BLANK_PATTERN }, { pattern: CUSTOM_CODE_NO_CONTROL_PATTERN }],
+  description: '1 to 13 characters, not blank, no control characters',
+});
+
+export const PartnerHeaders = Type.Object({
+  authorization: Type.String({ description: 'Bearer <API_KEY>' }),
+  'x-gym-id': Type.String({ pattern: GYM_ID_PATTERN, description: 'The gym acted on' }),
+});
+
+export const PlatformIdParams = Type.Object({ platform_id: PlatformId });
+
+/**
+ * Validate's body. `gympass_id` is an alias of `platform_id` (product.md §2.1); one of them must be a string.
+ * Unknown fields are allowed and ignored.
+ */
+export const ValidateBody = Type.Object(
+  {
+    platform_id: Type.Optional(Type.Union([PlatformId, Type.Null()])),
+    gympass_id: Type.Optional(Type.Union([PlatformId, Type.Null()])),
+    custom_code: Type.Optional(Type.Union([CustomCode, Type.Null()])),
+  },
+  {
+    anyOf: [
+      { required: ['platform_id'], properties: { platform_id: { type: 'string' } } },
+      { required: ['gympass_id'], properties: { gympass_id: { type: 'string' } } },
+    ],
+  },
+);
+
+export const CustomCodeBody = Type.Object({ custom_code: CustomCode });
+
+const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
+
+export const ValidationResult = Type.Object({
+  metadata: Metadata,
+  results: Type.Object({
+    user: Type.Object({ platform_id: Type.String(), gympass_id: Type.Optional(Type.String()) }),
+    gym: Type.Object({
+      Id: Type.Integer(),
+      product: Type.Object({ Id: Type.Integer(), description: Type.String() }),
+    }),
+    validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+  }),
+});
+
+export const EmptyResult = Type.Object({ metadata: Metadata, results: Type.Object({}) });
+
+export const CustomCodeResult = Type.Object({
+  metadata: Metadata,
+  results: Type.Object({ platform_id: Type.String(), custom_code: Type.String(), updated_at: Type.String() }),
+});
+
+/** The error answers every partner route shares. */
+export const partnerErrorResponses = {
+  ...errorResponses(400, 404, 405, 413, 415, 429, 500, 503),
+  401: UnauthorizedSchema,
+  403: ExplicitDenySchema,
+};
+
+export { ErrorEnvelopeSchema };

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { assertIdsAgree, resolveMember } from '../domain/member-id.js';
+import { formatValidatedAt } from '../domain/time-format.js';
+import { successEnvelope } from '../http/envelope.js';
+import type { Services } from '../services/index.js';
+import { principalOf } from './authenticate.js';
+import { PartnerHeaders, ValidateBody, ValidationResult, partnerErrorResponses } from './schemas.js';
+
+/** POST /access/v1/validate (spec §4.1). */
+export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/validate',
+    {
+      schema: {
+        summary: "Validate a member's check-in at the gym",
+        headers: PartnerHeaders,
+        body: ValidateBody,
+        response: { 200: ValidationResult, ...partnerErrorResponses },
+      },
+      config: { unexpectedErrorKey: 'checkin.validation.unexpected-error' },
+      // The alias conflict is a platform_id error, and platform_id errors come before custom_code ones.
+      preValidation: async (request) => assertIdsAgree(request.body),
+    },
+    async (request) => {
+      const { gymId } = principalOf(request);
+      const member = resolveMember(request.body);
+      const validation = await services.validation.validate({
+        gymId,
+        platformId: member.platformId,
+        customCode: request.body.custom_code ?? undefined,
+      });
+      return successEnvelope({
+        user: member.echo,
+        gym: { Id: gymId, product: { Id: validation.productId, description: validation.productDescription } },
+        validated_at: formatValidatedAt(validation.validatedAt),
+      });
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { generateApiKey, hashApiKey } from '../domain/api-key.js';
+import type { ApiKey } from '../domain/entities.js';
+import { EntityNotFoundError, ForbiddenError, InputError } from '../domain/errors.js';
+import { findGym, findPartner } from '../store/catalog-repository.js';
+import { findApiKey, findApiKeyByHash, insertApiKey, revokeApiKey } from '../store/api-key-repository.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+export interface IssueKeyInput {
+  readonly label?: string | null;
+  /** Absent or null: all the partner's gyms, present and future. */
+  readonly gymIds?: readonly number[] | null;
+  readonly expiresAt?: number | null;
+}
+
+export interface IssuedApiKey {
+  readonly key: ApiKey;
+  /** The secret, shown once: only its hash is stored. */
+  readonly secret: string;
+}
+
+function isLive(key: ApiKey, now: number): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || now < key.expiresAt);
+}
+
+export function createApiKeyService({ store, clock }: ServiceDependencies) {
+  return {
+    issue(partnerId: number, input: IssueKeyInput = {}): Promise<IssuedApiKey> {
+      return store.write(async (trx) => {
+        if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        const gymIds =
+          input.gymIds === undefined || input.gymIds === null ? null : [...new Set(input.gymIds)];
+        if (gymIds !== null) {
+          if (gymIds.length === 0) throw new InputError('gym_ids', 'must list at least one gym');
+          for (const gymId of gymIds) {
+            if ((await findGym(trx, gymId))?.partnerId !== partnerId) {
+              throw new InputError('gym_ids', `gym ${gymId} is not a gym of partner ${partnerId}`);
+            }
+          }
+        }
+        const generated = generateApiKey();
+        const key = await insertApiKey(
+          trx,
+          {
+            partnerId,
+            prefix: generated.prefix,
+            hash: generated.hash,
+            label: input.label ?? null,
+            gymIds,
+            expiresAt: input.expiresAt ?? null,
+          },
+          clock.now(),
+        );
+        return { key, secret: generated.secret };
+      });
+    },
+
+    async revoke(keyId: number): Promise<void> {
+      await store.write(async (trx) => {
+        if ((await findApiKey(trx, keyId)) === undefined) throw new EntityNotFoundError('key');
+        await revokeApiKey(trx, keyId, clock.now());
+      });
+    },
+
+    /** The live key behind a presented token, or the explicit-deny 403: unknown, revoked and expired look alike. */
+    async authenticate(token: string): Promise<ApiKey> {
+      const key = await findApiKeyByHash(store.db, hashApiKey(token));
+      if (key === undefined || !isLive(key, clock.now())) throw new ForbiddenError();
+      return key;
+    },
+
+    /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */
+    async authorizeGym(key: ApiKey, gymId: number): Promise<void> {
+      const gym = await findGym(store.db, gymId);
+      if (gym === undefined || gym.partnerId !== key.partnerId) throw new ForbiddenError();
+      if (key.gymIds !== null && !key.gymIds.includes(gymId)) throw new ForbiddenError();
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -1,0 +1,79 @@
+import { EntityExistsError, EntityNotFoundError } from '../domain/errors.js';
+import type { Gym, Partner, Product } from '../domain/entities.js';
+import {
+  findGym,
+  findPartner,
+  hasAnyPartner,
+  insertGym,
+  insertPartner,
+  insertProduct,
+  listGymProducts,
+} from '../store/catalog-repository.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+export interface NewProduct {
+  readonly id?: number;
+  readonly description: string;
+  readonly payoutCents?: number;
+  readonly currency?: string;
+}
+
+/** Partners, their gyms and the products members check in for. */
+export function createCatalogService({ store, clock, config }: ServiceDependencies) {
+  return {
+    /** True when nothing has been set up yet: the only database a first run may seed with demo data. */
+    async isEmpty(): Promise<boolean> {
+      return !(await hasAnyPartner(store.db));
+    },
+
+    createPartner(name: string): Promise<Partner> {
+      return insertPartner(store.db, name, clock.now());
+    },
+
+    async getPartner(id: number): Promise<Partner> {
+      const partner = await findPartner(store.db, id);
+      if (partner === undefined) throw new EntityNotFoundError('partner');
+      return partner;
+    },
+
+    createGym(input: { id?: number; partnerId: number; name: string }): Promise<Gym> {
+      return store.write(async (trx) => {
+        if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
+        if (gym === undefined) throw new EntityExistsError('gym');
+        return gym;
+      });
+    },
+
+    async getGym(id: number): Promise<Gym> {
+      const gym = await findGym(store.db, id);
+      if (gym === undefined) throw new EntityNotFoundError('gym');
+      return gym;
+    },
+
+    listProducts(gymId: number): Promise<Product[]> {
+      return listGymProducts(store.db, gymId);
+    },
+
+    createProduct(gymId: number, input: NewProduct): Promise<Product> {
+      return store.write(async (trx) => {
+        if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
+        const product = await insertProduct(
+          trx,
+          {
+            id: input.id,
+            gymId,
+            description: input.description,
+            payoutCents: input.payoutCents ?? 0,
+            currency: input.currency ?? config.currency,
+          },
+          clock.now(),
+        );
+        if (product === undefined) throw new EntityExistsError('product');
+        return product;
+      });
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

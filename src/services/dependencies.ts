@@ -1,0 +1,10 @@
+import type { Config } from '../config.js';
+import type { Clock } from '../domain/clock.js';
+import type { Store } from '../store/store.js';
+
+/** What every service is built from: explicit, so tests pass a real store and a controlled clock. */
+export interface ServiceDependencies {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'checkinTtlSeconds' | 'currency' | 'dailyVisitLimit' | 'timezone'>;
+}

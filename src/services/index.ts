@@ -1,0 +1,19 @@
+import { createApiKeyService } from './api-key-service.js';
+import { createCatalogService } from './catalog-service.js';
+import { createCheckinService } from './checkin-service.js';
+import { createCustomCodeService } from './custom-code-service.js';
+import type { ServiceDependencies } from './dependencies.js';
+import { createValidationService } from './validation-service.js';
+
+export function createServices(deps: ServiceDependencies) {
+  return {
+    catalog: createCatalogService(deps),
+    apiKeys: createApiKeyService(deps),
+    checkins: createCheckinService(deps),
+    validation: createValidationService(deps),
+    customCodes: createCustomCodeService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+export type { ServiceDependencies } from './dependencies.js';

@@ -1,0 +1,40 @@
+import {
+  CheckinAlreadyValidatedError,
+  CheckinCancelledError,
+  CheckinExpiredError,
+  CheckinNotFoundError,
+} from '../domain/errors.js';
+import { runValidation } from '../store/validation-unit.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+export interface ValidateInput {
+  readonly gymId: number;
+  readonly platformId: string;
+  readonly customCode: string | undefined;
+}
+
+export interface Validation {
+  readonly productId: number;
+  readonly productDescription: string;
+  readonly validatedAt: number;
+}
+
+const refusals = {
+  notfound: CheckinNotFoundError,
+  cancelled: CheckinCancelledError,
+  expired: CheckinExpiredError,
+  'already-validated': CheckinAlreadyValidatedError,
+} as const;
+
+/** Validate a member's check-in at a gym (spec §3, §4.1). */
+export function createValidationService({ store, clock }: ServiceDependencies) {
+  return {
+    async validate(input: ValidateInput): Promise<Validation> {
+      const outcome = await runValidation(store, { ...input, now: clock.now() });
+      if (outcome.condition !== 'valid') throw new refusals[outcome.condition]();
+      return outcome;
+    },
+  };
+}
+
+export type ValidationService = ReturnType<typeof createValidationService>;

@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { Gym, Partner, Product } from '../domain/entities.js';
+import type { Database } from './database.js';
+
+type Db = Kysely<Database>;
+
+export async function insertPartner(db: Db, name: string, now: number): Promise<Partner> {
+  const row = await db
+    .insertInto('partners')
+    .values({ name, created_at: now })
+    .returning(['id', 'name', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
+  const row = await db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
+  const row = await db.selectFrom('gyms').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, partnerId: row.partner_id, name: row.name, createdAt: row.created_at };
+}
+
+/** Inserts a gym; with no id, takes the next free one. Returns undefined when the id is taken. */
+export async function insertGym(
+  db: Db,
+  gym: { id: number | undefined; partnerId: number; name: string },
+  now: number,
+): Promise<Gym | undefined> {
+  const id =
+    gym.id ??
+    Number(
+      (
+        await db
+          .selectFrom('gyms')
+          .select((eb) => eb.fn.max('id').as('max'))
+          .executeTakeFirst()
+      )?.max ?? 0,
+    ) + 1;
+  const row = await db
+    .insertInto('gyms')
+    .values({ id, partner_id: gym.partnerId, name: gym.name, created_at: now })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return row && { id: row.id, partnerId: row.partner_id, name: row.name, createdAt: row.created_at };
+}
+
+function toProduct(row: {
+  id: number;
+  gym_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+}): Product {
+  return {
+    id: row.id,
+    gymId: row.gym_id,
+    description: row.description,
+    payoutCents: row.payout_cents,
+    currency: row.currency,
+  };
+}
+
+export async function insertProduct(
+  db: Db,
+  product: Omit<Product, 'id'> & { id: number | undefined },
+  now: number,
+): Promise<Product | undefined> {
+  const row = await db
+    .insertInto('products')
+    .values({
+      ...(product.id === undefined ? {} : { id: product.id }),
+      gym_id: product.gymId,
+      description: product.description,
+      payout_cents: product.payoutCents,
+      currency: product.currency,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return row && toProduct(row);
+}
+
+export async function findProduct(db: Db, id: number): Promise<Product | undefined> {
+  const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toProduct(row);
+}
+
+export async function hasAnyPartner(db: Db): Promise<boolean> {
+  return (await db.selectFrom('partners').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function listGymProducts(db: Db, gymId: number): Promise<Product[]> {
+  const rows = await db
+    .selectFrom('products')
+    .selectAll()
+    .where('gym_id', '=', gymId)
+    .orderBy('id')
+    .execute();
+  return rows.map(toProduct);
+}

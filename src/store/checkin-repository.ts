@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Checkin } from '../domain/entities.js';
+import type { CheckinRow, Database } from './database.js';
+
+type Db = Kysely<Database>;
+
+export function toCheckin(row: CheckinRow): Checkin {
+  return {
+    id: row.id,
+    platformId: row.platform_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    validatedAt: row.validated_at,
+    cancelledAt: row.cancelled_at,
+  };
+}
+
+export async function insertCheckin(
+  db: Db,
+  checkin: { platformId: string; gymId: number; productId: number; checkedInAt: number; expiresAt: number },
+  now: number,
+): Promise<Checkin> {
+  const row = await db
+    .insertInto('checkins')
+    .values({
+      platform_id: checkin.platformId,
+      gym_id: checkin.gymId,
+      product_id: checkin.productId,
+      status: 'pending',
+      checked_in_at: checkin.checkedInAt,
+      expires_at: checkin.expiresAt,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toCheckin(row);
+}
+
+export async function findCheckin(db: Db, id: number): Promise<Checkin | undefined> {
+  const row = await db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toCheckin(row);
+}
+
+/** Cancels a pending check-in; returns false when it was not pending. */
+export async function cancelPendingCheckin(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('checkins')
+    .set({ status: 'cancelled', cancelled_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Validated check-ins of a member at a gym whose checked_in_at falls in [start, end). */
+export async function countValidatedCheckins(
+  db: Db,
+  member: { gymId: number; platformId: string },
+  start: number,
+  end: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('checkins')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('gym_id', '=', member.gymId)
+    .where('platform_id', '=', member.platformId)
+    .where('status', '=', 'validated')
+    .where('checked_in_at', '>=', start)
+    .where('checked_in_at', '<', end)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

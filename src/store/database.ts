@@ -1,0 +1,99 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { CheckinStatus } from '../domain/checkin-condition.js';
+
+/** Every time column holds UTC epoch milliseconds (bigint); money is integer cents plus an ISO currency. */
+export interface PartnersTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+/** Gym ids are assigned by the provider: they are the `X-Gym-Id` partners send. */
+export interface GymsTable {
+  id: number;
+  partner_id: number;
+  name: string;
+  created_at: number;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  gym_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  created_at: number;
+}
+
+export type KeyScope = 'all' | 'list';
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  partner_id: number;
+  prefix: string;
+  key_hash: string;
+  label: string | null;
+  scope: KeyScope;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
+export interface ApiKeyGymsTable {
+  key_id: number;
+  gym_id: number;
+}
+
+export interface CheckinsTable {
+  id: Generated<number>;
+  platform_id: string;
+  gym_id: number;
+  product_id: number;
+  status: CheckinStatus;
+  checked_in_at: number;
+  expires_at: number;
+  validated_at: number | null;
+  cancelled_at: number | null;
+  created_at: number;
+}
+
+export interface CustomCodesTable {
+  gym_id: number;
+  platform_id: string;
+  code: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TransactionsTable {
+  id: Generated<number>;
+  checkin_id: number;
+  partner_id: number;
+  gym_id: number;
+  product_id: number;
+  platform_id: string;
+  payout_cents: number;
+  currency: string;
+  validated_at: number;
+}
+
+export interface Database {
+  partners: PartnersTable;
+  gyms: GymsTable;
+  products: ProductsTable;
+  api_keys: ApiKeysTable;
+  api_key_gyms: ApiKeyGymsTable;
+  checkins: CheckinsTable;
+  custom_codes: CustomCodesTable;
+  transactions: TransactionsTable;
+}
+
+export type PartnerRow = Selectable<PartnersTable>;
+export type GymRow = Selectable<GymsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type CheckinRow = Selectable<CheckinsTable>;
+export type NewCheckin = Insertable<CheckinsTable>;
+export type CustomCodeRow = Selectable<CustomCodesTable>;
+export type TransactionRow = Selectable<TransactionsTable>;

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The database behind gatehouse, whichever dialect: built by createStore (src/store/create-store.ts). */
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  /**
+   * Runs `work` in one write transaction and commits it. On SQLite it begins IMMEDIATE, so concurrent writers
+   * (the CLI, another process) queue on the busy timeout instead of failing a lock upgrade half-way.
+   */
+  write<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Applies pending migrations under the migrator's lock. */
+  migrate(): Promise<void>;
+  /** True when the store answers and every migration is applied. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createStore } from '../../src/store/create-store.js';
+import type { Store } from '../../src/store/store.js';
+import { captureLogs } from './log-capture.js';
+import { TestClock } from './test-clock.js';
+
+export interface TestAppOptions {
+  readonly env?: Record<string, string>;
+  readonly clock?: TestClock;
+}
+
+/** The whole app on a fresh SQLite file of its own, with a controlled clock and captured logs. */
+export async function startTestApp(options: TestAppOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const databaseUrl = `sqlite:${join(dir, 'gatehouse.db')}`;
+  const config: Config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, ...options.env });
+  const store: Store = createStore(config);
+  await store.migrate();
+  const clock = options.clock ?? new TestClock();
+  const logs = captureLogs();
+  const { server, services } = await buildApp({ config, store, clock, logger: logs.logger });
+  return {
+    app: server,
+    services,
+    store,
+    clock,
+    config,
+    logs,
+    databaseUrl,
+    async close() {
+      await server.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
