@@ -8,7 +8,13 @@ import type { Store } from '../../src/store/store.js';
 import { captureLogs } from './log-capture.js';
 import { TestClock } from './test-clock.js';
 
+export type TestDialect = 'sqlite' | 'postgres';
+
+/** The dialects every component test runs on (PostgreSQL joins them with the PostgreSQL store). */
+export const dialects: TestDialect[] = ['sqlite'];
+
 export interface TestAppOptions {
+  readonly dialect?: TestDialect;
   readonly env?: Record<string, string>;
   readonly clock?: TestClock;
 }
