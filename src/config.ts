@@ -19,6 +19,10 @@ const EnvSchema = Type.Object({
     default: 'full',
   }),
   GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS: Type.Integer({ default: 250, minimum: 0 }),
+  GATEHOUSE_PG_POOL_SIZE: Type.Integer({ default: 10, minimum: 1 }),
+  GATEHOUSE_PG_CONNECT_TIMEOUT_MS: Type.Integer({ default: 2000, minimum: 1 }),
+  GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 1 }),
+  GATEHOUSE_PG_IDLE_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 0 }),
   GATEHOUSE_MIGRATE: Type.Boolean({ default: true }),
   GATEHOUSE_KEY_CACHE_SECONDS: Type.Integer({ default: 5, minimum: 0 }),
   GATEHOUSE_LOG_LEVEL: Type.Union(
@@ -45,6 +49,10 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly sqliteSynchronous: 'full' | 'normal';
   readonly sqliteBusyTimeoutMs: number;
+  readonly pgPoolSize: number;
+  readonly pgConnectTimeoutMs: number;
+  readonly pgStatementTimeoutMs: number;
+  readonly pgIdleTimeoutMs: number;
   readonly migrate: boolean;
   readonly keyCacheSeconds: number;
   readonly logLevel: string;
@@ -89,6 +97,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parsed.GATEHOUSE_TRUST_PROXY,
     sqliteSynchronous: parsed.GATEHOUSE_SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: parsed.GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS,
+    pgPoolSize: parsed.GATEHOUSE_PG_POOL_SIZE,
+    pgConnectTimeoutMs: parsed.GATEHOUSE_PG_CONNECT_TIMEOUT_MS,
+    pgStatementTimeoutMs: parsed.GATEHOUSE_PG_STATEMENT_TIMEOUT_MS,
+    pgIdleTimeoutMs: parsed.GATEHOUSE_PG_IDLE_TIMEOUT_MS,
     migrate: parsed.GATEHOUSE_MIGRATE,
     keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
     logLevel: parsed.GATEHOUSE_LOG_LEVEL,

@@ -39,6 +39,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
     createGym(input: { id?: number; partnerId: number; name: string }): Promise<Gym> {
       return store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
         return gym;
@@ -58,6 +59,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
     createProduct(gymId: number, input: NewProduct): Promise<Product> {
       return store.write(async (trx) => {
         if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
+        await store.serialize(trx, 'products');
         const product = await insertProduct(
           trx,
           {

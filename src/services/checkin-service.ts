@@ -13,6 +13,7 @@ import {
   findCheckin,
   insertCheckin,
 } from '../store/checkin-repository.js';
+import { memberLockKey } from '../store/validation-unit.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewCheckin {
@@ -34,6 +35,7 @@ export function createCheckinService({ store, clock, config }: ServiceDependenci
         const product = await findProduct(trx, input.productId);
         if (product === undefined) throw new EntityNotFoundError('product');
         if (product.gymId !== input.gymId) throw new InputError('product_id', 'is not a product of that gym');
+        await store.serialize(trx, memberLockKey(input));
         const now = clock.now();
         const checkedInAt = input.checkedInAt ?? now;
         if (config.dailyVisitLimit > 0) {

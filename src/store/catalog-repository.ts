@@ -23,22 +23,22 @@ export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
   return row && { id: row.id, partnerId: row.partner_id, name: row.name, createdAt: row.created_at };
 }
 
+/**
+ * The next id of a table whose ids may also be chosen by the operator (gyms, products): one past the greatest.
+ * Callers hold `store.serialize(trx, table)` so two creations cannot take the same one.
+ */
+async function nextId(db: Db, table: 'gyms' | 'products'): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
 /** Inserts a gym; with no id, takes the next free one. Returns undefined when the id is taken. */
 export async function insertGym(
   db: Db,
   gym: { id: number | undefined; partnerId: number; name: string },
   now: number,
 ): Promise<Gym | undefined> {
-  const id =
-    gym.id ??
-    Number(
-      (
-        await db
-          .selectFrom('gyms')
-          .select((eb) => eb.fn.max('id').as('max'))
-          .executeTakeFirst()
-      )?.max ?? 0,
-    ) + 1;
+  const id = gym.id ?? (await nextId(db, 'gyms'));
   const row = await db
     .insertInto('gyms')
     .values({ id, partner_id: gym.partnerId, name: gym.name, created_at: now })
@@ -72,7 +72,7 @@ export async function insertProduct(
   const row = await db
     .insertInto('products')
     .values({
-      ...(product.id === undefined ? {} : { id: product.id }),
+      id: product.id ?? (await nextId(db, 'products')),
       gym_id: product.gymId,
       description: product.description,
       payout_cents: product.payoutCents,

@@ -12,9 +12,27 @@ export interface Store {
    * (the CLI, another process) queue on the busy timeout instead of failing a lock upgrade half-way.
    */
   write<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Inside `write`: serialises every transaction that names the same key until commit (an advisory lock on
+   * PostgreSQL; SQLite's single writer already does).
+   */
+  serialize(trx: Kysely<Database>, key: string): Promise<void>;
   /** Applies pending migrations under the migrator's lock. */
   migrate(): Promise<void>;
   /** True when the store answers and every migration is applied. */
   isReady(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** Settings every dialect reads from; unset ones take the defaults of product.md §5. */
+export interface StoreOptions {
+  readonly databaseUrl: string;
+  readonly sqliteSynchronous?: 'full' | 'normal';
+  readonly sqliteBusyTimeoutMs?: number;
+  readonly pgPoolSize?: number;
+  readonly pgConnectTimeoutMs?: number;
+  readonly pgStatementTimeoutMs?: number;
+  readonly pgIdleTimeoutMs?: number;
+  /** Errors of idle pooled connections (a restarted server): reported here, never thrown. */
+  readonly onBackgroundError?: (error: Error) => void;
 }

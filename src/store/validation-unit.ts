@@ -23,6 +23,11 @@ export type ValidationOutcome =
 
 type Db = Kysely<Database>;
 
+/** Creating and validating check-ins of one member·gym hold this lock, so the daily visit limit holds. */
+export function memberLockKey(member: { gymId: number; platformId: string }): string {
+  return `member:${member.gymId}:${member.platformId}`;
+}
+
 /** The member's most recent check-in at the gym: greatest checked_in_at, ties broken by creation order. */
 function latestCheckin(db: Db, gymId: number, platformId: string) {
   return db
@@ -98,6 +103,7 @@ async function classifyAndFlip(trx: Db, request: ValidationRequest): Promise<Val
  */
 export function runValidation(store: Store, request: ValidationRequest): Promise<ValidationOutcome> {
   return store.write(async (trx) => {
+    await store.serialize(trx, memberLockKey(request));
     const outcome = await classifyAndFlip(trx, request);
     if (request.customCode !== undefined && upsertsCustomCode(outcome.condition)) {
       await upsertCustomCode(trx, request, request.customCode, request.now);

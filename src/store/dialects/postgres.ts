@@ -1,0 +1,53 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from '../database.js';
+import { isMigrated, migrateToLatest } from '../migrator.js';
+import type { Store, StoreOptions } from '../store.js';
+
+const INT8_OID = 20;
+
+/** bigint columns (ids, epoch-millisecond times, cents) stay below 2^53: read them as numbers. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** PostgreSQL through a node-postgres pool; every invariant is held by the database, none in memory. */
+export function createPostgresStore(options: StoreOptions): Store {
+  const statementTimeout = options.pgStatementTimeoutMs ?? 5000;
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.pgPoolSize ?? 10,
+    connectionTimeoutMillis: options.pgConnectTimeoutMs ?? 2000,
+    idleTimeoutMillis: options.pgIdleTimeoutMs ?? 10_000,
+    statement_timeout: statementTimeout,
+    // A paused or unreachable server must not hang a request: the client gives up shortly after the server would.
+    query_timeout: statementTimeout + 1000,
+    types,
+  });
+  // An idle connection that dies (server restart, pg_terminate_backend) must not crash the process.
+  pool.on('error', (error) => options.onBackgroundError?.(error));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    db,
+    write: (work) => db.transaction().execute(work),
+    serialize: async (trx, key) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+    },
+    migrate: () => migrateToLatest(db),
+    isReady: () => isMigrated(db),
+    close: () => db.destroy(),
+  };
+}
+
+/** SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01']);
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|query read timeout|connection refused|server closed the connection|Client has encountered a connection error/i;
+
+export function isPostgresUnavailable(code: string | undefined, message: string): boolean {
+  if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE') return true;
+  return UNAVAILABLE_MESSAGES.test(message);
+}

@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from '../database.js';
+import { isMigrated, migrateToLatest } from '../migrator.js';
+import type { Store, StoreOptions } from '../store.js';
+
+function open(options: StoreOptions): SqliteDatabase.Database {
+  const path = options.databaseUrl.slice('sqlite:'.length);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
+  if (path !== ':memory:') database.pragma('journal_mode = WAL');
+  database.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  database.pragma('foreign_keys = ON');
+  return database;
+}
+
+/** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
+export function createSqliteStore(options: StoreOptions): Store {
+  const database = open(options);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    dialect: 'sqlite',
+    db,
+    write: (work) =>
+      db.connection().execute(async (connection) => {
+        await sql`begin immediate`.execute(connection);
+        try {
+          const result = await work(connection);
+          await sql`commit`.execute(connection);
+          return result;
+        } catch (error) {
+          if (database.inTransaction) await sql`rollback`.execute(connection);
+          throw error;
+        }
+      }),
+    serialize: () => Promise.resolve(),
+    migrate: () => migrateToLatest(db),
+    isReady: () => isMigrated(db),
+    close: () => db.destroy(),
+  };
+}
+
+const UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
+
+export function isSqliteUnavailable(code: string): boolean {
+  return UNAVAILABLE.has(code);
+}
