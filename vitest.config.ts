@@ -2,9 +2,25 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'component', include: ['test/**/*.test.ts'], exclude: ['test/processes/**'] },
+      },
+      {
+        // Real `gatehouse serve` processes and real database faults: built once, run one file at a time.
+        extends: true,
+        test: {
+          name: 'processes',
+          include: ['test/processes/**/*.test.ts'],
+          globalSetup: ['test/processes/build.global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

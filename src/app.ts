@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { ServiceUnavailableError } from './domain/errors.js';
 import { contentTypesPlugin } from './http/content-types.js';
 import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
 import { healthRoutes } from './http/health-routes.js';
@@ -19,6 +20,8 @@ export interface AppDependencies {
   readonly clock?: Clock;
   /** A logger instance (tests capture its output); default: pino at the configured level on stdout. */
   readonly logger?: FastifyBaseLogger;
+  /** False while the store is not yet usable (migrations pending): the APIs answer 503 meanwhile. */
+  readonly isAccepting?: () => boolean;
 }
 
 export const BODY_LIMIT_BYTES = 65_536;
@@ -52,6 +55,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await server.register(errorMapperPlugin);
+  const isAccepting = deps.isAccepting;
+  if (isAccepting !== undefined) {
+    server.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/access/') && !isAccepting()) throw new ServiceUnavailableError();
+    });
+  }
   await server.register(contentTypesPlugin);
   const guard = methodGuard(server);
   await server.register(healthRoutes, { store });

@@ -1,11 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
-import { createStore } from '../store/create-store.js';
+import { createStore, isStoreUnavailable } from '../store/create-store.js';
+import type { Store } from '../store/store.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const MIGRATION_RETRY_MS = 1000;
 
 /** On the default database only, and only when it is empty: seed the demo and say how to try it. */
 async function demoBanner(config: Config, services: Services, baseUrl: string): Promise<string | undefined> {
@@ -22,18 +26,44 @@ async function demoBanner(config: Config, services: Services, baseUrl: string): 
   );
 }
 
-/** `gatehouse serve`: migrate (unless told not to), listen, and drain cleanly on SIGTERM/SIGINT. */
+/**
+ * Applies migrations, waiting for the database when it is unreachable: the process stays up meanwhile, answering
+ * 503 (product.md §7: no crash loop when PostgreSQL is down at start).
+ */
+async function migrateWhenReachable(store: Store, log: FastifyBaseLogger, stopped: () => boolean): Promise<boolean> {
+  for (;;) {
+    try {
+      await store.migrate();
+      return true;
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      log.warn({ err: error }, 'database unavailable; retrying migrations');
+    }
+    await sleep(MIGRATION_RETRY_MS);
+    if (stopped()) return false;
+  }
+}
+
+/** `gatehouse serve`: listen, migrate (unless told not to), and drain cleanly on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
-  const store = createStore(config);
-  if (config.migrate) await store.migrate();
-  const { server, services } = await buildApp({ config, store });
+  let logBackgroundError = (error: Error): void => void process.stderr.write(`gatehouse: ${error.message}\n`);
+  const store = createStore({ ...config, onBackgroundError: (error) => logBackgroundError(error) });
+  const state = { migrated: !config.migrate, closing: false };
+  const { server, services } = await buildApp({ config, store, isAccepting: () => state.migrated });
+  logBackgroundError = (error) => server.log.warn({ err: error }, 'database connection error');
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
+    state.closing = true;
     if (err !== undefined) server.log.error({ err }, 'shutting down after an error');
     else server.log.info({ signal }, 'shutting down');
     await server.close();
     await store.close();
   });
   await server.listen({ host: config.host, port: config.port });
+  if (config.migrate) {
+    state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
+    if (!state.migrated) return;
+    server.log.info('migrations applied');
+  }
   const address = server.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

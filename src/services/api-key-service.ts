@@ -4,6 +4,7 @@ import { EntityNotFoundError, ForbiddenError, InputError } from '../domain/error
 import { findGym, findPartner } from '../store/catalog-repository.js';
 import { findApiKey, findApiKeyByHash, insertApiKey, revokeApiKey } from '../store/api-key-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { createKeyCache } from './key-cache.js';
 
 export interface IssueKeyInput {
   readonly label?: string | null;
@@ -22,7 +23,22 @@ function isLive(key: ApiKey, now: number): boolean {
   return key.revokedAt === null && (key.expiresAt === null || now < key.expiresAt);
 }
 
-export function createApiKeyService({ store, clock }: ServiceDependencies) {
+export function createApiKeyService({ store, clock, config }: ServiceDependencies) {
+  const cache = createKeyCache(config.keyCacheSeconds * 1000, () => clock.now());
+  // Gyms never change partner, so who owns a gym is cached for good (bounded).
+  const gymOwners = new Map<number, number>();
+  store.watchKeyChanges(() => cache.clear());
+
+  async function ownerOf(gymId: number): Promise<number | undefined> {
+    const cached = gymOwners.get(gymId);
+    if (cached !== undefined) return cached;
+    const gym = await findGym(store.db, gymId);
+    if (gym === undefined) return undefined;
+    if (gymOwners.size >= 100_000) gymOwners.clear();
+    gymOwners.set(gymId, gym.partnerId);
+    return gym.partnerId;
+  }
+
   return {
     issue(partnerId: number, input: IssueKeyInput = {}): Promise<IssuedApiKey> {
       return store.write(async (trx) => {
@@ -58,20 +74,27 @@ export function createApiKeyService({ store, clock }: ServiceDependencies) {
       await store.write(async (trx) => {
         if ((await findApiKey(trx, keyId)) === undefined) throw new EntityNotFoundError('key');
         await revokeApiKey(trx, keyId, clock.now());
+        await store.announceKeyChange(trx);
       });
+      // This process refuses the key from its very next request; others hear of it through the store.
+      cache.clear();
     },
 
     /** The live key behind a presented token, or the explicit-deny 403: unknown, revoked and expired look alike. */
     async authenticate(token: string): Promise<ApiKey> {
-      const key = await findApiKeyByHash(store.db, hashApiKey(token));
+      const hash = hashApiKey(token);
+      let key = cache.get(hash);
+      if (key === undefined) {
+        key = await findApiKeyByHash(store.db, hash);
+        if (key !== undefined) cache.set(hash, key);
+      }
       if (key === undefined || !isLive(key, clock.now())) throw new ForbiddenError();
       return key;
     },
 
     /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */
     async authorizeGym(key: ApiKey, gymId: number): Promise<void> {
-      const gym = await findGym(store.db, gymId);
-      if (gym === undefined || gym.partnerId !== key.partnerId) throw new ForbiddenError();
+      if ((await ownerOf(gymId)) !== key.partnerId) throw new ForbiddenError();
       if (key.gymIds !== null && !key.gymIds.includes(gymId)) throw new ForbiddenError();
     },
   };

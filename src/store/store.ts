@@ -17,6 +17,13 @@ export interface Store {
    * PostgreSQL; SQLite's single writer already does).
    */
   serialize(trx: Kysely<Database>, key: string): Promise<void>;
+  /**
+   * Calls `onChange` whenever another process (or connection) may have revoked a key: PostgreSQL LISTEN/NOTIFY,
+   * or SQLite's `data_version`. Also called when the feed itself is interrupted, since changes may be missed.
+   */
+  watchKeyChanges(onChange: () => void): void;
+  /** Inside `write`: tells every other process, on commit, that keys changed. */
+  announceKeyChange(trx: Kysely<Database>): Promise<void>;
   /** Applies pending migrations under the migrator's lock. */
   migrate(): Promise<void>;
   /** True when the store answers and every migration is applied. */

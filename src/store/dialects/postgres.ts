@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
+import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 
 const INT8_OID = 20;
 
@@ -28,6 +29,7 @@ export function createPostgresStore(options: StoreOptions): Store {
   // An idle connection that dies (server restart, pg_terminate_backend) must not crash the process.
   pool.on('error', (error) => options.onBackgroundError?.(error));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const unlisten: (() => Promise<void>)[] = [];
   return {
     dialect: 'postgres',
     db,
@@ -35,9 +37,24 @@ export function createPostgresStore(options: StoreOptions): Store {
     serialize: async (trx, key) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
     },
+    watchKeyChanges: (onChange) =>
+      unlisten.push(
+        listenForKeyChanges(
+          options.databaseUrl,
+          options.pgConnectTimeoutMs ?? 2000,
+          onChange,
+          (error) => options.onBackgroundError?.(error),
+        ),
+      ),
+    announceKeyChange: async (trx) => {
+      await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
+    },
     migrate: () => migrateToLatest(db),
     isReady: () => isMigrated(db),
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all(unlisten.map((stop) => stop()));
+      await db.destroy();
+    },
   };
 }
 

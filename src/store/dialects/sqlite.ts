@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
+import { watchDataVersion } from './sqlite-change-feed.js';
 
 function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
@@ -20,6 +21,7 @@ function open(options: StoreOptions): SqliteDatabase.Database {
 export function createSqliteStore(options: StoreOptions): Store {
   const database = open(options);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const unwatch: (() => void)[] = [];
   return {
     dialect: 'sqlite',
     db,
@@ -36,9 +38,14 @@ export function createSqliteStore(options: StoreOptions): Store {
         }
       }),
     serialize: () => Promise.resolve(),
+    watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
+    announceKeyChange: () => Promise.resolve(),
     migrate: () => migrateToLatest(db),
     isReady: () => isMigrated(db),
-    close: () => db.destroy(),
+    close: async () => {
+      for (const stop of unwatch) stop();
+      await db.destroy();
+    },
   };
 }
 
