@@ -10,6 +10,7 @@ import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/e
 import { healthRoutes } from './http/health-routes.js';
 import { loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
+import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
 import { createServices, type Services } from './services/index.js';
 import type { Store } from './store/store.js';
@@ -58,13 +59,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   const isAccepting = deps.isAccepting;
   if (isAccepting !== undefined) {
     server.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/access/') && !isAccepting()) throw new ServiceUnavailableError();
+      if (/^\/(access|admin)\//.test(request.url) && !isAccepting()) throw new ServiceUnavailableError();
     });
   }
   await server.register(contentTypesPlugin);
   const guard = methodGuard(server);
   await server.register(healthRoutes, { store });
   await server.register(partnerApi, { prefix: '/access/v1', services });
+  await server.register(operatorApi, { prefix: '/admin/v1', services, adminToken: config.adminToken });
   guard.register();
   await server.ready();
   return { server, services };

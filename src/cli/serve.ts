@@ -30,7 +30,11 @@ async function demoBanner(config: Config, services: Services, baseUrl: string): 
  * Applies migrations, waiting for the database when it is unreachable: the process stays up meanwhile, answering
  * 503 (product.md §7: no crash loop when PostgreSQL is down at start).
  */
-async function migrateWhenReachable(store: Store, log: FastifyBaseLogger, stopped: () => boolean): Promise<boolean> {
+async function migrateWhenReachable(
+  store: Store,
+  log: FastifyBaseLogger,
+  stopped: () => boolean,
+): Promise<boolean> {
   for (;;) {
     try {
       await store.migrate();

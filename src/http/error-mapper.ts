@@ -41,11 +41,7 @@ export function routeNotFound(): AppError {
 function toAppError(error: FastifyError, request: FastifyRequest): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation !== undefined) {
-    return schemaErrorsToInputError(
-      error.validationContext ?? 'body',
-      error.validation,
-      request.body,
-    );
+    return schemaErrorsToInputError(error.validationContext ?? 'body', error.validation, request.body);
   }
   const framework = error.code === undefined ? undefined : FRAMEWORK_ERRORS[error.code];
   if (framework !== undefined) return framework();

@@ -1,5 +1,6 @@
 import { CUSTOM_CODE_MESSAGES, CUSTOM_CODE_NOT_BLANK_PATTERN } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
+import { POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
 /** The part of an Ajv error this mapper reads. */
 export interface SchemaError {
@@ -51,10 +52,11 @@ function describe(field: string, errors: SchemaError[], value: unknown): InputEr
     return new InputError('custom_code', message);
   }
   const first = errors[0];
-  return new InputError(
-    field,
-    first?.keyword === 'required' ? 'is required' : (first?.message ?? 'is invalid'),
-  );
+  if (first?.keyword === 'required') return new InputError(field, 'is required');
+  if (first?.keyword === 'pattern' && first.params.pattern === POSITIVE_INT_PATTERN) {
+    return new InputError(field, 'must be a positive integer');
+  }
+  return new InputError(field, first?.message ?? 'is invalid');
 }
 
 /**

@@ -2,7 +2,14 @@ import { generateApiKey, hashApiKey } from '../domain/api-key.js';
 import type { ApiKey } from '../domain/entities.js';
 import { EntityNotFoundError, ForbiddenError, InputError } from '../domain/errors.js';
 import { findGym, findPartner } from '../store/catalog-repository.js';
-import { findApiKey, findApiKeyByHash, insertApiKey, revokeApiKey } from '../store/api-key-repository.js';
+import {
+  findApiKey,
+  findApiKeyByHash,
+  insertApiKey,
+  listPartnerKeys,
+  revokeApiKey,
+} from '../store/api-key-repository.js';
+import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
 
@@ -68,6 +75,12 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
         );
         return { key, secret: generated.secret };
       });
+    },
+
+    /** A partner's keys, without secrets (only hashes are stored). */
+    async list(partnerId: number, page: PageRequest): Promise<Page<ApiKey>> {
+      if ((await findPartner(store.db, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+      return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit);
     },
 
     async revoke(keyId: number): Promise<void> {

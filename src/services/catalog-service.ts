@@ -8,7 +8,10 @@ import {
   insertPartner,
   insertProduct,
   listGymProducts,
+  listGyms,
+  listPartners,
 } from '../store/catalog-repository.js';
+import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewProduct {
@@ -28,6 +31,14 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
 
     createPartner(name: string): Promise<Partner> {
       return insertPartner(store.db, name, clock.now());
+    },
+
+    async listPartners(page: PageRequest): Promise<Page<Partner>> {
+      return toPage(await listPartners(store.db, page), page.limit);
+    },
+
+    async listGyms(filter: { partnerId?: number }, page: PageRequest): Promise<Page<Gym>> {
+      return toPage(await listGyms(store.db, filter, page), page.limit);
     },
 
     async getPartner(id: number): Promise<Partner> {

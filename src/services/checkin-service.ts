@@ -12,7 +12,10 @@ import {
   countValidatedCheckins,
   findCheckin,
   insertCheckin,
+  listCheckins,
+  type CheckinFilter,
 } from '../store/checkin-repository.js';
+import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { memberLockKey } from '../store/validation-unit.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -62,6 +65,10 @@ export function createCheckinService({ store, clock, config }: ServiceDependenci
           return { ...checkin, status: 'cancelled', cancelledAt: now };
         return checkin;
       });
+    },
+
+    async list(filter: CheckinFilter, page: PageRequest): Promise<Page<Checkin>> {
+      return toPage(await listCheckins(store.db, filter, page, clock.now()), page.limit);
     },
 
     async get(id: number): Promise<Checkin> {

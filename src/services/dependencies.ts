@@ -6,5 +6,8 @@ import type { Store } from '../store/store.js';
 export interface ServiceDependencies {
   readonly store: Store;
   readonly clock: Clock;
-  readonly config: Pick<Config, 'checkinTtlSeconds' | 'currency' | 'dailyVisitLimit' | 'timezone' | 'keyCacheSeconds'>;
+  readonly config: Pick<
+    Config,
+    'checkinTtlSeconds' | 'currency' | 'dailyVisitLimit' | 'timezone' | 'keyCacheSeconds'
+  >;
 }

@@ -7,6 +7,8 @@ import { createValidationService } from './validation-service.js';
 
 export function createServices(deps: ServiceDependencies) {
   return {
+    /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
+    clock: deps.clock,
     catalog: createCatalogService(deps),
     apiKeys: createApiKeyService(deps),
     checkins: createCheckinService(deps),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ApiKey } from '../domain/entities.js';
+import type { PageRequest } from '../domain/pagination.js';
 import type { ApiKeyRow, Database } from './database.js';
 
 type Db = Kysely<Database>;
@@ -83,4 +84,33 @@ export async function revokeApiKey(db: Db, id: number, now: number): Promise<voi
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+export async function listPartnerKeys(db: Db, partnerId: number, page: PageRequest): Promise<ApiKey[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('id', '>', page.afterId)
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  const listed = rows.filter((row) => row.scope === 'list').map((row) => row.id);
+  const scopes =
+    listed.length === 0
+      ? []
+      : await db
+          .selectFrom('api_key_gyms')
+          .select(['key_id', 'gym_id'])
+          .where('key_id', 'in', listed)
+          .orderBy('gym_id')
+          .execute();
+  return rows.map((row) =>
+    toApiKey(
+      row,
+      row.scope === 'all'
+        ? null
+        : scopes.filter((scope) => scope.key_id === row.id).map((scope) => scope.gym_id),
+    ),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Gym, Partner, Product } from '../domain/entities.js';
+import type { PageRequest } from '../domain/pagination.js';
 import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
@@ -28,7 +29,10 @@ export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
  * Callers hold `store.serialize(trx, table)` so two creations cannot take the same one.
  */
 async function nextId(db: Db, table: 'gyms' | 'products'): Promise<number> {
-  const row = await db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst();
   return Number(row?.max ?? 0) + 1;
 }
 
@@ -102,4 +106,30 @@ export async function listGymProducts(db: Db, gymId: number): Promise<Product[]>
     .orderBy('id')
     .execute();
   return rows.map(toProduct);
+}
+
+export async function listPartners(db: Db, page: PageRequest): Promise<Partner[]> {
+  const rows = await db
+    .selectFrom('partners')
+    .selectAll()
+    .where('id', '>', page.afterId)
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
+}
+
+export async function listGyms(db: Db, filter: { partnerId?: number }, page: PageRequest): Promise<Gym[]> {
+  let query = db.selectFrom('gyms').selectAll().where('id', '>', page.afterId);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  const rows = await query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    partnerId: row.partner_id,
+    name: row.name,
+    createdAt: row.created_at,
+  }));
 }

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { CheckinStatus } from '../domain/checkin-condition.js';
 import type { Checkin } from '../domain/entities.js';
+import type { PageRequest } from '../domain/pagination.js';
 import type { CheckinRow, Database } from './database.js';
 
 type Db = Kysely<Database>;
@@ -72,4 +74,32 @@ export async function countValidatedCheckins(
     .where('checked_in_at', '<', end)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+export interface CheckinFilter {
+  readonly platformId?: string;
+  readonly gymId?: number;
+  /** `expired` and `pending` are told apart by time: a pending check-in past expires_at is expired. */
+  readonly status?: CheckinStatus | 'expired';
+}
+
+export async function listCheckins(
+  db: Db,
+  filter: CheckinFilter,
+  page: PageRequest,
+  now: number,
+): Promise<Checkin[]> {
+  let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
+  if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
+  if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
+  if (filter.status === 'expired')
+    query = query.where('status', '=', 'pending').where('expires_at', '<=', now);
+  else if (filter.status === 'pending')
+    query = query.where('status', '=', 'pending').where('expires_at', '>', now);
+  else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  const rows = await query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map(toCheckin);
 }

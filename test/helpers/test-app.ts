@@ -30,7 +30,14 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const databaseUrl = pgSchema?.url ?? `sqlite:${join(dir, 'gatehouse.db')}`;
   const config: Config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, ...options.env });
   const store: Store = createStore(config);
-  await store.migrate();
+  try {
+    await store.migrate();
+  } catch (error) {
+    // A schema left behind by a failed start would outlive the run.
+    await store.close();
+    await pgSchema?.drop();
+    throw error;
+  }
   const clock = options.clock ?? new TestClock();
   const logs = captureLogs();
   const { server, services } = await buildApp({ config, store, clock, logger: logs.logger });

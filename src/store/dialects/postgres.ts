@@ -9,9 +9,17 @@ const INT8_OID = 20;
 
 /** bigint columns (ids, epoch-millisecond times, cents) stay below 2^53: read them as numbers. */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
+
+/** The schema gatehouse's tables live in: the first of the connection's search_path. */
+async function currentSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (schema === undefined) throw new Error('PostgreSQL: the search_path names no existing schema');
+  return schema;
+}
 
 /** PostgreSQL through a node-postgres pool; every invariant is held by the database, none in memory. */
 export function createPostgresStore(options: StoreOptions): Store {
@@ -39,18 +47,15 @@ export function createPostgresStore(options: StoreOptions): Store {
     },
     watchKeyChanges: (onChange) =>
       unlisten.push(
-        listenForKeyChanges(
-          options.databaseUrl,
-          options.pgConnectTimeoutMs ?? 2000,
-          onChange,
-          (error) => options.onBackgroundError?.(error),
+        listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>
+          options.onBackgroundError?.(error),
         ),
       ),
     announceKeyChange: async (trx) => {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
-    migrate: () => migrateToLatest(db),
-    isReady: () => isMigrated(db),
+    migrate: async () => migrateToLatest(db, await currentSchema(db)),
+    isReady: async () => isMigrated(db, await currentSchema(db).catch(() => undefined)),
     close: async () => {
       await Promise.all(unlisten.map((stop) => stop()));
       await db.destroy();
@@ -65,6 +70,7 @@ const UNAVAILABLE_MESSAGES =
 
 export function isPostgresUnavailable(code: string | undefined, message: string): boolean {
   if (code !== undefined && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE') return true;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE')
+    return true;
   return UNAVAILABLE_MESSAGES.test(message);
 }

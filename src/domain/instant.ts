@@ -1,0 +1,17 @@
+import { InputError } from './errors.js';
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Parses an ISO-8601 date or date-time as an instant; without an offset it is UTC (product.md §4), never the
+ * server's local time.
+ */
+export function parseInstant(field: string, value: string): number {
+  const match = ISO_8601.exec(value);
+  if (match === null) throw new InputError(field, 'must be an ISO-8601 date or date-time');
+  const hasTime = match[1] !== undefined;
+  const hasOffset = match[4] !== undefined;
+  const instant = Date.parse(hasTime && !hasOffset ? `${value}Z` : value);
+  if (Number.isNaN(instant)) throw new InputError(field, 'must be an ISO-8601 date or date-time');
+  return instant;
+}

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { pageRequest } from '../domain/pagination.js';
+import type { Services } from '../services/index.js';
+import { presentGym, presentPage, presentPartner, presentProduct } from './presenters.js';
+import {
+  Gym,
+  Id,
+  IdString,
+  ListOf,
+  Name,
+  PageQuery,
+  Partner,
+  Product,
+  operatorErrorResponses,
+} from './schemas.js';
+
+/** Partners, gyms and products (product.md §4). */
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { catalog } = services;
+
+  app.post(
+    '/partners',
+    {
+      schema: {
+        summary: 'Create a partner',
+        body: Type.Object({ name: Name }),
+        response: { 201: Partner, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(presentPartner(await catalog.createPartner(request.body.name))),
+  );
+
+  app.get(
+    '/partners',
+    {
+      schema: {
+        summary: 'List partners',
+        querystring: Type.Object(PageQuery),
+        response: { 200: ListOf(Partner), ...operatorErrorResponses },
+      },
+    },
+    async (request) => presentPage(await catalog.listPartners(pageRequest(request.query)), presentPartner),
+  );
+
+  app.post(
+    '/gyms',
+    {
+      schema: {
+        summary: 'Create a gym (its id is the X-Gym-Id partners send)',
+        body: Type.Object({ id: Type.Optional(Id), partner_id: Id, name: Name }),
+        response: { 201: Gym, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id, partner_id: partnerId, name } = request.body;
+      const gym = await catalog.createGym({ ...(id === undefined ? {} : { id }), partnerId, name });
+      return reply.code(201).send(presentGym(gym));
+    },
+  );
+
+  app.get(
+    '/gyms',
+    {
+      schema: {
+        summary: 'List gyms',
+        querystring: Type.Object({ partner_id: Type.Optional(IdString), ...PageQuery }),
+        response: { 200: ListOf(Gym), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const partnerId = request.query.partner_id;
+      const filter = partnerId === undefined ? {} : { partnerId: Number(partnerId) };
+      return presentPage(await catalog.listGyms(filter, pageRequest(request.query)), presentGym);
+    },
+  );
+
+  app.post(
+    '/gyms/:gym_id/products',
+    {
+      schema: {
+        summary: 'Create a product of a gym',
+        params: Type.Object({ gym_id: IdString }),
+        body: Type.Object({
+          id: Type.Optional(Id),
+          description: Type.String({ minLength: 1, maxLength: 500 }),
+          payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
+          currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+        }),
+        response: { 201: Product, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { id, description, payout_cents: payoutCents, currency } = request.body;
+      const product = await catalog.createProduct(Number(request.params.gym_id), {
+        ...(id === undefined ? {} : { id }),
+        description,
+        ...(payoutCents === undefined ? {} : { payoutCents }),
+        ...(currency === undefined ? {} : { currency }),
+      });
+      return reply.code(201).send(presentProduct(product));
+    },
+  );
+
+  app.get(
+    '/gyms/:gym_id/products',
+    {
+      schema: {
+        summary: 'List the products of a gym',
+        params: Type.Object({ gym_id: IdString }),
+        response: { 200: ListOf(Product), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const gym = await catalog.getGym(Number(request.params.gym_id));
+      const products = await catalog.listProducts(gym.id);
+      return { items: products.map(presentProduct), next_cursor: null };
+    },
+  );
+};

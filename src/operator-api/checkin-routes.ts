@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { pageRequest } from '../domain/pagination.js';
+import type { Services } from '../services/index.js';
+import { presentCheckin, presentPage } from './presenters.js';
+import {
+  Checkin,
+  CheckinStatus,
+  Id,
+  IdString,
+  ListOf,
+  PageQuery,
+  PlatformId,
+  operatorErrorResponses,
+} from './schemas.js';
+
+/** The member's check-in, as the member app creates and cancels it (product.md §3, §4). */
+export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { checkins, clock } = services;
+  const present = (checkin: Parameters<typeof presentCheckin>[0]) => presentCheckin(checkin, clock.now());
+
+  app.post(
+    '/checkins',
+    {
+      schema: {
+        summary: 'Check a member in at a gym',
+        body: Type.Object({
+          platform_id: PlatformId,
+          gym_id: Id,
+          product_id: Id,
+          checked_in_at: Type.Optional(Type.String({ description: 'ISO-8601; default now' })),
+        }),
+        response: { 201: Checkin, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { platform_id: platformId, gym_id: gymId, product_id: productId } = request.body;
+      const at = request.body.checked_in_at;
+      const checkin = await checkins.create({
+        platformId,
+        gymId,
+        productId,
+        ...(at === undefined ? {} : { checkedInAt: parseInstant('checked_in_at', at) }),
+      });
+      return reply.code(201).send(present(checkin));
+    },
+  );
+
+  app.post(
+    '/checkins/:checkin_id/cancel',
+    {
+      schema: {
+        summary: 'Cancel a check-in (idempotent until it is validated)',
+        params: Type.Object({ checkin_id: IdString }),
+        response: { 200: Checkin, ...operatorErrorResponses },
+      },
+    },
+    async (request) => present(await checkins.cancel(Number(request.params.checkin_id))),
+  );
+
+  app.get(
+    '/checkins',
+    {
+      schema: {
+        summary: 'List check-ins',
+        querystring: Type.Object({
+          platform_id: Type.Optional(PlatformId),
+          gym_id: Type.Optional(IdString),
+          status: Type.Optional(CheckinStatus),
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(Checkin), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { platform_id: platformId, gym_id: gymId, status } = request.query;
+      const filter = {
+        ...(platformId === undefined ? {} : { platformId }),
+        ...(gymId === undefined ? {} : { gymId: Number(gymId) }),
+        ...(status === undefined ? {} : { status }),
+      };
+      return presentPage(await checkins.list(filter, pageRequest(request.query)), present);
+    },
+  );
+};

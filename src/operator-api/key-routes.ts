@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { pageRequest } from '../domain/pagination.js';
+import type { Services } from '../services/index.js';
+import { presentKey, presentPage } from './presenters.js';
+import { ApiKey, Id, IdString, IssuedApiKey, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+
+/** API keys of a partner: issue (the secret shown once), list without secrets, revoke. */
+export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { apiKeys } = services;
+
+  app.post(
+    '/partners/:partner_id/keys',
+    {
+      schema: {
+        summary: "Issue an API key for a partner's gyms",
+        params: Type.Object({ partner_id: IdString }),
+        body: Type.Object({
+          label: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+          gym_ids: Type.Optional(Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()])),
+          expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        }),
+        response: { 201: IssuedApiKey, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { label, gym_ids: gymIds, expires_at: expiresAt } = request.body;
+      const issued = await apiKeys.issue(Number(request.params.partner_id), {
+        label: label ?? null,
+        gymIds: gymIds ?? null,
+        expiresAt:
+          expiresAt === undefined || expiresAt === null ? null : parseInstant('expires_at', expiresAt),
+      });
+      return reply.code(201).send({ ...presentKey(issued.key), key: issued.secret });
+    },
+  );
+
+  app.get(
+    '/partners/:partner_id/keys',
+    {
+      schema: {
+        summary: "List a partner's API keys (never their secrets)",
+        params: Type.Object({ partner_id: IdString }),
+        querystring: Type.Object(PageQuery),
+        response: { 200: ListOf(ApiKey), ...operatorErrorResponses },
+      },
+    },
+    async (request) =>
+      presentPage(
+        await apiKeys.list(Number(request.params.partner_id), pageRequest(request.query)),
+        presentKey,
+      ),
+  );
+
+  app.delete(
+    '/keys/:key_id',
+    {
+      schema: {
+        summary: 'Revoke an API key: refused from its next request on',
+        params: Type.Object({ key_id: IdString }),
+        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await apiKeys.revoke(Number(request.params.key_id));
+      return reply.code(204).send(null);
+    },
+  );
+};

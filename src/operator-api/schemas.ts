@@ -1,0 +1,66 @@
+import { Type, type TSchema } from 'typebox';
+import { PLATFORM_ID_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import { errorResponses } from '../http/schemas.js';
+
+/** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
+export const IdString = Type.String({ pattern: POSITIVE_INT_PATTERN, description: 'A positive integer' });
+export const Id = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
+export const PlatformId = Type.String({ pattern: PLATFORM_ID_PATTERN, description: '13 digits' });
+const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
+const NullableInstant = Type.Union([Instant, Type.Null()]);
+
+export const PageQuery = {
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
+};
+
+export const Partner = Type.Object({ id: Id, name: Type.String(), created_at: Instant });
+export const Gym = Type.Object({ id: Id, partner_id: Id, name: Type.String(), created_at: Instant });
+export const Product = Type.Object({
+  id: Id,
+  gym_id: Id,
+  description: Type.String(),
+  payout_cents: Type.Integer(),
+  currency: Type.String(),
+});
+const KeyFields = {
+  id: Id,
+  prefix: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  gym_ids: Type.Union([Type.Array(Id), Type.Null()]),
+  expires_at: NullableInstant,
+  last_used_at: NullableInstant,
+  revoked_at: NullableInstant,
+  created_at: Instant,
+};
+export const ApiKey = Type.Object(KeyFields);
+export const IssuedApiKey = Type.Object({
+  ...KeyFields,
+  key: Type.String({ description: 'The secret: returned only here' }),
+});
+export const CheckinStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('validated'),
+  Type.Literal('cancelled'),
+  Type.Literal('expired'),
+]);
+export const Checkin = Type.Object({
+  id: Id,
+  platform_id: Type.String(),
+  gym_id: Id,
+  product_id: Id,
+  status: CheckinStatus,
+  checked_in_at: Instant,
+  expires_at: Instant,
+  validated_at: NullableInstant,
+  cancelled_at: NullableInstant,
+});
+
+export function ListOf(item: TSchema) {
+  return Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+}
+
+/** The error answers every operator route shares (product.md §4). */
+export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
+
+export const Name = Type.String({ minLength: 1, maxLength: 200 });
