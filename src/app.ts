@@ -55,6 +55,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Key uses noted in memory are written before the store closes.
+  server.addHook('onClose', () => services.apiKeys.close());
   await server.register(errorMapperPlugin);
   const isAccepting = deps.isAccepting;
   if (isAccepting !== undefined) {

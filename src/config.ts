@@ -25,6 +25,7 @@ const EnvSchema = Type.Object({
   GATEHOUSE_PG_IDLE_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 0 }),
   GATEHOUSE_MIGRATE: Type.Boolean({ default: true }),
   GATEHOUSE_KEY_CACHE_SECONDS: Type.Integer({ default: 5, minimum: 0 }),
+  GATEHOUSE_KEY_USAGE_FLUSH_SECONDS: Type.Integer({ default: 10, minimum: 1 }),
   GATEHOUSE_LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
@@ -55,6 +56,8 @@ export interface Config {
   readonly pgIdleTimeoutMs: number;
   readonly migrate: boolean;
   readonly keyCacheSeconds: number;
+  /** How often the last use of each key is written (batched: never a write per request). */
+  readonly keyUsageFlushSeconds: number;
   readonly logLevel: string;
 }
 
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgIdleTimeoutMs: parsed.GATEHOUSE_PG_IDLE_TIMEOUT_MS,
     migrate: parsed.GATEHOUSE_MIGRATE,
     keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
+    keyUsageFlushSeconds: parsed.GATEHOUSE_KEY_USAGE_FLUSH_SECONDS,
     logLevel: parsed.GATEHOUSE_LOG_LEVEL,
   });
 }

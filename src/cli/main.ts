@@ -1,82 +1,74 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { buildApp } from '../app.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
-import { createStore } from '../store/create-store.js';
+import { addCatalogCommands } from './catalog-commands.js';
+import { addCheckinCommands } from './checkin-commands.js';
+import { withServices } from './context.js';
+import { addKeyCommands } from './key-commands.js';
+import { addLedgerCommands } from './ledger-commands.js';
 import { serve } from './serve.js';
 
-const HELP = `gatehouse — access control for gym networks
+function buildProgram(): Command {
+  const program = new Command('gatehouse')
+    .description(
+      'Access control for gym networks.\n\nConfiguration comes from GATEHOUSE_* environment variables (see the README);\n' +
+        'the database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).',
+    )
+    .showHelpAfterError()
+    .exitOverride();
 
-Usage: gatehouse <command> [options]
-
-Commands:
-  serve     Serve the partner API (applies pending migrations unless GATEHOUSE_MIGRATE=false)
-  migrate   Apply pending database migrations and exit
-  demo      Create a demo partner (once), a fresh demo key and check-in, and print a curl line to validate it
-  help      Show this help
-
-Configuration comes from GATEHOUSE_* environment variables; see the README.
-The database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).
-`;
-
-async function migrate(config: Config): Promise<void> {
-  const store = createStore(config);
-  try {
-    await store.migrate();
-    process.stdout.write(`migrations applied to ${config.databaseUrl}\n`);
-  } finally {
-    await store.close();
-  }
-}
-
-async function demo(config: Config): Promise<void> {
-  const store = createStore(config);
-  try {
-    if (config.migrate) await store.migrate();
-    const { server, services } = await buildApp({ config: { ...config, logLevel: 'silent' }, store });
-    await server.close();
-    const access = await seedDemo(services);
-    process.stdout.write(`${curlValidateLine(`http://${config.host}:${config.port}`, access)}\n`);
-  } finally {
-    await store.close();
-  }
-}
-
-const COMMANDS: Record<string, (config: Config) => Promise<void>> = { serve, migrate, demo };
-
-async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { help: { type: 'boolean', short: 'h' } },
+  program
+    .command('serve')
+    .description(
+      'serve the partner and operator APIs (applies pending migrations unless GATEHOUSE_MIGRATE=false)',
+    )
+    .action(() => serve(loadConfig()));
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .action(() =>
+      withServices(async (_services, config) => {
+        process.stdout.write(`migrations applied to ${config.databaseUrl}\n`);
+      }),
+    );
+  program
+    .command('demo')
+    .description(
+      'create a demo partner (once), a fresh key and check-in, and print a curl line to validate it',
+    )
+    .action(() =>
+      withServices(async (services, config) => {
+        const access = await seedDemo(services);
+        process.stdout.write(`${curlValidateLine(`http://${config.host}:${config.port}`, access)}\n`);
+      }),
+    );
+  addCatalogCommands(program);
+  addKeyCommands(program);
+  addCheckinCommands(program);
+  addLedgerCommands(program);
+  program.commands.forEach(function exitOverride(command: Command): void {
+    command.exitOverride().showHelpAfterError();
+    command.commands.forEach(exitOverride);
   });
-  const [command = 'help'] = positionals;
-  if (command === 'help' || values.help === true) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const run = COMMANDS[command];
-  if (run === undefined) {
-    process.stderr.write(`gatehouse: unknown command "${command}"\n\n${HELP}`);
-    return 2;
-  }
-  await run(loadConfig());
-  return 0;
+  return program;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code !== 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    const message =
-      error instanceof ConfigError || error instanceof AppError
-        ? error.message
-        : String((error as Error).stack);
-    process.stderr.write(`gatehouse: ${message}\n`);
+function describeFailure(error: unknown): string {
+  if (error instanceof AppError) return `${error.message} (${error.key})`;
+  if (error instanceof ConfigError) return error.message;
+  return (error as Error).stack ?? String(error);
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; usage errors were already printed by commander.
+      process.exitCode = error.exitCode;
+      return;
+    }
+    process.stderr.write(`gatehouse: ${describeFailure(error)}\n`);
     process.exitCode = 1;
-  },
-);
+  });

@@ -11,6 +11,7 @@ import {
 } from '../domain/errors.js';
 import { isStoreUnavailable } from '../store/create-store.js';
 import { UNEXPECTED_ERROR_MESSAGE, errorEnvelope, explicitDenyBody } from './envelope.js';
+import { loggableError } from './logging.js';
 import { schemaErrorsToInputError } from './validation-errors.js';
 
 declare module 'fastify' {
@@ -61,10 +62,10 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = toAppError(error, request);
   if (known !== undefined) {
-    if (known.statusCode >= 500) request.log.warn({ err: error }, known.message);
+    if (known.statusCode >= 500) request.log.warn({ error: loggableError(error) }, known.message);
     return sendAppError(reply, known);
   }
-  request.log.error({ err: error }, 'unexpected error');
+  request.log.error({ error: loggableError(error) }, 'unexpected error');
   const key = request.routeOptions.config.unexpectedErrorKey ?? DEFAULT_UNEXPECTED_KEY;
   return reply.code(500).send(errorEnvelope(key, UNEXPECTED_ERROR_MESSAGE, request.id));
 }

@@ -18,3 +18,11 @@ export const REDACTED_PATHS = [
 export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
   return { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
+
+/**
+ * What a log line may say about a failure (fault matrix I4): its class, code and message. No stack trace, and
+ * none of a driver's extra fields — PostgreSQL's `detail` and `where` can quote row values and SQL.
+ */
+export function loggableError(error: Error & { code?: unknown }): Record<string, unknown> {
+  return { type: error.constructor.name, code: error.code, message: error.message };
+}

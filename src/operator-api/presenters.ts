@@ -1,7 +1,8 @@
 import { displayStatus } from '../domain/checkin-condition.js';
-import type { ApiKey, Checkin, Gym, Partner, Product } from '../domain/entities.js';
+import type { ApiKey, Checkin, Gym, LedgerTransaction, Partner, Product } from '../domain/entities.js';
+import type { PayoutLine } from '../store/transaction-repository.js';
 import type { Page } from '../domain/pagination.js';
-import { formatInstant } from '../domain/time-format.js';
+import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
 
 /** Wire shapes of the operator API (product.md §4): snake_case, ISO-8601 UTC times with milliseconds. */
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
@@ -48,6 +49,25 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   expires_at: formatInstant(checkin.expiresAt),
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
+});
+
+export const presentTransaction = (transaction: LedgerTransaction) => ({
+  id: transaction.id,
+  checkin_id: transaction.checkinId,
+  partner_id: transaction.partnerId,
+  gym_id: transaction.gymId,
+  product_id: transaction.productId,
+  platform_id: transaction.platformId,
+  payout_cents: transaction.payoutCents,
+  currency: transaction.currency,
+  validated_at: formatValidatedAt(transaction.validatedAt),
+});
+export const presentPayout = (line: PayoutLine) => ({
+  partner_id: line.partnerId,
+  gym_id: line.gymId,
+  currency: line.currency,
+  count: line.count,
+  payout_cents: line.payoutCents,
 });
 
 export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {

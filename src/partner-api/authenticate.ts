@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
+import type { Actor } from '../domain/audit.js';
 import type { ApiKey } from '../domain/entities.js';
 import { InputError, UnauthorizedError } from '../domain/errors.js';
 import { parsePositiveInt } from '../domain/identifiers.js';
@@ -8,6 +9,8 @@ import type { ApiKeyService } from '../services/api-key-service.js';
 export interface PartnerPrincipal {
   readonly key: ApiKey;
   readonly gymId: number;
+  /** How the audit log names this caller: by the key's non-secret prefix. */
+  readonly actor: Actor;
 }
 
 declare module 'fastify' {
@@ -28,7 +31,7 @@ export function authenticatePartner(apiKeys: ApiKeyService) {
     const gymId = parsePositiveInt(request.headers['x-gym-id']);
     if (gymId === undefined) throw new InputError('X-Gym-Id', 'must be a positive integer');
     await apiKeys.authorizeGym(key, gymId);
-    request.partner = { key, gymId };
+    request.partner = { key, gymId, actor: { kind: 'key', prefix: key.prefix } };
   };
 }
 

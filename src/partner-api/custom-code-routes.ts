@@ -35,8 +35,8 @@ export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       config,
     },
     async (request, reply) => {
-      const { gymId } = principalOf(request);
-      await codes.create({ gymId, platformId: request.params.platform_id }, request.body.custom_code);
+      const { gymId, actor } = principalOf(request);
+      await codes.create({ gymId, platformId: request.params.platform_id }, request.body.custom_code, actor);
       return reply.code(201).send(successEnvelope({}));
     },
   );
@@ -54,8 +54,8 @@ export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       config,
     },
     async (request) => {
-      const { gymId } = principalOf(request);
-      await codes.update({ gymId, platformId: request.params.platform_id }, request.body.custom_code);
+      const { gymId, actor } = principalOf(request);
+      await codes.update({ gymId, platformId: request.params.platform_id }, request.body.custom_code, actor);
       return successEnvelope({});
     },
   );
@@ -72,8 +72,8 @@ export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       config,
     },
     async (request, reply) => {
-      const { gymId } = principalOf(request);
-      await codes.remove({ gymId, platformId: request.params.platform_id });
+      const { gymId, actor } = principalOf(request);
+      await codes.remove({ gymId, platformId: request.params.platform_id }, actor);
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Services } from '../services/index.js';
 import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
+import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
 
 /** The partner API, `/access/v1`: every route behind the key, gym and scope checks. */
@@ -10,4 +11,5 @@ export const partnerApi: FastifyPluginAsyncTypebox<{ services: Services }> = asy
   app.addHook('onRequest', authenticatePartner(services.apiKeys));
   await app.register(validateRoute, { services });
   await app.register(customCodeRoutes, { services });
+  await app.register(transactionsRoute, { services });
 };

@@ -10,8 +10,11 @@ import {
   revokeApiKey,
 } from '../store/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
+import { OPERATOR, type Actor } from '../domain/audit.js';
+import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
+import { createKeyUsage } from './key-usage.js';
 
 export interface IssueKeyInput {
   readonly label?: string | null;
@@ -35,6 +38,7 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
   // Gyms never change partner, so who owns a gym is cached for good (bounded).
   const gymOwners = new Map<number, number>();
   store.watchKeyChanges(() => cache.clear());
+  const usage = createKeyUsage(store, config.keyUsageFlushSeconds * 1000);
 
   async function ownerOf(gymId: number): Promise<number | undefined> {
     const cached = gymOwners.get(gymId);
@@ -47,7 +51,7 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
   }
 
   return {
-    issue(partnerId: number, input: IssueKeyInput = {}): Promise<IssuedApiKey> {
+    issue(partnerId: number, input: IssueKeyInput = {}, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
         const gymIds =
@@ -73,9 +77,16 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
           },
           clock.now(),
         );
+        await recordAudit(trx, { actor, action: 'issue', entity: 'key', entityId: key.id }, clock.now());
         return { key, secret: generated.secret };
       });
     },
+
+    /** Writes the noted key uses now (they are otherwise written every GATEHOUSE_KEY_USAGE_FLUSH_SECONDS). */
+    flushUsage: () => usage.flush(),
+
+    /** Stops the usage timer and writes what is still noted. */
+    close: () => usage.close(),
 
     /** A partner's keys, without secrets (only hashes are stored). */
     async list(partnerId: number, page: PageRequest): Promise<Page<ApiKey>> {
@@ -83,10 +94,11 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
       return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit);
     },
 
-    async revoke(keyId: number): Promise<void> {
+    async revoke(keyId: number, actor: Actor = OPERATOR): Promise<void> {
       await store.write(async (trx) => {
         if ((await findApiKey(trx, keyId)) === undefined) throw new EntityNotFoundError('key');
         await revokeApiKey(trx, keyId, clock.now());
+        await recordAudit(trx, { actor, action: 'revoke', entity: 'key', entityId: keyId }, clock.now());
         await store.announceKeyChange(trx);
       });
       // This process refuses the key from its very next request; others hear of it through the store.
@@ -101,7 +113,9 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
         key = await findApiKeyByHash(store.db, hash);
         if (key !== undefined) cache.set(hash, key);
       }
-      if (key === undefined || !isLive(key, clock.now())) throw new ForbiddenError();
+      const now = clock.now();
+      if (key === undefined || !isLive(key, now)) throw new ForbiddenError();
+      usage.note(key.id, now);
       return key;
     },
 

@@ -12,6 +12,8 @@ import {
   listPartners,
 } from '../store/catalog-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
+import { OPERATOR, type Actor } from '../domain/audit.js';
+import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewProduct {
@@ -29,8 +31,16 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return !(await hasAnyPartner(store.db));
     },
 
-    createPartner(name: string): Promise<Partner> {
-      return insertPartner(store.db, name, clock.now());
+    createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+      return store.write(async (trx) => {
+        const partner = await insertPartner(trx, name, clock.now());
+        await recordAudit(
+          trx,
+          { actor, action: 'create', entity: 'partner', entityId: partner.id },
+          clock.now(),
+        );
+        return partner;
+      });
     },
 
     async listPartners(page: PageRequest): Promise<Page<Partner>> {
@@ -47,12 +57,16 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return partner;
     },
 
-    createGym(input: { id?: number; partnerId: number; name: string }): Promise<Gym> {
+    createGym(
+      input: { id?: number; partnerId: number; name: string },
+      actor: Actor = OPERATOR,
+    ): Promise<Gym> {
       return store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
+        await recordAudit(trx, { actor, action: 'create', entity: 'gym', entityId: gym.id }, clock.now());
         return gym;
       });
     },
@@ -67,7 +81,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return listGymProducts(store.db, gymId);
     },
 
-    createProduct(gymId: number, input: NewProduct): Promise<Product> {
+    createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
       return store.write(async (trx) => {
         if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
         await store.serialize(trx, 'products');
@@ -83,6 +97,11 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
           clock.now(),
         );
         if (product === undefined) throw new EntityExistsError('product');
+        await recordAudit(
+          trx,
+          { actor, action: 'create', entity: 'product', entityId: product.id },
+          clock.now(),
+        );
         return product;
       });
     },

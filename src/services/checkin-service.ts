@@ -17,6 +17,8 @@ import {
 } from '../store/checkin-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { memberLockKey } from '../store/validation-unit.js';
+import { OPERATOR, type Actor } from '../domain/audit.js';
+import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewCheckin {
@@ -30,7 +32,7 @@ export interface NewCheckin {
 /** The member's check-in: created by the member app, cancellable until validated, expiring (product.md §3). */
 export function createCheckinService({ store, clock, config }: ServiceDependencies) {
   return {
-    create(input: NewCheckin): Promise<Checkin> {
+    create(input: NewCheckin, actor: Actor = OPERATOR): Promise<Checkin> {
       // One write transaction: creating and validating check-ins of one member·gym are serialised, so the
       // daily limit holds under races.
       return store.write(async (trx) => {
@@ -46,24 +48,26 @@ export function createCheckinService({ store, clock, config }: ServiceDependenci
           const visits = await countValidatedCheckins(trx, input, day.start, day.end);
           if (visits >= config.dailyVisitLimit) throw new DailyLimitError();
         }
-        return insertCheckin(
+        const checkin = await insertCheckin(
           trx,
           { ...input, checkedInAt, expiresAt: checkedInAt + config.checkinTtlSeconds * 1000 },
           now,
         );
+        await recordAudit(trx, { actor, action: 'create', entity: 'checkin', entityId: checkin.id }, now);
+        return checkin;
       });
     },
 
     /** Idempotent until validated: a cancelled or expired check-in comes back cancelled; a validated one is 409. */
-    cancel(id: number): Promise<Checkin> {
+    cancel(id: number, actor: Actor = OPERATOR): Promise<Checkin> {
       return store.write(async (trx) => {
         const checkin = await findCheckin(trx, id);
         if (checkin === undefined) throw new EntityNotFoundError('checkin');
         if (checkin.status === 'validated') throw new CheckinValidatedConflictError();
         const now = clock.now();
-        if (await cancelPendingCheckin(trx, id, now))
-          return { ...checkin, status: 'cancelled', cancelledAt: now };
-        return checkin;
+        if (!(await cancelPendingCheckin(trx, id, now))) return checkin;
+        await recordAudit(trx, { actor, action: 'cancel', entity: 'checkin', entityId: id }, now);
+        return { ...checkin, status: 'cancelled', cancelledAt: now };
       });
     },
 

@@ -8,6 +8,11 @@ export interface ServiceDependencies {
   readonly clock: Clock;
   readonly config: Pick<
     Config,
-    'checkinTtlSeconds' | 'currency' | 'dailyVisitLimit' | 'timezone' | 'keyCacheSeconds'
+    | 'checkinTtlSeconds'
+    | 'currency'
+    | 'dailyVisitLimit'
+    | 'timezone'
+    | 'keyCacheSeconds'
+    | 'keyUsageFlushSeconds'
   >;
 }

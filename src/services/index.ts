@@ -1,4 +1,6 @@
 import { createApiKeyService } from './api-key-service.js';
+import { createAuditService } from './audit-service.js';
+import { createLedgerService } from './ledger-service.js';
 import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
@@ -14,6 +16,8 @@ export function createServices(deps: ServiceDependencies) {
     checkins: createCheckinService(deps),
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),
+    ledger: createLedgerService(deps),
+    audit: createAuditService(deps),
   };
 }
 

@@ -114,3 +114,15 @@ export async function listPartnerKeys(db: Db, partnerId: number, page: PageReque
     ),
   );
 }
+
+/** Records when keys were last used; an older time never overwrites a newer one. */
+export async function touchApiKeys(db: Db, lastUsed: ReadonlyMap<number, number>): Promise<void> {
+  for (const [id, at] of lastUsed) {
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+      .execute();
+  }
+}

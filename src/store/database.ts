@@ -78,7 +78,17 @@ export interface TransactionsTable {
   validated_at: number;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor: string;
+  action: string;
+  entity: string;
+  entity_id: string;
+  at: number;
+}
+
 export interface Database {
+  audit_log: AuditLogTable;
   partners: PartnersTable;
   gyms: GymsTable;
   products: ProductsTable;

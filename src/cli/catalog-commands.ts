@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import { MAX_PAGE_SIZE } from '../domain/pagination.js';
+import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
+import { currency, format, nonNegativeInt, positiveInt } from './arguments.js';
+import { withServices } from './context.js';
+import { print, printOne, type Format } from './output.js';
+
+const all = { afterId: 0, limit: MAX_PAGE_SIZE };
+
+/** `gatehouse partner|gym|product …` */
+export function addCatalogCommands(program: Command): void {
+  const partner = program.command('partner').description('partners: the gym chains that validate members');
+  partner
+    .command('create <name>')
+    .description('create a partner')
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((name: string, options: { format: Format }) =>
+      withServices(async (services) =>
+        printOne(presentPartner(await services.catalog.createPartner(name)), options.format),
+      ),
+    );
+  partner
+    .command('list')
+    .description('list partners (the first 1000)')
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((options: { format: Format }) =>
+      withServices(async (services) =>
+        print((await services.catalog.listPartners(all)).items.map(presentPartner), options.format),
+      ),
+    );
+
+  const gym = program
+    .command('gym')
+    .description("gyms: a partner's units; the id is the X-Gym-Id partners send");
+  gym
+    .command('create')
+    .description('create a gym')
+    .requiredOption('--partner <id>', 'the partner that manages it', positiveInt)
+    .requiredOption('--name <name>', 'its name')
+    .option('--id <id>', 'the provider-assigned gym id (default: the next free one)', positiveInt)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((options: { partner: number; name: string; id?: number; format: Format }) =>
+      withServices(async (services) => {
+        const created = await services.catalog.createGym({
+          partnerId: options.partner,
+          name: options.name,
+          ...(options.id === undefined ? {} : { id: options.id }),
+        });
+        printOne(presentGym(created), options.format);
+      }),
+    );
+  gym
+    .command('list')
+    .description('list gyms (the first 1000)')
+    .option('--partner <id>', "only this partner's", positiveInt)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((options: { partner?: number; format: Format }) =>
+      withServices(async (services) => {
+        const filter = options.partner === undefined ? {} : { partnerId: options.partner };
+        print((await services.catalog.listGyms(filter, all)).items.map(presentGym), options.format);
+      }),
+    );
+
+  const product = program
+    .command('product')
+    .description('products: what a check-in is for, and what it pays');
+  product
+    .command('create')
+    .description('create a product of a gym')
+    .requiredOption('--gym <id>', 'the gym', positiveInt)
+    .requiredOption('--description <text>', 'shown to front-desk staff after validation')
+    .option('--payout-cents <cents>', 'what each validated visit pays the gym (default 0)', nonNegativeInt)
+    .option('--currency <code>', 'ISO currency (default GATEHOUSE_CURRENCY)', currency)
+    .option('--id <id>', 'the product id (default: the next free one)', positiveInt)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action(
+      (options: {
+        gym: number;
+        description: string;
+        payoutCents?: number;
+        currency?: string;
+        id?: number;
+        format: Format;
+      }) =>
+        withServices(async (services) => {
+          const created = await services.catalog.createProduct(options.gym, {
+            description: options.description,
+            ...(options.payoutCents === undefined ? {} : { payoutCents: options.payoutCents }),
+            ...(options.currency === undefined ? {} : { currency: options.currency }),
+            ...(options.id === undefined ? {} : { id: options.id }),
+          });
+          printOne(presentProduct(created), options.format);
+        }),
+    );
+  product
+    .command('list')
+    .description('list the products of a gym')
+    .requiredOption('--gym <id>', 'the gym', positiveInt)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((options: { gym: number; format: Format }) =>
+      withServices(async (services) => {
+        const gymRecord = await services.catalog.getGym(options.gym);
+        print((await services.catalog.listProducts(gymRecord.id)).map(presentProduct), options.format);
+      }),
+    );
+}

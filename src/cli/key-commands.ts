@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { MAX_PAGE_SIZE } from '../domain/pagination.js';
+import { presentKey } from '../operator-api/presenters.js';
+import { format, instant, positiveInt, positiveInts } from './arguments.js';
+import { withServices } from './context.js';
+import { print, printOne, type Format } from './output.js';
+
+/** `gatehouse key issue|list|revoke` */
+export function addKeyCommands(program: Command): void {
+  const key = program.command('key').description("API keys: a partner's access to its gyms");
+  key
+    .command('issue')
+    .description('issue a key; its secret is printed once and never stored')
+    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .option('--label <label>', 'a name to recognise it by')
+    .option(
+      '--gyms <ids>',
+      'comma-separated gym ids it may act on (default: all, present and future)',
+      positiveInts,
+    )
+    .option('--expires-at <time>', 'when it stops working (ISO-8601)', instant)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action(
+      (options: { partner: number; label?: string; gyms?: number[]; expiresAt?: number; format: Format }) =>
+        withServices(async (services) => {
+          const issued = await services.apiKeys.issue(options.partner, {
+            label: options.label ?? null,
+            gymIds: options.gyms ?? null,
+            expiresAt: options.expiresAt ?? null,
+          });
+          printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+        }),
+    );
+  key
+    .command('list')
+    .description("list a partner's keys (never their secrets)")
+    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .option('--format <format>', 'table, json or csv', format, 'table')
+    .action((options: { partner: number; format: Format }) =>
+      withServices(async (services) => {
+        const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+        print(page.items.map(presentKey), options.format);
+      }),
+    );
+  key
+    .command('revoke <key-id>')
+    .description('revoke a key: every gatehouse process refuses it within GATEHOUSE_KEY_CACHE_SECONDS')
+    .action((keyId: string) =>
+      withServices(async (services) => {
+        await services.apiKeys.revoke(positiveInt(keyId));
+        process.stdout.write(`key ${keyId} revoked\n`);
+      }),
+    );
+}

@@ -1,0 +1,57 @@
+import { stringify } from 'csv-stringify/sync';
+import { stringify as stringifyStream } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export type Format = 'table' | 'json' | 'csv';
+export const FORMATS: Format[] = ['table', 'json', 'csv'];
+
+type Row = Record<string, unknown>;
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+function table(rows: readonly Row[]): string {
+  const first = rows[0];
+  if (first === undefined) return '(none)\n';
+  const columns = Object.keys(first);
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => cell(row[column]).length)),
+  );
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return (
+    [line(columns), ...rows.map((row) => line(columns.map((column) => cell(row[column]))))].join('\n') + '\n'
+  );
+}
+
+/** Prints records the way the operator asked: an aligned table, JSON (the API's shape), or CSV. */
+export function print(rows: readonly Row[], format: Format): void {
+  if (format === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (format === 'csv') {
+    const first = rows[0];
+    process.stdout.write(
+      stringify(
+        rows.map((row) => ({ ...row })),
+        { header: true, ...(first ? {} : { columns: [] }) },
+      ),
+    );
+  } else process.stdout.write(table(rows));
+}
+
+export function printOne(row: Row, format: Format): void {
+  if (format === 'json') process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
+  else print([row], format);
+}
+
+/** CSV of any size, straight from a row source to stdout. */
+export async function streamCsv(columns: string[], rows: AsyncIterable<Row>): Promise<void> {
+  await pipeline(Readable.from(rows), stringifyStream({ header: true, columns }), process.stdout, {
+    end: false,
+  });
+}

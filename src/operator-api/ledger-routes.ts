@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { pageRequest } from '../domain/pagination.js';
+import { sendCsv } from '../http/csv.js';
+import type { Services } from '../services/index.js';
+import { presentPayout, presentTransaction } from './presenters.js';
+import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+
+const Transaction = Type.Object({
+  id: Id,
+  checkin_id: Id,
+  partner_id: Id,
+  gym_id: Id,
+  product_id: Id,
+  platform_id: Type.String(),
+  payout_cents: Type.Integer(),
+  currency: Type.String(),
+  validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+});
+const Payout = Type.Object({
+  partner_id: Id,
+  gym_id: Id,
+  currency: Type.String(),
+  count: Type.Integer(),
+  payout_cents: Type.Integer(),
+});
+const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
+const Period = {
+  partner_id: Type.Optional(IdString),
+  gym_id: Type.Optional(IdString),
+  from: Type.Optional(Type.String({ description: 'inclusive; ISO-8601 date or date-time, UTC by default' })),
+  to: Type.Optional(Type.String({ description: 'exclusive' })),
+};
+
+function periodFilter(query: { partner_id?: string; gym_id?: string; from?: string; to?: string }) {
+  return {
+    ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
+    ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
+    ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
+    ...(query.to === undefined ? {} : { to: parseInstant('to', query.to) }),
+  };
+}
+
+/** The ledger: transactions and the payouts they add up to, as JSON or streamed CSV (product.md §4). */
+export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { ledger } = services;
+
+  app.get(
+    '/transactions',
+    {
+      schema: {
+        summary: 'List transactions (format=csv streams every matching row)',
+        querystring: Type.Object({ ...Period, format: Format, ...PageQuery }),
+        response: { 200: ListOf(Transaction), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const filter = periodFilter(request.query);
+      if (request.query.format === 'csv') {
+        const columns = Object.keys(Transaction.properties);
+        return sendCsv(reply, 'transactions.csv', columns, ledger.exportAll(filter), presentTransaction);
+      }
+      const page = await ledger.list(filter, pageRequest(request.query));
+      return { items: page.items.map(presentTransaction), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/payouts',
+    {
+      schema: {
+        summary: 'Count and sum of payouts per partner, gym and currency for a period',
+        querystring: Type.Object({ ...Period, from: Type.String(), to: Type.String(), format: Format }),
+        response: { 200: ListOf(Payout), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const filter = periodFilter(request.query);
+      const lines = await ledger.payouts({
+        ...filter,
+        from: parseInstant('from', request.query.from),
+        to: parseInstant('to', request.query.to),
+      });
+      if (request.query.format === 'csv') {
+        return sendCsv(reply, 'payouts.csv', Object.keys(Payout.properties), lines, presentPayout);
+      }
+      return { items: lines.map(presentPayout), next_cursor: null };
+    },
+  );
+};

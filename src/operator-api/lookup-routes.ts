@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { pageRequest } from '../domain/pagination.js';
+import { formatInstant } from '../domain/time-format.js';
+import type { Services } from '../services/index.js';
+import { Id, IdString, ListOf, PageQuery, PlatformId, operatorErrorResponses } from './schemas.js';
+
+const CustomCode = Type.Object({
+  platform_id: Type.String(),
+  gym_id: Id,
+  custom_code: Type.String(),
+  updated_at: Type.String(),
+});
+const AuditEntry = Type.Object({
+  id: Id,
+  actor: Type.String({ description: '`operator` or `key:<prefix>`' }),
+  action: Type.String(),
+  entity: Type.String(),
+  entity_id: Type.String(),
+  at: Type.String(),
+});
+
+/** The member app's custom-code lookup and the audit log. */
+export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/custom-codes',
+    {
+      schema: {
+        summary: "A member's custom code at a gym",
+        querystring: Type.Object({ platform_id: PlatformId, gym_id: IdString }),
+        response: { 200: CustomCode, ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const code = await services.customCodes.get({
+        platformId: request.query.platform_id,
+        gymId: Number(request.query.gym_id),
+      });
+      return {
+        platform_id: code.platformId,
+        gym_id: code.gymId,
+        custom_code: code.code,
+        updated_at: formatInstant(code.updatedAt),
+      };
+    },
+  );
+
+  app.get(
+    '/audit',
+    {
+      schema: {
+        summary: 'Who created, changed or revoked keys, codes and check-ins, and when',
+        querystring: Type.Object({
+          from: Type.Optional(Type.String()),
+          to: Type.Optional(Type.String()),
+          entity: Type.Optional(
+            Type.Union(
+              ['partner', 'gym', 'product', 'key', 'checkin', 'custom-code'].map((entity) =>
+                Type.Literal(entity),
+              ),
+            ),
+          ),
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(AuditEntry), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { from, to, entity } = request.query;
+      const page = await services.audit.list(
+        {
+          ...(from === undefined ? {} : { from: parseInstant('from', from) }),
+          ...(to === undefined ? {} : { to: parseInstant('to', to) }),
+          ...(entity === undefined ? {} : { entity }),
+        },
+        pageRequest(request.query),
+      );
+      return {
+        items: page.items.map((entry) => ({
+          id: entry.id,
+          actor: entry.actor,
+          action: entry.action,
+          entity: entry.entity,
+          entity_id: entry.entityId,
+          at: formatInstant(entry.at),
+        })),
+        next_cursor: page.nextCursor,
+      };
+    },
+  );
+};

@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { LedgerTransaction } from '../domain/entities.js';
+import type { PageRequest } from '../domain/pagination.js';
+import type { Database, TransactionRow } from './database.js';
+
+type Db = Kysely<Database>;
+
+export interface TransactionFilter {
+  readonly partnerId?: number;
+  readonly gymId?: number;
+  /** validated_at ≥ from (inclusive) */
+  readonly from?: number;
+  /** validated_at < to (exclusive) */
+  readonly to?: number;
+}
+
+function toTransaction(row: TransactionRow): LedgerTransaction {
+  return {
+    id: row.id,
+    checkinId: row.checkin_id,
+    partnerId: row.partner_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    platformId: row.platform_id,
+    payoutCents: row.payout_cents,
+    currency: row.currency,
+    validatedAt: row.validated_at,
+  };
+}
+
+function filtered(db: Db, filter: TransactionFilter) {
+  let query = db.selectFrom('transactions');
+  if (filter.partnerId !== undefined) query = query.where('transactions.partner_id', '=', filter.partnerId);
+  if (filter.gymId !== undefined) query = query.where('transactions.gym_id', '=', filter.gymId);
+  if (filter.from !== undefined) query = query.where('transactions.validated_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('transactions.validated_at', '<', filter.to);
+  return query;
+}
+
+export async function listTransactions(
+  db: Db,
+  filter: TransactionFilter,
+  page: PageRequest,
+): Promise<LedgerTransaction[]> {
+  const rows = await filtered(db, filter)
+    .selectAll()
+    .where('id', '>', page.afterId)
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map(toTransaction);
+}
+
+export interface GymTransaction extends LedgerTransaction {
+  readonly productDescription: string;
+}
+
+/** A gym's own visits, with the product's description for the partner's reports. */
+export async function listGymTransactions(
+  db: Db,
+  filter: TransactionFilter & { gymId: number },
+  page: PageRequest,
+): Promise<GymTransaction[]> {
+  const rows = await filtered(db, filter)
+    .innerJoin('products', 'products.id', 'transactions.product_id')
+    .selectAll('transactions')
+    .select('products.description')
+    .where('transactions.id', '>', page.afterId)
+    .orderBy('transactions.id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map((row) => ({ ...toTransaction(row), productDescription: row.description }));
+}
+
+export interface PayoutLine {
+  readonly partnerId: number;
+  readonly gymId: number;
+  readonly currency: string;
+  readonly count: number;
+  readonly payoutCents: number;
+}
+
+/** Count and sum of payouts per partner, gym and currency: what the platform owes each gym for a period. */
+export async function sumPayouts(db: Db, filter: TransactionFilter): Promise<PayoutLine[]> {
+  const rows = await filtered(db, filter)
+    .select((eb) => [
+      'partner_id',
+      'gym_id',
+      'currency',
+      eb.fn.countAll().as('count'),
+      eb.fn.sum<number | string>('payout_cents').as('payout_cents'),
+    ])
+    .groupBy(['partner_id', 'gym_id', 'currency'])
+    .orderBy('partner_id')
+    .orderBy('gym_id')
+    .orderBy('currency')
+    .execute();
+  return rows.map((row) => ({
+    partnerId: row.partner_id,
+    gymId: row.gym_id,
+    currency: row.currency,
+    count: Number(row.count),
+    payoutCents: Number(row.payout_cents),
+  }));
+}
