@@ -10,7 +10,8 @@ type Row = Record<string, unknown>;
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.join(',');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
 }
 
 function table(rows: readonly Row[]): string {
