@@ -12,6 +12,7 @@ import { loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
+import { connectRateLimitRedis } from './partner-api/rate-limits.js';
 import { createServices, type Services } from './services/index.js';
 import type { Store } from './store/store.js';
 
@@ -48,6 +49,11 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       ? { logger: loggerOptions(config.logLevel) }
       : { loggerInstance: deps.logger }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // A slow client cannot hold the server: headers, whole request and idle keep-alive are all bounded.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     genReqId: requestId,
     trustProxy: config.trustProxy,
     frameworkErrors,
@@ -67,7 +73,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(contentTypesPlugin);
   const guard = methodGuard(server);
   await server.register(healthRoutes, { store });
-  await server.register(partnerApi, { prefix: '/access/v1', services });
+  const redis = config.redisUrl === undefined ? undefined : connectRateLimitRedis(config.redisUrl);
+  if (redis !== undefined) {
+    redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));
+    server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });
   await server.register(operatorApi, { prefix: '/admin/v1', services, adminToken: config.adminToken });
   guard.register();
   await server.ready();

@@ -15,6 +15,11 @@ const EnvSchema = Type.Object({
   GATEHOUSE_RATE_LIMIT_PER_SECOND: Type.Integer({ default: 200, minimum: 0 }),
   GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: Type.Integer({ default: 60, minimum: 0 }),
   GATEHOUSE_TRUST_PROXY: Type.Boolean({ default: false }),
+  GATEHOUSE_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
+  GATEHOUSE_HEADERS_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
+  GATEHOUSE_REQUEST_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
+  GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
+  GATEHOUSE_SHUTDOWN_GRACE_MS: Type.Integer({ default: 10_000, minimum: 0 }),
   GATEHOUSE_SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('full'), Type.Literal('normal')], {
     default: 'full',
   }),
@@ -48,6 +53,12 @@ export interface Config {
   readonly rateLimitPerSecond: number;
   readonly authFailureLimitPerMinute: number;
   readonly trustProxy: boolean;
+  /** Rate-limit counters shared by every process; unset: each process counts on its own. */
+  readonly redisUrl: string | undefined;
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly shutdownGraceMs: number;
   readonly sqliteSynchronous: 'full' | 'normal';
   readonly sqliteBusyTimeoutMs: number;
   readonly pgPoolSize: number;
@@ -85,6 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${(error as Error).message}`);
   }
   assertTimezone(parsed.GATEHOUSE_TIMEZONE);
+  if (parsed.GATEHOUSE_HEADERS_TIMEOUT_MS > parsed.GATEHOUSE_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('GATEHOUSE_HEADERS_TIMEOUT_MS must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS');
+  }
   return Object.freeze({
     host: parsed.GATEHOUSE_HOST,
     port: parsed.GATEHOUSE_PORT,
@@ -98,6 +112,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerSecond: parsed.GATEHOUSE_RATE_LIMIT_PER_SECOND,
     authFailureLimitPerMinute: parsed.GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE,
     trustProxy: parsed.GATEHOUSE_TRUST_PROXY,
+    redisUrl: parsed.GATEHOUSE_REDIS_URL,
+    headersTimeoutMs: parsed.GATEHOUSE_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: parsed.GATEHOUSE_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: parsed.GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS,
+    shutdownGraceMs: parsed.GATEHOUSE_SHUTDOWN_GRACE_MS,
     sqliteSynchronous: parsed.GATEHOUSE_SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: parsed.GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS,
     pgPoolSize: parsed.GATEHOUSE_PG_POOL_SIZE,

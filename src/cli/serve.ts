@@ -8,7 +8,6 @@ import type { Services } from '../services/index.js';
 import { createStore, isStoreUnavailable } from '../store/create-store.js';
 import type { Store } from '../store/store.js';
 
-const SHUTDOWN_GRACE_MS = 10_000;
 const MIGRATION_RETRY_MS = 1000;
 
 /** On the default database only, and only when it is empty: seed the demo and say how to try it. */
@@ -55,7 +54,7 @@ export async function serve(config: Config): Promise<void> {
   const state = { migrated: !config.migrate, closing: false };
   const { server, services } = await buildApp({ config, store, isAccepting: () => state.migrated });
   logBackgroundError = (error) => server.log.warn({ err: error }, 'database connection error');
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ err, signal }) => {
+  closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
     if (err !== undefined) server.log.error({ err }, 'shutting down after an error');
     else server.log.info({ signal }, 'shutting down');

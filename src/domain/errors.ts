@@ -100,6 +100,13 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** Product.md §2.12: 429 with Retry-After (seconds until the window resets). */
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 'rate.limited', 'too many requests');
+  }
+}
+
 /** Product.md §2.5: every refused key gets this one body, so a key cannot probe which gyms exist. */
 export class ForbiddenError extends AppError {
   constructor() {

@@ -6,6 +6,7 @@ import {
   AppError,
   ForbiddenError,
   InputError,
+  RateLimitedError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../domain/errors.js';
@@ -56,6 +57,8 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   if (error instanceof UnauthorizedError) return reply.send({ message: 'Unauthorized' });
   if (error instanceof ForbiddenError) return reply.send(explicitDenyBody());
   if (error instanceof ServiceUnavailableError) reply.header('retry-after', '1');
+  if (error instanceof RateLimitedError)
+    reply.header('retry-after', String(Math.max(1, error.retryAfterSeconds)));
   return reply.send(errorEnvelope(error.key, error.message));
 }
 
@@ -81,6 +84,8 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'request.headers-too-large', 'request headers must not exceed 16384 bytes'],
+  // A request line whose URL Node's parser rejects (control characters, no leading slash): product.md §2.10.
+  HPE_INVALID_URL: [400, 'request.invalid-url', 'malformed URL'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request.timeout', 'request timed out'],
   ERR_HTTP_HEADERS_TIMEOUT: [408, 'request.timeout', 'request timed out'],
 };
@@ -108,6 +113,11 @@ export const errorMapperPlugin = fp(
   (app: FastifyInstance) => {
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      // An unknown path is answered before its body is read: 404 comes before 415, 413 and 400 body.
+      if (request.is404) {
+        sendAppError(reply, routeNotFound());
+        return;
+      }
       done();
     });
     app.setErrorHandler(handleError);

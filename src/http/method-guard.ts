@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, HTTPMethods } from 'fastify';
 import { AppError } from '../domain/errors.js';
 import { sendAppError } from './error-mapper.js';
 
@@ -22,15 +22,18 @@ export function methodGuard(app: FastifyInstance) {
         const others = METHODS.filter((method) => !methods.has(method));
         if (others.length === 0) continue;
         const allow = METHODS.filter((method) => methods.has(method)).join(', ');
+        const refuse = (reply: FastifyReply) =>
+          sendAppError(
+            reply.header('allow', allow),
+            new AppError(405, 'route.method-not-allowed', 'method not allowed on this path'),
+          );
         app.route({
           method: others,
           url,
           config: { methodGuard: true },
-          handler: (_request, reply) =>
-            sendAppError(
-              reply.header('allow', allow),
-              new AppError(405, 'route.method-not-allowed', 'method not allowed on this path'),
-            ),
+          // Answered in onRequest, before the body is parsed: 405 comes before 415, 413 and 400 body.
+          onRequest: async (_request, reply) => refuse(reply),
+          handler: async (_request, reply) => refuse(reply),
         });
       }
     },

@@ -1,10 +1,11 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
 import type { Actor } from '../domain/audit.js';
 import type { ApiKey } from '../domain/entities.js';
-import { InputError, UnauthorizedError } from '../domain/errors.js';
+import { ForbiddenError, InputError, UnauthorizedError } from '../domain/errors.js';
 import { parsePositiveInt } from '../domain/identifiers.js';
 import type { ApiKeyService } from '../services/api-key-service.js';
+import type { PartnerRateLimits } from './rate-limits.js';
 
 export interface PartnerPrincipal {
   readonly key: ApiKey;
@@ -20,18 +21,27 @@ declare module 'fastify' {
 }
 
 /**
- * The partner API's onRequest hook: it runs before the body is read, in the order product.md §2.5 fixes —
- * Authorization (401, 403), then X-Gym-Id (400), then the gym's scope (403).
+ * The partner API's onRequest hook: it runs before the body is read, in the order product.md §2.5 fixes — the
+ * failed-authentication limit (429), Authorization (401, 403), X-Gym-Id (400), the gym's scope (403) — and then
+ * takes one request from the key's rate budget (429).
  */
-export function authenticatePartner(apiKeys: ApiKeyService) {
-  return async (request: FastifyRequest): Promise<void> => {
+export function authenticatePartner(apiKeys: ApiKeyService, limits: PartnerRateLimits) {
+  // A refused key counts against the client address, so keys cannot be guessed at speed.
+  const refused = async (request: FastifyRequest, error: unknown): Promise<never> => {
+    if (error instanceof ForbiddenError) await limits.recordAuthFailure(request);
+    throw error;
+  };
+
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await limits.assertAuthAllowed(request);
     const token = parseBearerToken(request.headers.authorization);
     if (token === undefined) throw new UnauthorizedError();
-    const key = await apiKeys.authenticate(token);
+    const key = await apiKeys.authenticate(token).catch((error: unknown) => refused(request, error));
     const gymId = parsePositiveInt(request.headers['x-gym-id']);
     if (gymId === undefined) throw new InputError('X-Gym-Id', 'must be a positive integer');
-    await apiKeys.authorizeGym(key, gymId);
+    await apiKeys.authorizeGym(key, gymId).catch((error: unknown) => refused(request, error));
     request.partner = { key, gymId, actor: { kind: 'key', prefix: key.prefix } };
+    await limits.consumeKeyQuota(request, reply, key.id);
   };
 }
 

@@ -1,14 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
 import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
+import { createPartnerRateLimits } from './rate-limits.js';
 import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
 
-/** The partner API, `/access/v1`: every route behind the key, gym and scope checks. */
-export const partnerApi: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface PartnerApiOptions {
+  readonly services: Services;
+  readonly config: Pick<Config, 'rateLimitPerSecond' | 'authFailureLimitPerMinute'>;
+  readonly redis: Redis | undefined;
+}
+
+/** The partner API, `/access/v1`: every route behind the rate limits and the key, gym and scope checks. */
+export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
+  app,
+  { services, config, redis },
+) => {
   app.decorateRequest('partner', null);
-  app.addHook('onRequest', authenticatePartner(services.apiKeys));
+  const limits = await createPartnerRateLimits(app, config, redis);
+  app.addHook('onRequest', authenticatePartner(services.apiKeys, limits));
   await app.register(validateRoute, { services });
   await app.register(customCodeRoutes, { services });
   await app.register(transactionsRoute, { services });

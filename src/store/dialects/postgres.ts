@@ -36,6 +36,10 @@ export function createPostgresStore(options: StoreOptions): Store {
   });
   // An idle connection that dies (server restart, pg_terminate_backend) must not crash the process.
   pool.on('error', (error) => options.onBackgroundError?.(error));
+  // The pool listens for errors only on idle clients. A checked-out client whose connection dies (a restart,
+  // pg_terminate_backend mid-request) emits 'error' too; unheard, that would crash the process. Its own query
+  // fails with that error (→ 503) and the pool drops it on release, so there is nothing more to do here.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
   return {

@@ -1,0 +1,74 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { RateLimitedError } from '../domain/errors.js';
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60_000;
+
+export interface PartnerRateLimits {
+  /** Before authentication: a client address over its failed-authentication budget gets 429. */
+  assertAuthAllowed(request: FastifyRequest): Promise<void>;
+  /** Counts a failed authentication (401, 403) against the client address. */
+  recordAuthFailure(request: FastifyRequest): Promise<void>;
+  /** After authentication: consumes one request of the key's budget, with RateLimit headers; 429 when spent. */
+  consumeKeyQuota(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
+}
+
+/** A Redis connection for the counters, tuned to fail fast: a rate limiter must never slow the door down. */
+export function connectRateLimitRedis(url: string): Redis {
+  return new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+}
+
+/**
+ * Per-key and failed-authentication limits (product.md §2.12), counted by @fastify/rate-limit in memory or, with
+ * GATEHOUSE_REDIS_URL, in Redis so the limits hold across processes. A store error lets the request through.
+ */
+export async function createPartnerRateLimits(
+  app: FastifyInstance,
+  config: Pick<Config, 'rateLimitPerSecond' | 'authFailureLimitPerMinute'>,
+  redis: Redis | undefined,
+): Promise<PartnerRateLimits> {
+  await app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    nameSpace: 'gatehouse-rate-',
+    ...(redis === undefined ? {} : { redis }),
+  });
+  const failures = app.createRateLimit({
+    max: config.authFailureLimitPerMinute,
+    timeWindow: MINUTE_MS,
+    keyGenerator: (request) => `auth-failure:${request.ip}`,
+  });
+  const perKey = app.createRateLimit({
+    max: config.rateLimitPerSecond,
+    timeWindow: SECOND_MS,
+    keyGenerator: (request) => `key:${request.partner?.key.id ?? 'none'}`,
+  });
+  const authLimited = config.authFailureLimitPerMinute > 0;
+  const keyLimited = config.rateLimitPerSecond > 0;
+
+  return {
+    async assertAuthAllowed(request) {
+      if (!authLimited) return;
+      const status = await failures(request, { increment: false });
+      if (!status.isAllowed && status.isExceeded) throw new RateLimitedError(status.ttlInSeconds);
+    },
+    async recordAuthFailure(request) {
+      if (authLimited) await failures(request);
+    },
+    async consumeKeyQuota(request, reply, keyId) {
+      if (!keyLimited) return;
+      const status = await perKey(request);
+      if (status.isAllowed) return;
+      reply.header('ratelimit-limit', status.max);
+      reply.header('ratelimit-remaining', status.remaining);
+      reply.header('ratelimit-reset', status.ttlInSeconds);
+      if (status.isExceeded) {
+        request.log.info({ keyId }, 'rate limited');
+        throw new RateLimitedError(status.ttlInSeconds);
+      }
+    },
+  };
+}
