@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -8,6 +8,9 @@ import { ServiceUnavailableError } from './domain/errors.js';
 import { contentTypesPlugin } from './http/content-types.js';
 import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
 import { healthRoutes } from './http/health-routes.js';
+import { createMetrics } from './http/metrics.js';
+import { observabilityPlugin } from './http/observability.js';
+import { openApiPlugin } from './http/openapi.js';
 import { loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
@@ -43,7 +46,20 @@ export interface App {
 /** Builds the whole HTTP application over a store; listening and shutdown belong to the caller. */
 export async function buildApp(deps: AppDependencies): Promise<App> {
   const { config, store } = deps;
-  const services = createServices({ store, clock: deps.clock ?? systemClock, config });
+  const metrics = createMetrics();
+  const services = createServices({
+    store,
+    clock: deps.clock ?? systemClock,
+    config,
+    observer: {
+      validation: (condition, seconds) => {
+        metrics.validations.inc({ outcome: condition });
+        if (condition === 'valid') metrics.transactions.inc();
+        metrics.storeDuration.observe({ operation: 'validate' }, seconds);
+      },
+      keyLookup: (result) => metrics.keyCache.inc({ result }),
+    },
+  });
   const server = Fastify({
     ...(deps.logger === undefined
       ? { logger: loggerOptions(config.logLevel) }
@@ -55,6 +71,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     connectionTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     genReqId: requestId,
+    // One line per request instead, with partner, gym and outcome (src/http/observability.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     frameworkErrors,
     clientErrorHandler,
@@ -71,8 +89,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     });
   }
   await server.register(contentTypesPlugin);
+  await server.register(observabilityPlugin, { metrics });
+  await server.register(openApiPlugin);
   const guard = methodGuard(server);
-  await server.register(healthRoutes, { store });
+  await server.register(healthRoutes, { store, metrics });
   const redis = config.redisUrl === undefined ? undefined : connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
     redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));

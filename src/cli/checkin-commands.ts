@@ -31,12 +31,13 @@ export function addCheckinCommands(program: Command): void {
       }),
     );
   checkin
-    .command('cancel <checkin-id>')
+    .command('cancel')
     .description('cancel a check-in (until it is validated)')
+    .argument('<checkin-id>', 'the check-in', positiveInt)
     .option('--format <format>', 'table, json or csv', format, 'table')
-    .action((checkinId: string, options: { format: Format }) =>
+    .action((checkinId: number, options: { format: Format }) =>
       withServices(async (services) => {
-        const cancelled = await services.checkins.cancel(positiveInt(checkinId));
+        const cancelled = await services.checkins.cancel(checkinId);
         printOne(presentCheckin(cancelled, services.clock.now()), options.format);
       }),
     );

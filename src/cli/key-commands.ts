@@ -43,11 +43,12 @@ export function addKeyCommands(program: Command): void {
       }),
     );
   key
-    .command('revoke <key-id>')
+    .command('revoke')
     .description('revoke a key: every gatehouse process refuses it within GATEHOUSE_KEY_CACHE_SECONDS')
-    .action((keyId: string) =>
+    .argument('<key-id>', 'the key (its id, as key list shows it)', positiveInt)
+    .action((keyId: number) =>
       withServices(async (services) => {
-        await services.apiKeys.revoke(positiveInt(keyId));
+        await services.apiKeys.revoke(keyId);
         process.stdout.write(`key ${keyId} revoked\n`);
       }),
     );

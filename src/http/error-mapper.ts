@@ -16,6 +16,10 @@ import { loggableError } from './logging.js';
 import { schemaErrorsToInputError } from './validation-errors.js';
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /** The error key this reply carries (the request log and metrics read it); null on success. */
+    outcome: string | null;
+  }
   interface FastifyContextConfig {
     /** The key of this route's 500 (the spec names one per endpoint family). */
     unexpectedErrorKey?: string;
@@ -53,6 +57,7 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError | un
 
 /** Writes an AppError as the client sees it: 401 and 403 have their own shapes, the rest the envelope. */
 export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  reply.outcome = error.key;
   reply.code(error.statusCode);
   if (error instanceof UnauthorizedError) return reply.send({ message: 'Unauthorized' });
   if (error instanceof ForbiddenError) return reply.send(explicitDenyBody());
@@ -70,6 +75,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   }
   request.log.error({ error: loggableError(error) }, 'unexpected error');
   const key = request.routeOptions.config.unexpectedErrorKey ?? DEFAULT_UNEXPECTED_KEY;
+  reply.outcome = key;
   return reply.code(500).send(errorEnvelope(key, UNEXPECTED_ERROR_MESSAGE, request.id));
 }
 
@@ -120,6 +126,7 @@ export const errorMapperPlugin = fp(
       }
       done();
     });
+    app.decorateReply('outcome', null);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler((_request, reply) => sendAppError(reply, routeNotFound()));
     return Promise.resolve();

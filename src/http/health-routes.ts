@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ServiceUnavailableError } from '../domain/errors.js';
 import type { Store } from '../store/store.js';
+import type { Metrics } from './metrics.js';
 import { errorResponses } from './schemas.js';
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the store answers, migrations applied). */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (app, { store }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: Metrics }> = async (
+  app,
+  { store, metrics },
+) => {
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, () => ({
     status: 'ok' as const,
   }));
@@ -16,5 +20,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (
       if (!(await store.isReady())) throw new ServiceUnavailableError();
       return { status: 'ready' as const };
     },
+  );
+
+  app.get(
+    '/metrics',
+    { schema: { summary: 'Prometheus metrics', produces: ['text/plain'] } },
+    async (_request, reply) =>
+      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 };

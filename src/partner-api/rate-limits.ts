@@ -53,7 +53,8 @@ export async function createPartnerRateLimits(
     async assertAuthAllowed(request) {
       if (!authLimited) return;
       const status = await failures(request, { increment: false });
-      if (!status.isAllowed && status.isExceeded) throw new RateLimitedError(status.ttlInSeconds);
+      // A read counts nothing: the address is refused once its failures have reached the limit, not passed it.
+      if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
     },
     async recordAuthFailure(request) {
       if (authLimited) await failures(request);

@@ -15,6 +15,7 @@ import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
 import { createKeyUsage } from './key-usage.js';
+import { silentObserver } from './observer.js';
 
 export interface IssueKeyInput {
   readonly label?: string | null;
@@ -33,7 +34,12 @@ function isLive(key: ApiKey, now: number): boolean {
   return key.revokedAt === null && (key.expiresAt === null || now < key.expiresAt);
 }
 
-export function createApiKeyService({ store, clock, config }: ServiceDependencies) {
+export function createApiKeyService({
+  store,
+  clock,
+  config,
+  observer = silentObserver,
+}: ServiceDependencies) {
   const cache = createKeyCache(config.keyCacheSeconds * 1000, () => clock.now());
   // Gyms never change partner, so who owns a gym is cached for good (bounded).
   const gymOwners = new Map<number, number>();
@@ -109,6 +115,7 @@ export function createApiKeyService({ store, clock, config }: ServiceDependencie
     async authenticate(token: string): Promise<ApiKey> {
       const hash = hashApiKey(token);
       let key = cache.get(hash);
+      observer.keyLookup(key === undefined ? 'miss' : 'hit');
       if (key === undefined) {
         key = await findApiKeyByHash(store.db, hash);
         if (key !== undefined) cache.set(hash, key);

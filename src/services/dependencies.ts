@@ -1,11 +1,14 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
+import type { ServiceObserver } from './observer.js';
 
 /** What every service is built from: explicit, so tests pass a real store and a controlled clock. */
 export interface ServiceDependencies {
   readonly store: Store;
   readonly clock: Clock;
+  /** Told of validations and key lookups, for metrics; silent when absent. */
+  readonly observer?: ServiceObserver;
   readonly config: Pick<
     Config,
     | 'checkinTtlSeconds'

@@ -6,6 +6,7 @@ import {
 } from '../domain/errors.js';
 import { runValidation } from '../store/validation-unit.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { silentObserver } from './observer.js';
 
 export interface ValidateInput {
   readonly gymId: number;
@@ -27,10 +28,12 @@ const refusals = {
 } as const;
 
 /** Validate a member's check-in at a gym (spec §3, §4.1). */
-export function createValidationService({ store, clock }: ServiceDependencies) {
+export function createValidationService({ store, clock, observer = silentObserver }: ServiceDependencies) {
   return {
     async validate(input: ValidateInput): Promise<Validation> {
+      const started = performance.now();
       const outcome = await runValidation(store, { ...input, now: clock.now() });
+      observer.validation(outcome.condition, (performance.now() - started) / 1000);
       if (outcome.condition !== 'valid') throw new refusals[outcome.condition]();
       return outcome;
     },

@@ -28,7 +28,12 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const pgSchema = options.dialect === 'postgres' ? await createPgSchema() : undefined;
   const databaseUrl = pgSchema?.url ?? `sqlite:${join(dir, 'gatehouse.db')}`;
-  const config: Config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, ...options.env });
+  const config: Config = loadConfig({
+    GATEHOUSE_DATABASE_URL: databaseUrl,
+    // The whole suite shares two cores with a PostgreSQL server: connections may take a while to come.
+    GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '10000',
+    ...options.env,
+  });
   const store: Store = createStore(config);
   try {
     await store.migrate();

@@ -1,0 +1,57 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Which part of the API a path belongs to: its tag and how it authenticates. */
+function classify(url: string): { tags: string[]; security?: Record<string, string[]>[] } {
+  if (url.startsWith('/access/v1')) return { tags: ['partner'], security: [{ partnerKey: [] }] };
+  if (url.startsWith('/admin/v1')) return { tags: ['operator'], security: [{ operatorToken: [] }] };
+  return { tags: ['operations'] };
+}
+
+/**
+ * The OpenAPI 3.1 document, generated from the route schemas (the one contract), served at /openapi.json and
+ * rendered at /docs by Swagger UI from the package's own assets (nothing from a CDN). Register before any route.
+ */
+export const openApiPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'gatehouse',
+          version: '1',
+          description:
+            'Access control for gym networks. The partner API (`/access/v1`) follows the access-control ' +
+            'specification to the letter; the operator API (`/admin/v1`) runs the platform behind it.',
+        },
+        tags: [
+          { name: 'partner', description: 'Validate check-ins and manage custom codes (API key + X-Gym-Id)' },
+          { name: 'operator', description: 'Partners, gyms, products, keys, check-ins and the ledger' },
+          { name: 'operations', description: 'Health, readiness and metrics' },
+        ],
+        components: {
+          securitySchemes: {
+            partnerKey: { type: 'http', scheme: 'bearer', description: 'The API key issued to the partner' },
+            operatorToken: { type: 'http', scheme: 'bearer', description: 'GATEHOUSE_ADMIN_TOKEN' },
+          },
+        },
+      },
+      hideUntagged: true,
+      transform: ({ schema, url, route }) => {
+        if (route.config?.methodGuard === true || url === '/openapi.json' || url.startsWith('/docs')) {
+          return { schema: { ...schema, hide: true }, url };
+        }
+        return { schema: { ...schema, ...classify(url) }, url };
+      },
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+      staticCSP: true,
+    });
+    app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  },
+  { name: 'openapi', dependencies: ['error-mapper'] },
+);

@@ -1,0 +1,11 @@
+/** What services report as they work; the HTTP layer turns it into metrics. Every method is optional to call. */
+export interface ServiceObserver {
+  /** A validate unit of work finished: its condition and how long the store took. */
+  validation(condition: string, storeSeconds: number): void;
+  keyLookup(result: 'hit' | 'miss'): void;
+}
+
+export const silentObserver: ServiceObserver = {
+  validation: () => undefined,
+  keyLookup: () => undefined,
+};
