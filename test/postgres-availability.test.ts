@@ -3,9 +3,12 @@ import { PG_TEST_URL, pgAvailable } from './helpers/postgres.js';
 import { dialects } from './helpers/test-app.js';
 
 describe('PostgreSQL half of the suite', () => {
-  test.skipIf(!pgAvailable)(`when a server answers at ${PG_TEST_URL}, then every component test runs on it`, () => {
-    expect(dialects).toEqual(['sqlite', 'postgres']);
-  });
+  test.skipIf(!pgAvailable)(
+    `when a server answers at ${PG_TEST_URL}, then every component test runs on it`,
+    () => {
+      expect(dialects).toEqual(['sqlite', 'postgres']);
+    },
+  );
 
   test.skipIf(pgAvailable)(
     `SKIPPED: no PostgreSQL server answers at ${PG_TEST_URL}; the PostgreSQL half of the suite did not run`,

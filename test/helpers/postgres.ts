@@ -22,7 +22,9 @@ async function probe(): Promise<boolean> {
 
 export const pgAvailable = await probe();
 if (!pgAvailable && PG_REQUIRED) {
-  throw new Error(`PostgreSQL is required (GATEHOUSE_TEST_REQUIRE_PG=1) but does not answer at ${PG_TEST_URL}`);
+  throw new Error(
+    `PostgreSQL is required (GATEHOUSE_TEST_REQUIRE_PG=1) but does not answer at ${PG_TEST_URL}`,
+  );
 }
 
 async function adminQuery(text: string): Promise<void> {

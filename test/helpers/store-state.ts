@@ -50,7 +50,11 @@ export async function expectLedgerInvariants(store: Store): Promise<void> {
   const doubled = [...perCheckin].filter(([, count]) => count > 1);
   expect(doubled, 'I1: check-ins with more than one transaction').toEqual([]);
 
-  const validated = await store.db.selectFrom('checkins').select('id').where('status', '=', 'validated').execute();
+  const validated = await store.db
+    .selectFrom('checkins')
+    .select('id')
+    .where('status', '=', 'validated')
+    .execute();
   const validatedIds = validated.map((row) => row.id).sort((a, b) => a - b);
   const paidIds = [...perCheckin.keys()].sort((a, b) => a - b);
   expect(paidIds, 'I2: transactions and validated check-ins match one to one').toEqual(validatedIds);
