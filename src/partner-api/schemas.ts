@@ -70,6 +70,30 @@ export const CustomCodeResult = Type.Object({
   results: Type.Object({ platform_id: Type.String(), custom_code: Type.String(), updated_at: Type.String() }),
 });
 
+const GymTransaction = Type.Object({
+  id: Type.Integer(),
+  checkin_id: Type.Integer(),
+  platform_id: Type.String(),
+  product: Type.Object({ Id: Type.Integer(), description: Type.String() }),
+  payout_cents: Type.Integer(),
+  currency: Type.String(),
+  validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+});
+
+/** GET /access/v1/transactions (product.md §2.13). */
+export const TransactionsQuery = Type.Object({
+  from: Type.Optional(Type.String({ description: 'inclusive; ISO-8601, UTC by default' })),
+  to: Type.Optional(Type.String({ description: 'exclusive' })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const TransactionsPage = Type.Object({
+  metadata: Type.Object({ total: Type.Integer(), errors: Type.Literal(0) }),
+  results: Type.Array(GymTransaction),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+
 /** The error answers every partner route shares. */
 export const partnerErrorResponses = {
   ...errorResponses(400, 404, 405, 413, 415, 429, 500, 503),

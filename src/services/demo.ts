@@ -1,3 +1,4 @@
+import { DailyLimitError } from '../domain/errors.js';
 import type { Services } from './index.js';
 
 export const DEMO_GYM_ID = 1;
@@ -26,8 +27,24 @@ export async function seedDemo(services: Services): Promise<DemoAccess> {
     (await services.catalog.listProducts(gym.id))[0] ??
     (await services.catalog.createProduct(gym.id, { description: 'Day pass', payoutCents: 1500 }));
   const issued = await services.apiKeys.issue(gym.partnerId, { label: 'demo front desk' });
-  await services.checkins.create({ platformId: DEMO_PLATFORM_ID, gymId: gym.id, productId: product.id });
-  return { key: issued.secret, gymId: gym.id, platformId: DEMO_PLATFORM_ID };
+  const platformId = await createDemoCheckin(services, gym.id, product.id);
+  return { key: issued.secret, gymId: gym.id, platformId };
+}
+
+/**
+ * A pending check-in of the demo member or, once that member has used up today's visits (the demo was run and
+ * validated before), of the next member id that has not.
+ */
+async function createDemoCheckin(services: Services, gymId: number, productId: number): Promise<string> {
+  for (let offset = 0; ; offset += 1) {
+    const platformId = String(Number(DEMO_PLATFORM_ID) + offset);
+    try {
+      await services.checkins.create({ platformId, gymId, productId });
+      return platformId;
+    } catch (error) {
+      if (!(error instanceof DailyLimitError) || offset >= 999) throw error;
+    }
+  }
 }
 
 export function curlValidateLine(baseUrl: string, demo: DemoAccess): string {

@@ -1,9 +1,10 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 
 const INT8_OID = 20;
 
@@ -12,14 +13,6 @@ const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
-
-/** The schema gatehouse's tables live in: the first of the connection's search_path. */
-async function currentSchema(db: Kysely<Database>): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const schema = rows[0]?.schema;
-  if (schema === undefined) throw new Error('PostgreSQL: the search_path names no existing schema');
-  return schema;
-}
 
 /** PostgreSQL through a node-postgres pool; every invariant is held by the database, none in memory. */
 export function createPostgresStore(options: StoreOptions): Store {
@@ -40,7 +33,7 @@ export function createPostgresStore(options: StoreOptions): Store {
   // pg_terminate_backend mid-request) emits 'error' too; unheard, that would crash the process. Its own query
   // fails with that error (→ 503) and the pool drops it on release, so there is nothing more to do here.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
   return {
     dialect: 'postgres',
@@ -58,8 +51,8 @@ export function createPostgresStore(options: StoreOptions): Store {
     announceKeyChange: async (trx) => {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
-    migrate: async () => migrateToLatest(db, await currentSchema(db)),
-    isReady: async () => isMigrated(db, await currentSchema(db).catch(() => undefined)),
+    migrate: () => migrateToLatest(db),
+    isReady: () => isMigrated(db),
     close: async () => {
       await Promise.all(unlisten.map((stop) => stop()));
       await db.destroy();

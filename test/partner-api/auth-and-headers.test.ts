@@ -1,0 +1,187 @@
+import { describe, expect, test } from 'vitest';
+import { arrangePartner } from '../helpers/factories.js';
+import {
+  EXPLICIT_DENY,
+  GYM_ID_ERROR,
+  UNAUTHORIZED,
+  arrangeCheckin,
+  expectReply,
+  partnerRequest,
+  postValidate,
+  secondsOf,
+  sharedApp,
+  storeState,
+  validationResult,
+  without,
+} from '../helpers/partner-api.js';
+import { checkinRow } from '../helpers/store-state.js';
+import { dialects } from '../helpers/test-app.js';
+
+const ROUTES = ['validate', 'POST code', 'PUT code', 'DELETE code', 'GET code'] as const;
+
+describe.each(dialects)('Authorization and X-Gym-Id, product.md §2.5 (%s)', (dialect) => {
+  const app = sharedApp({ dialect });
+
+  describe.each(ROUTES)('%s', (route) => {
+    test.each([
+      ['no Authorization header', undefined],
+      ['the Basic scheme', 'Basic dXNlcjpwYXNz'],
+      ['"Bearer" alone', 'Bearer'],
+      ['"Bearer" and spaces only', 'Bearer    '],
+      ['another scheme word', 'Token abc'],
+    ])(
+      'when there is %s, then 401 {"message":"Unauthorized"} and nothing is written',
+      async (_, authorization) => {
+        const t = app();
+        const a = await arrangePartner(t.services);
+        const headers =
+          authorization === undefined ? without(a.headers, 'authorization') : { ...a.headers, authorization };
+        const before = await storeState(t.store);
+
+        expectReply(await partnerRequest(t, route, headers), 401, UNAUTHORIZED);
+        expect(await storeState(t.store)).toEqual(before);
+      },
+    );
+
+    test.each([
+      ['an unknown well-formed key', () => `ghk_00000000_${'0'.repeat(40)}`],
+      ['10 KB of garbage', () => 'x'.repeat(10_240)],
+      ['odd characters', () => 'ab"c<>{}ñ\u00ff'],
+    ])('when the token is %s, then 403 explicit deny and nothing is written', async (_, token) => {
+      const t = app();
+      const a = await arrangePartner(t.services);
+      const before = await storeState(t.store);
+
+      const response = await partnerRequest(t, route, { ...a.headers, authorization: `Bearer ${token()}` });
+
+      expectReply(response, 403, EXPLICIT_DENY);
+      expect(await storeState(t.store)).toEqual(before);
+    });
+  });
+
+  test.each([
+    ['lowercase "bearer" and several spaces', (key: string) => `bearer   ${key}`],
+    ['uppercase "BEARER"', (key: string) => `BEARER ${key}`],
+    ['trailing spaces', (key: string) => `Bearer ${key}   `],
+  ])('when the header has %s, then the key is read and the member validated', async (_, header) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+
+    const response = await postValidate(
+      t,
+      { ...a.headers, authorization: header(a.key) },
+      {
+        platform_id: checkin.platformId,
+      },
+    );
+
+    expectReply(
+      response,
+      200,
+      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+    );
+  });
+
+  test.each([
+    ['the key with one character more', (key: string) => `Bearer ${key}0`],
+    ['the key followed by another word', (key: string) => `Bearer ${key} extra`],
+    ['the key in another case', (key: string) => `Bearer ${key.toUpperCase()}`],
+  ])('when the header has %s, then 403 explicit deny', async (_, header) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+
+    const response = await postValidate(
+      t,
+      { ...a.headers, authorization: header(a.key) },
+      {
+        platform_id: checkin.platformId,
+      },
+    );
+
+    expectReply(response, 403, EXPLICIT_DENY);
+    expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
+  });
+
+  test('when a key is revoked, then its very next request gets 403 and the member stays pending', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const first = await arrangeCheckin(t, a);
+    const second = await arrangeCheckin(t, a);
+    expect((await postValidate(t, a.headers, { platform_id: first.platformId })).statusCode).toBe(200);
+
+    await t.services.apiKeys.revoke(a.keyId);
+    const before = await storeState(t.store);
+    const response = await postValidate(t, a.headers, { platform_id: second.platformId });
+
+    expectReply(response, 403, EXPLICIT_DENY);
+    expect(await storeState(t.store)).toEqual(before);
+  });
+
+  test('when a key issued with expires_at is used 1 ms before it, then it works; at expires_at, then 403', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const expiresAt = t.clock.now() + 60_000;
+    const issued = await t.services.apiKeys.issue(a.partner.id, { expiresAt });
+    const headers = { ...a.headers, authorization: `Bearer ${issued.secret}` };
+    const early = await arrangeCheckin(t, a);
+    const late = await arrangeCheckin(t, a);
+
+    t.clock.set(expiresAt - 1);
+    const before = await postValidate(t, headers, { platform_id: early.platformId });
+    t.clock.set(expiresAt);
+    const snapshot = await storeState(t.store);
+    const after = await postValidate(t, headers, { platform_id: late.platformId });
+
+    expectReply(
+      before,
+      200,
+      validationResult(a, { platform_id: early.platformId }, secondsOf(expiresAt - 1)),
+    );
+    expectReply(after, 403, EXPLICIT_DENY);
+    expect(await storeState(t.store)).toEqual(snapshot);
+  });
+
+  test('when a key was issued already expired, then 403 explicit deny', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const issued = await t.services.apiKeys.issue(a.partner.id, { expiresAt: t.clock.now() - 1 });
+    const checkin = await arrangeCheckin(t, a);
+
+    const response = await postValidate(
+      t,
+      { ...a.headers, authorization: `Bearer ${issued.secret}` },
+      {
+        platform_id: checkin.platformId,
+      },
+    );
+
+    expectReply(response, 403, EXPLICIT_DENY);
+    expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
+  });
+
+  describe.each(ROUTES)('%s with a live key', (route) => {
+    test.each([
+      ['missing', undefined],
+      ['empty', ''],
+      ['not a number', 'abc'],
+      ['zero', '0'],
+      ['negative', '-1'],
+      ['with a leading zero', '01'],
+      ['a decimal', '1.5'],
+      ['in exponent form', '1e3'],
+      ['16 digits long', '1234567890123456'],
+      ['10 KB long', '9'.repeat(10_240)],
+    ])('when X-Gym-Id is %s, then 400 X-Gym-Id and nothing is written', async (_, gymId) => {
+      const t = app();
+      const a = await arrangePartner(t.services);
+      const headers =
+        gymId === undefined ? without(a.headers, 'x-gym-id') : { ...a.headers, 'x-gym-id': gymId };
+      const before = await storeState(t.store);
+
+      expectReply(await partnerRequest(t, route, headers), 400, GYM_ID_ERROR);
+      expect(await storeState(t.store)).toEqual(before);
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest';
+import { arrangePartner } from '../helpers/factories.js';
+import {
+  ALREADY_VALIDATED,
+  arrangeCheckin,
+  postValidate,
+  secondsOf,
+  sharedApp,
+  validationResult,
+} from '../helpers/partner-api.js';
+import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
+import { dialects } from '../helpers/test-app.js';
+
+const CONCURRENT = 50;
+
+describe.each(dialects)('concurrent validates, product.md §2.11 (%s)', (dialect) => {
+  const app = sharedApp({ dialect });
+
+  test(`when ${CONCURRENT} validates of one check-in arrive at once, then exactly one 200, the rest 400 already validated, one transaction`, async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+
+    const responses = await Promise.all(
+      Array.from({ length: CONCURRENT }, () =>
+        postValidate(t, a.headers, { platform_id: checkin.platformId }),
+      ),
+    );
+
+    const replies = responses.map((response) => ({
+      status: response.statusCode,
+      type: response.headers['content-type'],
+      body: JSON.parse(response.body) as unknown,
+    }));
+    const ok = replies.filter((reply) => reply.status === 200);
+    const refused = replies.filter((reply) => reply.status !== 200);
+    const json = 'application/json; charset=utf-8';
+    expect(ok).toEqual([
+      {
+        status: 200,
+        type: json,
+        body: validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      },
+    ]);
+    expect(refused).toEqual(
+      Array.from({ length: CONCURRENT - 1 }, () => ({ status: 400, type: json, body: ALREADY_VALIDATED })),
+    );
+    expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
+    expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when concurrent validates each carry a different code, then one validation and the stored code is one of those sent', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+    const codes = Array.from({ length: 20 }, (_, index) => `CODE-${index}`);
+
+    const responses = await Promise.all(
+      codes.map((code) => postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: code })),
+    );
+
+    const replies = responses.map((response) => ({
+      status: response.statusCode,
+      body: JSON.parse(response.body) as unknown,
+    }));
+    const ok = validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now()));
+    expect(replies.filter((reply) => reply.status === 200)).toEqual([{ status: 200, body: ok }]);
+    expect(replies.filter((reply) => reply.status !== 200)).toEqual(
+      Array.from({ length: codes.length - 1 }, () => ({ status: 400, body: ALREADY_VALIDATED })),
+    );
+    expect(codes).toContain((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code);
+    expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
+    await expectLedgerInvariants(t.store);
+  });
+});

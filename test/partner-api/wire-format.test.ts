@@ -1,0 +1,223 @@
+import { describe, expect, test } from 'vitest';
+import { arrangePartner, platformId } from '../helpers/factories.js';
+import {
+  EMPTY_SUCCESS,
+  UNSUPPORTED_MEDIA_TYPE,
+  arrangeCheckin,
+  codeRequest,
+  errorEnvelope,
+  expectReply,
+  postValidate,
+  secondsOf,
+  sharedApp,
+  storeState,
+  validationResult,
+} from '../helpers/partner-api.js';
+import { customCodeRow } from '../helpers/store-state.js';
+import { dialects } from '../helpers/test-app.js';
+
+const BODY_LIMIT = 65_536;
+
+/** A validate body of exactly `bytes` bytes, padded in an unknown field (ignored, product.md §2.4). */
+function paddedBody(member: string, bytes: number): string {
+  const bare = JSON.stringify({ platform_id: member, padding: '' });
+  return JSON.stringify({ platform_id: member, padding: 'x'.repeat(bytes - bare.length) });
+}
+
+describe.each(dialects)('content types and body limits, product.md §2.6 (%s)', (dialect) => {
+  const app = sharedApp({ dialect });
+
+  test.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON; Charset=UTF-8',
+    'APPLICATION/JSON',
+    'application/json;charset=utf-8',
+  ])('when validate is sent as "%s", then it is accepted', async (contentType) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+
+    const response = await postValidate(
+      t,
+      { ...a.headers, 'content-type': contentType },
+      {
+        platform_id: checkin.platformId,
+      },
+    );
+
+    expectReply(
+      response,
+      200,
+      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+    );
+  });
+
+  test('when PUT is sent as "application/json; charset=UTF-8", then it is accepted', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const member = platformId();
+    await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'OLD');
+
+    const response = await codeRequest(
+      t,
+      'PUT',
+      member,
+      { ...a.headers, 'content-type': 'application/json; charset=UTF-8' },
+      {
+        custom_code: 'NEW',
+      },
+    );
+
+    expectReply(response, 200, EMPTY_SUCCESS);
+    expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('NEW');
+  });
+
+  test.each([
+    ['text/plain', 'text/plain'],
+    ['application/xml', 'application/xml'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['application/jsonp', 'application/jsonp'],
+    ['no Content-Type', undefined],
+  ])('when a JSON body is sent as %s, then 415 and nothing is written', async (_, contentType) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+    const before = await storeState(t.store);
+
+    const validate = await t.app.inject({
+      method: 'POST',
+      url: '/access/v1/validate',
+      headers: contentType === undefined ? a.headers : { ...a.headers, 'content-type': contentType },
+      payload: JSON.stringify({ platform_id: checkin.platformId }),
+    });
+    const create = await t.app.inject({
+      method: 'POST',
+      url: `/access/v1/code/${checkin.platformId}`,
+      headers: contentType === undefined ? a.headers : { ...a.headers, 'content-type': contentType },
+      payload: JSON.stringify({ custom_code: 'X' }),
+    });
+
+    expectReply(validate, 415, UNSUPPORTED_MEDIA_TYPE);
+    expectReply(create, 415, UNSUPPORTED_MEDIA_TYPE);
+    expect(await storeState(t.store)).toEqual(before);
+  });
+
+  test('when the body is exactly 64 KiB, then it is accepted', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+    const body = paddedBody(checkin.platformId, BODY_LIMIT);
+
+    const response = await postValidate(t, a.headers, body);
+
+    expect(Buffer.byteLength(body)).toBe(BODY_LIMIT);
+    expectReply(
+      response,
+      200,
+      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+    );
+  });
+
+  test('when the body is 64 KiB + 1 byte, then 413 request.too-large and nothing is written', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+    const before = await storeState(t.store);
+
+    const response = await postValidate(t, a.headers, paddedBody(checkin.platformId, BODY_LIMIT + 1));
+
+    expectReply(response, 413, errorEnvelope('request.too-large', 'body must not exceed 65536 bytes'));
+    expect(await storeState(t.store)).toEqual(before);
+  });
+
+  test.each([
+    ['malformed JSON', '{"platform_id":', 'malformed JSON'],
+    ['an empty body', '', 'is required'],
+    ['a JSON array', '["1234567890123"]', 'must be a JSON object'],
+    ['a JSON string', '"1234567890123"', 'must be a JSON object'],
+    ['a JSON number', '1234567890123', 'must be a JSON object'],
+    ['JSON null', 'null', 'must be a JSON object'],
+  ])('when validate carries %s, then 400 body and nothing is written', async (_, payload, message) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const before = await storeState(t.store);
+
+    const response = await postValidate(t, a.headers, payload);
+
+    expectReply(response, 400, errorEnvelope('body', message));
+    expect(await storeState(t.store)).toEqual(before);
+  });
+
+  test.each([
+    ['__proto__', '{"platform_id":"1234567890123","__proto__":{"polluted":true}}'],
+    [
+      'constructor.prototype',
+      '{"platform_id":"1234567890123","constructor":{"prototype":{"polluted":true}}}',
+    ],
+  ])('when the JSON carries a %s key, then 400 body and no prototype is polluted', async (_, payload) => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+
+    const response = await postValidate(t, a.headers, payload);
+
+    expectReply(
+      response,
+      400,
+      errorEnvelope('body', 'must not contain __proto__ or constructor.prototype keys'),
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('when a POST code request has no body at all, then 400 body is required', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+
+    const response = await codeRequest(t, 'POST', platformId(), a.headers);
+
+    expectReply(response, 400, errorEnvelope('body', 'is required'));
+  });
+
+  test.each([
+    ['text/plain and a text body', 'text/plain', 'garbage'],
+    ['a JSON type and an empty body', 'application/json', ''],
+    ['a JSON type and malformed JSON', 'application/json', '{"custom_code":'],
+    ['a JSON type and an invalid code', 'application/json', '{"custom_code":""}'],
+  ])(
+    'when DELETE is sent with %s, then the body is ignored: 204 and the code is deleted',
+    async (_, type, payload) => {
+      const t = app();
+      const a = await arrangePartner(t.services);
+      const member = platformId();
+      await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'BYE');
+
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/access/v1/code/${member}`,
+        headers: { ...a.headers, 'content-type': type },
+        payload,
+      });
+
+      expect({ status: response.statusCode, body: response.body }).toEqual({ status: 204, body: '' });
+      expect(await customCodeRow(t.store, a.gym.id, member)).toBeUndefined();
+    },
+  );
+
+  test('when the client sends Accept: text/html, then validate still answers 200 JSON (no 406)', async () => {
+    const t = app();
+    const a = await arrangePartner(t.services);
+    const checkin = await arrangeCheckin(t, a);
+
+    const response = await postValidate(
+      t,
+      { ...a.headers, accept: 'text/html' },
+      { platform_id: checkin.platformId },
+    );
+
+    expectReply(
+      response,
+      200,
+      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+    );
+  });
+});
