@@ -75,6 +75,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     frameworkErrors,
+    return503OnClosing: false,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -82,17 +83,21 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
   await server.register(errorMapperPlugin);
-  const isAccepting = deps.isAccepting;
-  if (isAccepting !== undefined) {
-    server.addHook('onRequest', async (request) => {
-      if (/^\/(access|admin)\//.test(request.url) && !isAccepting()) throw new ServiceUnavailableError();
-    });
-  }
+  // Draining on shutdown, or the store not yet migrated: the APIs answer the 503 envelope, not Fastify's own.
+  let closing = false;
+  server.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const isAccepting = () => !closing && (deps.isAccepting?.() ?? true);
+  server.addHook('onRequest', async (request) => {
+    if (!isAccepting() && /^\/(access|admin)\//.test(request.url)) throw new ServiceUnavailableError();
+  });
   await server.register(contentTypesPlugin);
   await server.register(observabilityPlugin, { metrics });
   await server.register(openApiPlugin);
   const guard = methodGuard(server);
-  await server.register(healthRoutes, { store, metrics });
+  await server.register(healthRoutes, { store, metrics, isAccepting });
   const redis = config.redisUrl === undefined ? undefined : connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
     redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));

@@ -6,9 +6,16 @@ import type { Metrics } from './metrics.js';
 import { errorResponses } from './schemas.js';
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the store answers, migrations applied). */
-export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: Metrics }> = async (
+export interface HealthOptions {
+  readonly store: Store;
+  readonly metrics: Metrics;
+  /** False while the APIs refuse work (migrations pending, shutting down): /ready says so too. */
+  readonly isAccepting: () => boolean;
+}
+
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (
   app,
-  { store, metrics },
+  { store, metrics, isAccepting },
 ) => {
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, () => ({
     status: 'ok' as const,
@@ -17,7 +24,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ store: Store; metrics: Me
     '/ready',
     { schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) } } },
     async () => {
-      if (!(await store.isReady())) throw new ServiceUnavailableError();
+      if (!isAccepting() || !(await store.isReady())) throw new ServiceUnavailableError();
       return { status: 'ready' as const };
     },
   );

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * What every hand-written baseline shares with gatehouse's validate, so the comparison is like for like: the same
+ * bearer parsing, key hash, header and body checks, and byte-identical reply bodies.
+ */
+export const PLATFORM_ID = /^[0-9]{13}$/;
+export const GYM_ID = /^[1-9][0-9]{0,14}$/;
+
+export function keyHash(header: string | undefined): string | undefined {
+  const match = /^bearer +(.*)$/is.exec((header ?? '').trim());
+  const token = match?.[1]?.trim();
+  return token ? createHash('sha256').update(token, 'utf8').digest('hex') : undefined;
+}
+
+export function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+export function send(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+export const DENY = {
+  metadata: { total: 0, errors: 1 },
+  errors: [{ Message: 'User is not authorized to access this resource with an explicit deny' }],
+  Message: 'User is not authorized to access this resource with an explicit deny',
+};
+
+export const envelope = (key: string, message: string) => ({
+  metadata: { total: 0, errors: 1 },
+  errors: [{ message, key }],
+});
+
+export const REFUSALS: Record<string, [number, string, string]> = {
+  notfound: [404, 'checkin.validation.notfound', 'Check-In not found in database'],
+  cancelled: [400, 'checkin.validation.cancelled', 'Check-In cancelled'],
+  expired: [400, 'checkin.validation.expired', 'Check-In expired'],
+  validated: [400, 'checkin.already.validated', 'Check-In already validated'],
+};
+
+export function success(
+  platformId: string,
+  gymId: number,
+  productId: number,
+  description: string,
+  at: number,
+) {
+  return {
+    metadata: { total: 1, errors: 0 },
+    results: {
+      user: { platform_id: platformId },
+      gym: { Id: gymId, product: { Id: productId, description } },
+      validated_at: new Date(at).toISOString().slice(0, 19) + 'Z',
+    },
+  };
+}
+
+/** Parses the request as gatehouse would, answering 401/400 itself; returns what the store step needs. */
+export async function parseValidate(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<{ hash: string; gymId: number; platformId: string } | undefined> {
+  const hash = keyHash(request.headers.authorization);
+  if (hash === undefined) return void send(response, 401, { message: 'Unauthorized' });
+  const gymHeader = request.headers['x-gym-id'];
+  if (typeof gymHeader !== 'string' || !GYM_ID.test(gymHeader)) {
+    return void send(response, 400, envelope('X-Gym-Id', 'must be a positive integer'));
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(request));
+  } catch {
+    return void send(response, 400, envelope('body', 'malformed JSON'));
+  }
+  const platformId = (body as { platform_id?: unknown } | null)?.platform_id;
+  if (typeof platformId !== 'string' || !PLATFORM_ID.test(platformId)) {
+    return void send(response, 400, envelope('platform_id', 'must be a string of 13 digits'));
+  }
+  return { hash, gymId: Number(gymHeader), platformId };
+}

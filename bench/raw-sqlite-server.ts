@@ -1,0 +1,92 @@
+import { createServer } from 'node:http';
+import SqliteDatabase from 'better-sqlite3';
+import { DENY, REFUSALS, envelope, parseValidate, send, success } from './baseline-common.js';
+
+/**
+ * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
+ * gatehouse's own schema, with the same checks and replies. Usage: raw-sqlite-server <db path> <normal|full>
+ */
+const [path = '', synchronous = 'normal'] = process.argv.slice(2);
+const db = new SqliteDatabase(path, { timeout: 250 });
+db.pragma('journal_mode = WAL');
+db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+
+const findKey = db.prepare(
+  'select id, partner_id, scope from api_keys where key_hash = ? and revoked_at is null and (expires_at is null or expires_at > ?)',
+);
+const gymOwner = db.prepare('select partner_id from gyms where id = ?').pluck();
+const inScope = db.prepare('select 1 from api_key_gyms where key_id = ? and gym_id = ?').pluck();
+const latest = db.prepare(
+  `select c.id, c.status, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency
+   from checkins c join products p on p.id = c.product_id
+   where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
+);
+const flip = db.prepare(
+  "update checkins set status = 'validated', validated_at = ? where id = ? and status = 'pending'",
+);
+const record = db.prepare(
+  `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?)`,
+);
+
+interface Latest {
+  id: number;
+  status: string;
+  expires_at: number;
+  product_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+}
+
+const validate = db.transaction((gymId: number, partnerId: number, platformId: string, now: number) => {
+  const checkin = latest.get(gymId, platformId) as Latest | undefined;
+  if (checkin === undefined) return { refusal: 'notfound' };
+  if (checkin.status === 'validated') return { refusal: 'validated' };
+  if (checkin.status === 'cancelled') return { refusal: 'cancelled' };
+  if (now >= checkin.expires_at) return { refusal: 'expired' };
+  if (flip.run(now, checkin.id).changes === 0) return { refusal: 'validated' };
+  record.run(
+    checkin.id,
+    partnerId,
+    gymId,
+    checkin.product_id,
+    platformId,
+    checkin.payout_cents,
+    checkin.currency,
+    now,
+  );
+  return { checkin };
+});
+
+createServer((request, response) => {
+  void (async () => {
+    if (request.method !== 'POST' || request.url !== '/access/v1/validate') {
+      return send(response, 404, envelope('route.not-found', 'no route matches this path'));
+    }
+    const input = await parseValidate(request, response);
+    if (input === undefined) return;
+    const now = Date.now();
+    const key = findKey.get(input.hash, now) as { id: number; partner_id: number; scope: string } | undefined;
+    if (key === undefined || gymOwner.get(input.gymId) !== key.partner_id) return send(response, 403, DENY);
+    if (key.scope !== 'all' && inScope.get(key.id, input.gymId) === undefined)
+      return send(response, 403, DENY);
+    try {
+      const outcome = validate.immediate(input.gymId, key.partner_id, input.platformId, now);
+      if (outcome.checkin === undefined) {
+        const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
+        return send(response, status, envelope(k, message));
+      }
+      send(
+        response,
+        200,
+        success(input.platformId, input.gymId, outcome.checkin.product_id, outcome.checkin.description, now),
+      );
+    } catch {
+      send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+    }
+  })();
+}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: import('node:net').Server) {
+  const address = this.address();
+  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+});

@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { arrangeCheckins, openOperator, validatedBody, type Operator } from './helpers/arrange.js';
+import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
+import {
+  ALREADY_VALIDATED,
+  SERVICE_UNAVAILABLE,
+  pollUntil,
+  reply,
+  send,
+  type Outcome,
+} from './helpers/http.js';
+import { privateClusterSupported, usePrivateCluster } from './helpers/private-postgres.js';
+import { runStorm, type Attempt } from './helpers/storm.js';
+
+const CHECKINS = 150;
+const REQUEST_TIMEOUT_MS = 6000;
+
+/** What the matrix allows during the fault: 200, 400 already validated, the 503 envelope, or a client timeout. */
+function classify(outcome: Outcome): string {
+  if (outcome.kind === 'timeout') return 'timeout';
+  if (outcome.kind === 'network-error') return `network error: ${outcome.message}`;
+  const { status, body } = outcome;
+  if (status === 200) return '200';
+  if (status === 400 && JSON.stringify(body) === JSON.stringify(ALREADY_VALIDATED))
+    return '400 already validated';
+  if (status === 503 && JSON.stringify(body) === JSON.stringify(SERVICE_UNAVAILABLE)) {
+    return outcome.headers.get('retry-after') === '1' ? '503' : '503 without Retry-After: 1';
+  }
+  return `${status} ${JSON.stringify(body)}`;
+}
+
+function tally(attempts: Attempt[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { outcome } of attempts) counts[classify(outcome)] = (counts[classify(outcome)] ?? 0) + 1;
+  return counts;
+}
+
+describe.skipIf(!privateClusterSupported)(
+  'PostgreSQL restarted during a validate storm (private cluster)',
+  () => {
+    const cluster = usePrivateCluster();
+    const startGatehouse = useGatehouseProcesses();
+    let operator: Operator;
+    beforeEach(async () => {
+      operator = openOperator(cluster().url('gh_row32_operator'));
+      await operator.store.migrate();
+    });
+    afterEach(() => operator.close());
+
+    test('row 32: when PostgreSQL restarts under a storm of validates, then each answer is 200, already validated, 503 or a timeout, retries succeed, and every 200 has exactly one transaction', async () => {
+      const server = await startGatehouse({
+        GATEHOUSE_DATABASE_URL: cluster().url('gh_row32'),
+        GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '1000',
+        GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: '3000',
+        // The storm is one key at up to ~300 requests a second: the per-key limit is not what is under test.
+        GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
+      });
+      const arranged = await arrangeCheckins(operator.services, CHECKINS);
+      const byMember = new Map(arranged.checkins.map((c) => [c.platformId, c]));
+
+      const storm = await runStorm({
+        baseUrl: server.baseUrl,
+        headers: arranged.headers,
+        members: [...byMember.keys()],
+        workers: 12,
+        pauseMs: 40,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        deadlineMs: 30_000,
+        maxAttemptsPerMember: 30,
+        fault: { afterAnswers: 30, run: () => cluster().restart() },
+      });
+
+      const counts = tally(storm.attempts);
+      const allowed = ['200', '400 already validated', '503', 'timeout'];
+      expect(
+        Object.keys(counts).filter((kind) => !allowed.includes(kind)),
+        JSON.stringify(counts),
+      ).toEqual([]);
+      expect(storm.faultStruck).toBe(true);
+      expect(counts['503'] ?? 0, `the restart was felt: ${JSON.stringify(counts)}`).toBeGreaterThan(0);
+
+      // Later requests succeed: every member ended with 200 or, after a 503 or timeout that had committed, 400.
+      expect(storm.unfinished).toEqual([]);
+      const transactions = await operator.store.db.selectFrom('transactions').selectAll().execute();
+      const paid = new Map(transactions.map((t) => [t.checkin_id, t]));
+      for (const [member, checkin] of byMember) {
+        const mine = storm.attempts.filter((a) => a.member === member);
+        const ok = mine.filter((a) => classify(a.outcome) === '200');
+        const already = mine.filter((a) => classify(a.outcome) === '400 already validated');
+        const transaction = paid.get(checkin.id);
+        expect(
+          transaction,
+          `member ${member}: ${mine.map((a) => classify(a.outcome)).join(', ')}`,
+        ).toBeDefined();
+        expect(ok.length, `member ${member}: at most one 200`).toBeLessThanOrEqual(1);
+        if (ok.length === 1) {
+          expect(mine.at(-1), `member ${member}: the 200 ends its attempts`).toBe(ok[0]);
+          expect(reply(ok[0]!.outcome)).toEqual({
+            status: 200,
+            body: validatedBody(arranged, member, transaction!.validated_at),
+          });
+        } else {
+          // Its 200 was lost to the fault: an earlier attempt committed, then every retry was already validated.
+          expect(already.length).toBeGreaterThan(0);
+          expect(classify(mine[0]!.outcome)).not.toBe('400 already validated');
+        }
+      }
+      expect(transactions).toHaveLength(CHECKINS);
+      await expectLedgerInvariants(operator.store);
+
+      expect(server.isAlive()).toBe(true);
+      const ready = await pollUntil(
+        () => send(server.baseUrl, 'GET', '/ready').then(reply),
+        (r) => 'status' in r && r.status === 200,
+        { withinMs: 5000, intervalMs: 100 },
+      );
+      expect(ready.result).toEqual({ status: 200, body: { status: 'ready' } });
+    });
+  },
+);

@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
+import { expectLedgerInvariants } from '../helpers/store-state.js';
+import {
+  arrangeCheckins,
+  expectOneTransaction,
+  openOperator,
+  validatedBody,
+  type Operator,
+} from './helpers/arrange.js';
+import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
+import { ALREADY_VALIDATED, reply, validate } from './helpers/http.js';
+
+describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema (shared server)', () => {
+  const startGatehouse = useGatehouseProcesses();
+  let schema: Awaited<ReturnType<typeof createPgSchema>>;
+  let operator: Operator;
+
+  beforeEach(async () => {
+    schema = await createPgSchema();
+    operator = openOperator(schema.url);
+    // Once, before either process starts: they then find nothing to migrate.
+    await operator.store.migrate();
+  });
+
+  afterEach(async () => {
+    await operator.close();
+    await schema.drop();
+  });
+
+  test('row 23: when 50 validates of one check-in race through two processes, then exactly one is 200, 49 are 400 already validated, and one transaction exists', async () => {
+    const arranged = await arrangeCheckins(operator.services, 1);
+    const checkin = arranged.checkins[0]!;
+    const env = { GATEHOUSE_DATABASE_URL: schema.url };
+    const [first, second] = await Promise.all([startGatehouse(env), startGatehouse(env)]);
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        validate((i % 2 === 0 ? first : second).baseUrl, arranged.headers, checkin.platformId, 15_000),
+      ),
+    );
+
+    const warnings = [first, second].flatMap((server) =>
+      server.logs().filter((line) => typeof line.level === 'number' && line.level >= 40),
+    );
+    expect(warnings, 'neither process logged a warning or an error').toEqual([]);
+    const replies = outcomes.map(reply);
+    const transaction = await expectOneTransaction(operator.store, checkin.id);
+    const ok = replies.filter((r) => 'status' in r && r.status === 200);
+    const rest = replies.filter((r) => !('status' in r) || r.status !== 200);
+    expect(ok).toEqual([
+      { status: 200, body: validatedBody(arranged, checkin.platformId, transaction.validated_at) },
+    ]);
+    expect(rest).toEqual(Array.from({ length: 49 }, () => ({ status: 400, body: ALREADY_VALIDATED })));
+    await expectLedgerInvariants(operator.store);
+    expect([first.isAlive(), second.isAlive()]).toEqual([true, true]);
+  });
+});
