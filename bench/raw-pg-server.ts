@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Server } from 'node:net';
 import pg from 'pg';
 import { DENY, REFUSALS, envelope, parseValidate, send, success } from './baseline-common.js';
 
@@ -79,7 +80,7 @@ createServer((request, response) => {
     const [status, key, message] = REFUSALS[refusal] ?? [500, 'x', 'x'];
     send(response, status, envelope(key, message));
   })();
-}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: import('node:net').Server) {
+}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
   const address = this.address();
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
 });

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Server } from 'node:net';
 import SqliteDatabase from 'better-sqlite3';
 import { DENY, REFUSALS, envelope, parseValidate, send, success } from './baseline-common.js';
 
@@ -86,7 +87,7 @@ createServer((request, response) => {
       send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
     }
   })();
-}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: import('node:net').Server) {
+}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
   const address = this.address();
   process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
 });
