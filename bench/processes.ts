@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Samples of resident memory (MiB), taken every 250 ms while it runs. */
+  readonly rss: number[];
+  stop(): Promise<void>;
+}
+
+function rssMiB(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a server process and waits (bounded) for the line that tells its port. */
+export async function startServer(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<RunningServer> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output.slice(-2000)}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /listening (\d+)|Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match !== null) {
+        clearTimeout(timer);
+        // From here on the server's own output (its request log, as shipped) is drained, not kept.
+        output = '';
+        resolve(match[1] ?? match[2] ?? '');
+      } else if (output.length > 100_000) output = output.slice(-10_000);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output.slice(-2000)}`)));
+  });
+  child.stdout.removeAllListeners('data').resume();
+  child.stderr.removeAllListeners('data').resume();
+  const rss: number[] = [];
+  const sampler = setInterval(() => {
+    const value = child.pid === undefined ? undefined : rssMiB(child.pid);
+    if (value !== undefined) rss.push(value);
+  }, 250);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    rss,
+    async stop() {
+      clearInterval(sampler);
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await once(child, 'exit');
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  statusCodes?: Record<string, { count?: number }>;
+  used: number;
+}
+
+/** Runs the load generator in its own process and returns its result. */
+export async function runLoad(args: string[]): Promise<LoadResult> {
+  const child = spawn(process.execPath, [new URL('./load.js', import.meta.url).pathname, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`load generator failed (${code})`);
+  return JSON.parse(output.trim().split('\n').pop() ?? '{}') as LoadResult;
+}

@@ -1,0 +1,123 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadResult } from './processes.js';
+import { VARIANTS, freshDatabase, type Variant } from './variants.js';
+
+/**
+ * `npm run bench [-- --quick] [-- --only name,name]`: every variant in alternating rounds on fresh seeded
+ * databases, load from a separate process; prints a markdown table with ratios and writes JSON to bench/results/.
+ */
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    checkins: { type: 'string' },
+  },
+});
+const quick = values.quick === true;
+const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+const seconds = Number(values.seconds ?? (quick ? 3 : 10));
+const checkins = Number(values.checkins ?? (quick ? 60_000 : 200_000));
+const connections = values.connections ?? '50';
+const variants =
+  values.only === undefined ? VARIANTS : VARIANTS.filter((v) => values.only?.split(',').includes(v.name));
+
+interface Sample extends LoadResult {
+  rssPeak: number;
+  rssEnd: number;
+}
+
+async function measure(variant: Variant): Promise<Sample> {
+  const database = await freshDatabase(variant.dialect, checkins);
+  const server = await variant.start(database);
+  try {
+    // A short warm-up on check-ins of its own, then the measured run on the next ones.
+    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0']);
+    const result = await runLoad([
+      server.url,
+      database.fixtures,
+      connections,
+      String(seconds),
+      '0',
+      String(warm.used),
+    ]);
+    return { ...result, rssPeak: Math.max(...server.rss), rssEnd: server.rss.at(-1) ?? 0 };
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
+for (let round = 0; round < rounds; round += 1) {
+  // Alternate the order so no variant always runs first (or last) on a warming machine.
+  const order = round % 2 === 0 ? variants : [...variants].reverse();
+  for (const variant of order) {
+    process.stderr.write(`round ${round + 1}/${rounds}: ${variant.name} … `);
+    const sample = await measure(variant);
+    samples.get(variant.name)?.push(sample);
+    process.stderr.write(
+      `${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.errors + sample.non2xx} bad\n`,
+    );
+  }
+}
+
+const summary = variants.map((variant) => {
+  const runs = samples.get(variant.name) ?? [];
+  return {
+    variant: variant.name,
+    description: variant.description,
+    rps: median(runs.map((s) => s.rps)),
+    p50: median(runs.map((s) => s.p50)),
+    p90: median(runs.map((s) => s.p90)),
+    p99: median(runs.map((s) => s.p99)),
+    errors: runs.reduce((sum, s) => sum + s.errors + s.non2xx, 0),
+    rssPeakMiB: Math.round(median(runs.map((s) => s.rssPeak))),
+    runs,
+  };
+});
+const rpsOf = (name: string) => summary.find((row) => row.variant === name)?.rps;
+const ratio = (a: string, b: string) => {
+  const [x, y] = [rpsOf(a), rpsOf(b)];
+  return x === undefined || y === undefined || y === 0 ? undefined : x / y;
+};
+const ratios = {
+  'gatehouse-sqlite / raw-sqlite-normal (goal ≥ 1.5)': ratio('gatehouse-sqlite', 'raw-sqlite-normal'),
+  'gatehouse-sqlite / raw-sqlite-full': ratio('gatehouse-sqlite', 'raw-sqlite-full'),
+  'gatehouse-pg / raw-pg (goal ≥ 1.2)': ratio('gatehouse-pg', 'raw-pg'),
+};
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const lines = [
+  `Machine: ${machine}. ${rounds} round(s) × ${seconds} s, ${connections} connections, medians.`,
+  '',
+  '| variant | req/s | p50 ms | p90 ms | p99 ms | errors | peak RSS MiB |',
+  '|---|---|---|---|---|---|---|',
+  ...summary.map(
+    (r) =>
+      `| ${r.variant} | ${Math.round(r.rps)} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} | ${r.rssPeakMiB} |`,
+  ),
+  '',
+  '| ratio | value |',
+  '|---|---|',
+  ...Object.entries(ratios).map(
+    ([name, value]) => `| ${name} | ${value === undefined ? '—' : value.toFixed(2)} |`,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+mkdirSync(new URL('../../bench/results/', import.meta.url), { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+writeFileSync(
+  new URL(`../../bench/results/${stamp}${quick ? '-quick' : ''}.json`, import.meta.url),
+  JSON.stringify({ machine, rounds, seconds, connections, checkins, summary, ratios }, null, 2),
+);

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startServer, type RunningServer } from './processes.js';
+import { seed } from './seed.js';
+
+export const PG_URL = process.env.GATEHOUSE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const here = new URL('.', import.meta.url).pathname;
+const cli = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+
+export interface Database {
+  readonly url: string;
+  readonly fixtures: string;
+  drop(): Promise<void>;
+}
+
+async function pgAdmin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, seeded database of the given dialect. */
+export async function freshDatabase(
+  dialect: 'sqlite' | 'postgres',
+  checkins: number,
+  extraCheckins = 0,
+): Promise<Database> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+  const fixtures = join(dir, 'fixtures.json');
+  if (dialect === 'sqlite') {
+    const url = `sqlite:${join(dir, 'bench.db')}`;
+    await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins }, fixtures);
+    return { url, fixtures, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  await pgAdmin(`create schema ${schema}`);
+  const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins }, fixtures);
+  return {
+    url,
+    fixtures,
+    drop: async () => {
+      await pgAdmin(`drop schema ${schema} cascade`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Variant {
+  readonly name: string;
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly description: string;
+  start(database: Database): Promise<RunningServer>;
+}
+
+/** gatehouse as shipped: `gatehouse serve` built for production, logging, metrics, auth and rate limits on. */
+const gatehouse =
+  (dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Variant['start'] =>
+  (database) =>
+    startServer(process.execPath, [cli, 'serve'], {
+      NODE_ENV: 'production',
+      GATEHOUSE_DATABASE_URL: database.url,
+      GATEHOUSE_PORT: '0',
+      GATEHOUSE_LOG_LEVEL: 'info',
+      ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
+      ...env,
+    });
+
+export const VARIANTS: Variant[] = [
+  {
+    name: 'gatehouse-sqlite',
+    dialect: 'sqlite',
+    description: 'gatehouse on SQLite, synchronous=FULL (the shipped, power-safe default)',
+    start: gatehouse('sqlite'),
+  },
+  {
+    name: 'raw-sqlite-normal',
+    dialect: 'sqlite',
+    description: 'node:http + better-sqlite3, one transaction per request, synchronous=NORMAL',
+    start: (database) =>
+      startServer(
+        process.execPath,
+        [join(here, 'raw-sqlite-server.js'), database.url.slice(7), 'normal'],
+        {},
+      ),
+  },
+  {
+    name: 'raw-sqlite-full',
+    dialect: 'sqlite',
+    description: 'the same at synchronous=FULL',
+    start: (database) =>
+      startServer(process.execPath, [join(here, 'raw-sqlite-server.js'), database.url.slice(7), 'full'], {}),
+  },
+  {
+    name: 'gatehouse-pg',
+    dialect: 'postgres',
+    description: 'gatehouse on PostgreSQL 15 (synchronous_commit=on)',
+    start: gatehouse('postgres'),
+  },
+  {
+    name: 'raw-pg',
+    dialect: 'postgres',
+    description: 'node:http + node-postgres, one single-statement CTE per request',
+    start: (database) => startServer(process.execPath, [join(here, 'raw-pg-server.js'), database.url], {}),
+  },
+];
