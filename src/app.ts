@@ -52,9 +52,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     clock: deps.clock ?? systemClock,
     config,
     observer: {
-      validation: (condition, seconds) => {
-        metrics.validations.inc({ outcome: condition });
-        if (condition === 'valid') metrics.transactions.inc();
+      validation: (outcome, seconds) => {
+        metrics.validations.inc({ outcome });
+        if (outcome === 'validated') metrics.transactions.inc();
         metrics.storeDuration.observe({ operation: 'validate' }, seconds);
       },
       keyLookup: (result) => metrics.keyCache.inc({ result }),

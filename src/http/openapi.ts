@@ -11,6 +11,13 @@ function classify(url: string): { tags: string[]; security?: Record<string, stri
 }
 
 /**
+ * The plugin's CSP blocks the one inline style Swagger UI's bundle applies, and the page logs an error for it:
+ * that style alone is allowed, by its hash (test/processes/docs/docs-page.test.ts opens the page in Chromium).
+ */
+const SWAGGER_UI_STYLE_SRC =
+  "style-src 'self' https: 'unsafe-hashes' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/**
  * The OpenAPI 3.1 document, generated from the route schemas (the one contract), served at /openapi.json and
  * rendered at /docs by Swagger UI from the package's own assets (nothing from a CDN). Register before any route.
  */
@@ -50,6 +57,7 @@ export const openApiPlugin = fp(
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
       staticCSP: true,
+      transformStaticCSP: (header) => header.replace("style-src 'self' https:", SWAGGER_UI_STYLE_SRC),
     });
     app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   },

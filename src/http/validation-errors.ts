@@ -1,4 +1,8 @@
-import { CUSTOM_CODE_MESSAGES, CUSTOM_CODE_NOT_BLANK_PATTERN } from '../domain/custom-code.js';
+import {
+  CUSTOM_CODE_MESSAGES,
+  CUSTOM_CODE_NOT_BLANK_PATTERN,
+  CUSTOM_CODE_WELL_FORMED_PATTERN,
+} from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
 import { POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
@@ -22,11 +26,12 @@ function customCodeRank(error: SchemaError): [number, string] {
     case 'maxLength':
       return [2, CUSTOM_CODE_MESSAGES.length];
     case 'pattern':
-      return error.params.pattern === CUSTOM_CODE_NOT_BLANK_PATTERN
-        ? [3, CUSTOM_CODE_MESSAGES.blank]
-        : [4, CUSTOM_CODE_MESSAGES.control];
+      if (error.params.pattern === CUSTOM_CODE_NOT_BLANK_PATTERN) return [3, CUSTOM_CODE_MESSAGES.blank];
+      if (error.params.pattern === CUSTOM_CODE_WELL_FORMED_PATTERN)
+        return [5, CUSTOM_CODE_MESSAGES.wellFormed];
+      return [4, CUSTOM_CODE_MESSAGES.control];
     default:
-      return [5, CUSTOM_CODE_MESSAGES.type];
+      return [6, CUSTOM_CODE_MESSAGES.type];
   }
 }
 

@@ -8,6 +8,7 @@ import {
   CustomCodeBody,
   CustomCodeResult,
   EmptyResult,
+  ErrorEnvelopeSchema,
   PartnerHeaders,
   PlatformIdParams,
   partnerErrorResponses,
@@ -30,7 +31,8 @@ export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         headers: PartnerHeaders,
         params: PlatformIdParams,
         body: CustomCodeBody,
-        response: { 201: EmptyResult, ...partnerErrorResponses },
+        // Spec §4.2: a second create is a 409.
+        response: { 201: EmptyResult, ...partnerErrorResponses, 409: ErrorEnvelopeSchema },
       },
       config,
     },

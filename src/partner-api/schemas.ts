@@ -4,6 +4,7 @@ import {
   CUSTOM_CODE_MIN_LENGTH,
   CUSTOM_CODE_NO_CONTROL_PATTERN,
   CUSTOM_CODE_NOT_BLANK_PATTERN,
+  CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
 import { GYM_ID_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import {
@@ -18,7 +19,11 @@ const PlatformId = Type.String({ pattern: PLATFORM_ID_PATTERN, description: 'The
 const CustomCode = Type.String({
   minLength: CUSTOM_CODE_MIN_LENGTH,
   maxLength: CUSTOM_CODE_MAX_LENGTH,
-  allOf: [{ pattern: CUSTOM_CODE_NOT_BLANK_PATTERN }, { pattern: CUSTOM_CODE_NO_CONTROL_PATTERN }],
+  allOf: [
+    { pattern: CUSTOM_CODE_NOT_BLANK_PATTERN },
+    { pattern: CUSTOM_CODE_NO_CONTROL_PATTERN },
+    { pattern: CUSTOM_CODE_WELL_FORMED_PATTERN },
+  ],
   description: '1 to 13 characters, not blank, no control characters',
 });
 

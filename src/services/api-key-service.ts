@@ -60,8 +60,11 @@ export function createApiKeyService({
     issue(partnerId: number, input: IssueKeyInput = {}, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        // Deduplicated and ascending: the issue answer shows the scope as every later listing does.
         const gymIds =
-          input.gymIds === undefined || input.gymIds === null ? null : [...new Set(input.gymIds)];
+          input.gymIds === undefined || input.gymIds === null
+            ? null
+            : [...new Set(input.gymIds)].sort((a, b) => a - b);
         if (gymIds !== null) {
           if (gymIds.length === 0) throw new InputError('gym_ids', 'must list at least one gym');
           for (const gymId of gymIds) {

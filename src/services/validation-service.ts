@@ -4,7 +4,6 @@ import {
   CheckinExpiredError,
   CheckinNotFoundError,
 } from '../domain/errors.js';
-import { runValidation } from '../store/validation-unit.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { silentObserver } from './observer.js';
 
@@ -32,10 +31,15 @@ export function createValidationService({ store, clock, observer = silentObserve
   return {
     async validate(input: ValidateInput): Promise<Validation> {
       const started = performance.now();
-      const outcome = await runValidation(store, { ...input, now: clock.now() });
-      observer.validation(outcome.condition, (performance.now() - started) / 1000);
-      if (outcome.condition !== 'valid') throw new refusals[outcome.condition]();
-      return outcome;
+      const outcome = await store.validate({ ...input, now: clock.now() });
+      const seconds = (performance.now() - started) / 1000;
+      if (outcome.condition === 'valid') {
+        observer.validation('validated', seconds);
+        return outcome;
+      }
+      const refusal = new refusals[outcome.condition]();
+      observer.validation(refusal.key, seconds);
+      throw refusal;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import type { ValidationOutcome, ValidationRequest } from './validation-unit.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -24,6 +25,11 @@ export interface Store {
   watchKeyChanges(onChange: () => void): void;
   /** Inside `write`: tells every other process, on commit, that keys changed. */
   announceKeyChange(trx: Kysely<Database>): Promise<void>;
+  /**
+   * The validate unit of work: classify the member's latest check-in, flip it and record its transaction, and
+   * upsert the custom code, atomically. Routes reach the store only through this call.
+   */
+  validate(request: ValidationRequest): Promise<ValidationOutcome>;
   /** Applies pending migrations under the migrator's lock. */
   migrate(): Promise<void>;
   /** True when the store answers and every migration is applied. */
@@ -36,6 +42,8 @@ export interface StoreOptions {
   readonly databaseUrl: string;
   readonly sqliteSynchronous?: 'full' | 'normal';
   readonly sqliteBusyTimeoutMs?: number;
+  /** Group commit for validations on SQLite (default true); false runs the query-builder version. */
+  readonly sqliteGroupCommit?: boolean;
   readonly pgPoolSize?: number;
   readonly pgConnectTimeoutMs?: number;
   readonly pgStatementTimeoutMs?: number;

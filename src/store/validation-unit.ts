@@ -97,11 +97,14 @@ async function classifyAndFlip(trx: Db, request: ValidationRequest): Promise<Val
 }
 
 /**
- * The validate unit of work: classify the check-in, flip it and record its transaction, and upsert the custom
- * code — all in one database transaction. Routes reach the store only through this call, so a faster
- * implementation (group commit, batching) can replace it without touching them.
+ * The validate unit of work through the query builder: classify the check-in, flip it and record its
+ * transaction, and upsert the custom code — all in one database transaction. Dialects use it as their
+ * `Store.validate`, or replace it with a faster equivalent (SQLite's group commit) that must behave the same.
  */
-export function runValidation(store: Store, request: ValidationRequest): Promise<ValidationOutcome> {
+export function runValidation(
+  store: Pick<Store, 'write' | 'serialize'>,
+  request: ValidationRequest,
+): Promise<ValidationOutcome> {
   return store.write(async (trx) => {
     await store.serialize(trx, memberLockKey(request));
     const outcome = await classifyAndFlip(trx, request);

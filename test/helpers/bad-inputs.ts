@@ -23,6 +23,8 @@ export const BAD_CODES: [string, unknown, string][] = [
   ['a tab inside', 'AB\tCD', 'must not contain control characters'],
   ['DEL', 'AB\u007fCD', 'must not contain control characters'],
   ['a C1 control', 'AB\u0085CD', 'must not contain control characters'],
+  ['a lone surrogate', 'A\ud800B', 'must be well-formed Unicode text'],
+  ['a lone low surrogate', '\udc00', 'must be well-formed Unicode text'],
   ['a number', 1234, 'must be a string'],
   ['an object', { code: '1' }, 'must be a string'],
   ['an array', ['1'], 'must be a string'],

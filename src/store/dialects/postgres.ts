@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
+import { runValidation } from '../validation-unit.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 
@@ -35,13 +36,16 @@ export function createPostgresStore(options: StoreOptions): Store {
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
+  const write: Store['write'] = (work) => db.transaction().execute(work);
+  const serialize: Store['serialize'] = async (trx, key) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+  };
   return {
     dialect: 'postgres',
     db,
-    write: (work) => db.transaction().execute(work),
-    serialize: async (trx, key) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-    },
+    write,
+    serialize,
+    validate: (request) => runValidation({ write, serialize }, request),
     watchKeyChanges: (onChange) =>
       unlisten.push(
         listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>

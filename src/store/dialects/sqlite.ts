@@ -5,7 +5,9 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
+import { runValidation } from '../validation-unit.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
+import { createGroupCommit } from './sqlite-group-commit.js';
 
 function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
@@ -22,22 +24,29 @@ export function createSqliteStore(options: StoreOptions): Store {
   const database = open(options);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const unwatch: (() => void)[] = [];
+  const write: Store['write'] = (work) =>
+    db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        if (database.inTransaction) await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
+  const serialize: Store['serialize'] = () => Promise.resolve();
+  const groupCommit = options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db);
   return {
     dialect: 'sqlite',
     db,
-    write: (work) =>
-      db.connection().execute(async (connection) => {
-        await sql`begin immediate`.execute(connection);
-        try {
-          const result = await work(connection);
-          await sql`commit`.execute(connection);
-          return result;
-        } catch (error) {
-          if (database.inTransaction) await sql`rollback`.execute(connection);
-          throw error;
-        }
-      }),
-    serialize: () => Promise.resolve(),
+    write,
+    serialize,
+    validate: (request) =>
+      groupCommit === undefined
+        ? runValidation({ write, serialize }, request)
+        : groupCommit.validate(request),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
     migrate: () => migrateToLatest(db),

@@ -1,0 +1,176 @@
+import type { InjectOptions } from 'fastify';
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../helpers/factories.js';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import {
+  ADMIN_TOKEN,
+  admin,
+  at,
+  createCheckin,
+  createGym,
+  createPartner,
+  createProduct,
+  errorEnvelope,
+  expectReply,
+  issueKey,
+  operatorApp,
+  partnerHeaders,
+  validate,
+} from './support.js';
+
+interface Entry {
+  id: number;
+  actor: string;
+  action: string;
+  entity: string;
+  entity_id: string;
+  at: string;
+}
+
+function code(
+  t: TestApp,
+  method: InjectOptions['method'],
+  key: string,
+  gymId: number,
+  member: string,
+  value?: string,
+) {
+  const headers = {
+    ...partnerHeaders(key, gymId),
+    ...(value === undefined ? {} : { 'content-type': 'application/json' }),
+  };
+  const payload = value === undefined ? undefined : JSON.stringify({ custom_code: value });
+  return t.app.inject({ method, url: `/access/v1/code/${member}`, headers, payload });
+}
+
+/** Every audited action of product.md §4, one a second from T0, by the operator and by a partner key. */
+async function auditedStory(t: TestApp) {
+  const tick = () => t.clock.advance(1000);
+  const partner = await createPartner(t);
+  tick();
+  const gym = await createGym(t, partner.id);
+  tick();
+  const product = await createProduct(t, gym.id);
+  tick();
+  const revoked = await issueKey(t, partner.id);
+  tick();
+  const live = await issueKey(t, partner.id);
+  tick();
+  await admin(t, 'DELETE', `/keys/${revoked.id}`);
+  tick();
+  const checkin = await createCheckin(t, product);
+  tick();
+  await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+  await admin(t, 'POST', `/checkins/${checkin.id}/cancel`); // idempotent: changes nothing, records nothing
+  const member = platformId();
+  tick();
+  expect((await code(t, 'POST', live.key, gym.id, member, 'CODE-ONE')).statusCode).toBe(201);
+  tick();
+  expect((await code(t, 'PUT', live.key, gym.id, member, 'CODE-TWO')).statusCode).toBe(200);
+  tick();
+  expect((await code(t, 'DELETE', live.key, gym.id, member)).statusCode).toBe(204);
+  tick();
+  const visit = await createCheckin(t, product);
+  expect((await validate(t, live.key, gym.id, visit.platform_id, 'CODE-THREE')).statusCode).toBe(200);
+  const entry = (
+    id: number,
+    actor: string,
+    action: string,
+    entity: string,
+    entityId: unknown,
+    second: number,
+  ) => ({
+    id,
+    actor,
+    action,
+    entity,
+    entity_id: String(entityId),
+    at: at(second * 1000),
+  });
+  const byKey = `key:${live.prefix}`;
+  const expected = [
+    entry(1, 'operator', 'create', 'partner', partner.id, 0),
+    entry(2, 'operator', 'create', 'gym', gym.id, 1),
+    entry(3, 'operator', 'create', 'product', product.id, 2),
+    entry(4, 'operator', 'issue', 'key', revoked.id, 3),
+    entry(5, 'operator', 'issue', 'key', live.id, 4),
+    entry(6, 'operator', 'revoke', 'key', revoked.id, 5),
+    entry(7, 'operator', 'create', 'checkin', checkin.id, 6),
+    entry(8, 'operator', 'cancel', 'checkin', checkin.id, 7),
+    entry(9, byKey, 'create', 'custom-code', `${gym.id}:${member}`, 8),
+    entry(10, byKey, 'update', 'custom-code', `${gym.id}:${member}`, 9),
+    entry(11, byKey, 'delete', 'custom-code', `${gym.id}:${member}`, 10),
+    entry(12, 'operator', 'create', 'checkin', visit.id, 11),
+  ];
+  return { expected, secrets: [revoked.key, live.key, ADMIN_TOKEN, 'CODE-ONE', 'CODE-TWO', 'CODE-THREE'] };
+}
+
+const itemsOf = (body: string) => (JSON.parse(body) as { items: Entry[] }).items;
+
+describe.each(dialects)('operator API: GET /admin/v1/audit, product.md §4 (%s)', (dialect) => {
+  // A fresh store per test: the audit log is global, and these tests read all of it.
+  const app = operatorApp({ dialect, perTest: true });
+
+  test('when every audited action has happened, then each has one entry naming the operator or key:<prefix>, and the upsert inside validate has none', async () => {
+    const t = app();
+    const { expected } = await auditedStory(t);
+
+    const response = await admin(t, 'GET', '/audit');
+
+    expectReply(response, 200, { items: expected, next_cursor: null });
+  });
+
+  test('when the audit log is read, in the API or in the store, then no key secret, admin token or code value appears', async () => {
+    const t = app();
+    const { secrets } = await auditedStory(t);
+
+    const listed = (await admin(t, 'GET', '/audit')).body;
+    const stored = JSON.stringify(await t.store.db.selectFrom('audit_log').selectAll().execute());
+
+    for (const secret of secrets) {
+      expect(listed).not.toContain(secret);
+      expect(stored).not.toContain(secret);
+    }
+  });
+
+  test('when filtered by from (inclusive), to (exclusive) and entity, then only the matching entries come', async () => {
+    const t = app();
+    const { expected } = await auditedStory(t);
+
+    const period = await admin(t, 'GET', `/audit?from=${at(3000)}&to=${at(6000)}`);
+    const keys = await admin(t, 'GET', '/audit?entity=key');
+    const codes = await admin(t, 'GET', `/audit?entity=custom-code&from=${at(9000)}`);
+    const none = await admin(t, 'GET', '/audit?from=2026-03-03');
+
+    expect(itemsOf(period.body)).toEqual(expected.slice(3, 6));
+    expect(itemsOf(keys.body)).toEqual(expected.slice(3, 6));
+    expect(itemsOf(codes.body)).toEqual(expected.slice(9, 11));
+    expectReply(none, 200, { items: [], next_cursor: null });
+  });
+
+  test('when listed with limit=5, then next_cursor leads through every entry', async () => {
+    const t = app();
+    const { expected } = await auditedStory(t);
+    const seen: Entry[] = [];
+
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const response = await admin(t, 'GET', `/audit?limit=5${cursor === '' ? '' : `&cursor=${cursor}`}`);
+      const page = JSON.parse(response.body) as { items: Entry[]; next_cursor: string | null };
+      seen.push(...page.items);
+      cursor = page.next_cursor;
+    }
+
+    expect(seen).toEqual(expected);
+  });
+
+  test.each([
+    ['entity=secret', 'entity', 'must be equal to constant'],
+    ['from=soon', 'from', 'must be an ISO-8601 date or date-time'],
+    ['to=2026-04-31', 'to', 'must be an ISO-8601 date or date-time'],
+    ['limit=1001', 'limit', 'must be an integer from 1 to 1000'],
+    ['cursor=YWZ0ZXI6', 'cursor', 'is not a cursor this API returned'],
+  ])('when the audit log is read with %s, then 400 key %s', async (query, key, message) => {
+    expectReply(await admin(app(), 'GET', `/audit?${query}`), 400, errorEnvelope(key, message));
+  });
+});

@@ -1,0 +1,211 @@
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../helpers/factories.js';
+import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import {
+  T0,
+  T0_MS,
+  TTL_MS,
+  admin,
+  arrangeNetwork,
+  at,
+  createCheckin,
+  createGym,
+  createProduct,
+  errorEnvelope,
+  expectReply,
+  operatorApp,
+  validate,
+  wholeStore,
+  shownCheckin as shown,
+} from './support.js';
+
+const checkinRow = (t: TestApp, id: number) =>
+  t.store.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe.each(dialects)('operator API: check-ins, product.md §3–4 (%s)', (dialect) => {
+  const app = operatorApp({ dialect });
+
+  test('when a check-in is created, then 201 pending, expiring GATEHOUSE_CHECKIN_TTL_SECONDS (1200) later, and it is stored', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const member = platformId();
+
+    const response = await admin(t, 'POST', '/checkins', {
+      platform_id: member,
+      gym_id: n.gym.id,
+      product_id: n.product.id,
+    });
+
+    const id = (JSON.parse(response.body) as { id: number }).id;
+    expectReply(
+      response,
+      201,
+      shown({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id }),
+    );
+    expect(await checkinRow(t, id)).toEqual({
+      id,
+      platform_id: member,
+      gym_id: n.gym.id,
+      product_id: n.product.id,
+      status: 'pending',
+      checked_in_at: T0_MS,
+      expires_at: T0_MS + TTL_MS,
+      validated_at: null,
+      cancelled_at: null,
+      created_at: T0_MS,
+    });
+  });
+
+  test('when checked_in_at is given with an offset, then it is that instant; when it is older than the TTL, the check-in shows expired', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+
+    const offset = await createCheckin(t, n.product, { checked_in_at: '2026-03-02T08:50:00-03:00' });
+    const old = await createCheckin(t, n.product, { checked_in_at: '2026-03-02T11:40:00' });
+
+    expect(offset).toEqual(shown(offset, { checked_in_at: at(-600_000), expires_at: at(600_000) }));
+    expect(old).toEqual(shown(old, { status: 'expired', checked_in_at: at(-1_200_000), expires_at: T0 }));
+  });
+
+  test('when a check-in is validated right after its creation returns, then 200 (read-your-writes) and it shows validated', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+
+    const checkin = await createCheckin(t, n.product);
+    const response = await validate(t, n.key.key, n.gym.id, checkin.platform_id);
+
+    expectReply(response, 200, {
+      metadata: { total: 1, errors: 0 },
+      results: {
+        user: { platform_id: checkin.platform_id },
+        gym: { Id: n.gym.id, product: { Id: n.product.id, description: n.product.description } },
+        validated_at: '2026-03-02T12:00:00Z',
+      },
+    });
+    expectReply(await admin(t, 'GET', `/checkins?platform_id=${checkin.platform_id}`), 200, {
+      items: [shown(checkin, { status: 'validated', validated_at: T0 })],
+      next_cursor: null,
+    });
+    await expectLedgerInvariants(t.store);
+  });
+
+  test.each([
+    [
+      'a 12-digit platform_id',
+      400,
+      'platform_id',
+      'must be a string of 13 digits',
+      { platform_id: '123456789012' },
+    ],
+    [
+      'a numeric platform_id',
+      400,
+      'platform_id',
+      'must be a string of 13 digits',
+      { platform_id: 1234567890123 },
+    ],
+    ['gym_id as a string', 400, 'gym_id', 'must be integer', { gym_id: '1' }],
+    ['no product_id', 400, 'product_id', 'is required', { product_id: undefined }],
+    [
+      'checked_in_at not ISO-8601',
+      400,
+      'checked_in_at',
+      'must be an ISO-8601 date or date-time',
+      { checked_in_at: 'yesterday' },
+    ],
+    ['an unknown gym', 404, 'gym.not-found', 'gym not found', { gym_id: 999_999 }],
+    ['an unknown product', 404, 'product.not-found', 'product not found', { product_id: 999_999 }],
+  ])(
+    'when a check-in is created with %s, then %i key %s and nothing is written',
+    async (_c, status, key, message, override) => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const before = await wholeStore(t);
+
+      const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: n.product.id, ...override };
+      expectReply(await admin(t, 'POST', '/checkins', body), status, errorEnvelope(key, message));
+      expect(await wholeStore(t)).toEqual(before);
+    },
+  );
+
+  test('when a check-in names a product of another gym, then 400 key product_id and nothing is written', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const elsewhere = await createProduct(t, (await createGym(t, n.partner.id)).id);
+    const before = await wholeStore(t);
+
+    const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: elsewhere.id };
+    const response = await admin(t, 'POST', '/checkins', body);
+
+    expectReply(response, 400, errorEnvelope('product_id', 'is not a product of that gym'));
+    expect(await wholeStore(t)).toEqual(before);
+  });
+
+  test('when a pending check-in is cancelled twice, then both answer 200 cancelled with the first cancelled_at, and validate says cancelled', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const checkin = await createCheckin(t, n.product);
+    t.clock.advance(30_000);
+
+    const first = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+    t.clock.advance(30_000);
+    const second = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+
+    const cancelled = shown(checkin, { status: 'cancelled', cancelled_at: at(30_000) });
+    expectReply(first, 200, cancelled);
+    expectReply(second, 200, cancelled);
+    expect(await checkinRow(t, checkin.id)).toMatchObject({
+      status: 'cancelled',
+      cancelled_at: T0_MS + 30_000,
+    });
+    expectReply(
+      await validate(t, n.key.key, n.gym.id, checkin.platform_id),
+      400,
+      errorEnvelope('checkin.validation.cancelled', 'Check-In cancelled'),
+    );
+  });
+
+  test('when an expired check-in is cancelled, then 200 cancelled and it is stored cancelled', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const checkin = await createCheckin(t, n.product);
+    t.clock.advance(TTL_MS + 1);
+
+    const response = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+
+    expectReply(response, 200, shown(checkin, { status: 'cancelled', cancelled_at: at(TTL_MS + 1) }));
+    expect(await checkinRow(t, checkin.id)).toMatchObject({
+      status: 'cancelled',
+      cancelled_at: T0_MS + TTL_MS + 1,
+    });
+  });
+
+  test('when a validated check-in is cancelled, then 409 checkin.already.validated and nothing is written', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const checkin = await createCheckin(t, n.product);
+    await validate(t, n.key.key, n.gym.id, checkin.platform_id);
+    const before = await wholeStore(t);
+
+    const response = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+
+    expectReply(response, 409, errorEnvelope('checkin.already.validated', 'Check-In already validated'));
+    expect(await wholeStore(t)).toEqual(before);
+  });
+
+  test('when an unknown or malformed check-in id is cancelled, then 404 checkin.not-found / 400 checkin_id', async () => {
+    const t = app();
+
+    expectReply(
+      await admin(t, 'POST', '/checkins/999999/cancel'),
+      404,
+      errorEnvelope('checkin.not-found', 'checkin not found'),
+    );
+    expectReply(
+      await admin(t, 'POST', '/checkins/0/cancel'),
+      400,
+      errorEnvelope('checkin_id', 'must be a positive integer'),
+    );
+  });
+});

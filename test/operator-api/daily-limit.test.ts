@@ -1,0 +1,176 @@
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../helpers/factories.js';
+import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import {
+  admin,
+  arrangeNetwork,
+  createCheckin,
+  createGym,
+  createProduct,
+  errorEnvelope,
+  expectReply,
+  operatorApp,
+  validate,
+  wholeStore,
+} from './support.js';
+
+const DAILY_LIMIT = errorEnvelope(
+  'checkin.daily-limit',
+  'daily visit limit reached for this member at this gym',
+);
+
+type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+
+/** POST /admin/v1/checkins for a member at the network's gym, checked in now unless told. */
+function checkIn(t: TestApp, n: Network, member: string, checkedInAt?: string) {
+  const body = {
+    platform_id: member,
+    gym_id: n.gym.id,
+    product_id: n.product.id,
+    checked_in_at: checkedInAt,
+  };
+  return admin(t, 'POST', '/checkins', body);
+}
+
+/** A validated visit of the member at the network's gym, at the clock's now. */
+async function visit(t: TestApp, n: Network, member: string) {
+  expect((await checkIn(t, n, member)).statusCode).toBe(201);
+  expect((await validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+}
+
+/** A refused check-in: 409 checkin.daily-limit, and nothing written. */
+async function expectRefused(t: TestApp, n: Network, member: string, checkedInAt?: string) {
+  const before = await wholeStore(t);
+  expectReply(await checkIn(t, n, member, checkedInAt), 409, DAILY_LIMIT);
+  expect(await wholeStore(t)).toEqual(before);
+}
+
+describe.each(dialects)(
+  'daily visit limit, default 1 per member·gym·UTC day, product.md §3 (%s)',
+  (dialect) => {
+    const app = operatorApp({ dialect });
+
+    test('when the member has a validated visit today, then a new check-in that day is 409 checkin.daily-limit; another gym or member is not affected', async () => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const otherGym = await createProduct(t, (await createGym(t, n.partner.id)).id);
+      const member = platformId();
+      await visit(t, n, member);
+
+      await expectRefused(t, n, member);
+      await expectRefused(t, n, member, '2026-03-02T23:59:59.999Z');
+      await createCheckin(t, otherGym, { platform_id: member });
+      expect((await checkIn(t, n, platformId())).statusCode).toBe(201);
+      expect((await checkIn(t, n, member, '2026-03-03T00:00:00Z')).statusCode).toBe(201);
+      expect((await checkIn(t, n, member, '2026-03-01T23:59:59.999Z')).statusCode).toBe(201);
+    });
+
+    test('when the member’s check-ins that day are pending, cancelled or expired, then they do not count: new check-ins are accepted and the latest validates', async () => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const member = platformId();
+      const expired = await createCheckin(t, n.product, {
+        platform_id: member,
+        checked_in_at: '2026-03-02T08:00:00Z',
+      });
+      const cancelled = await createCheckin(t, n.product, {
+        platform_id: member,
+        checked_in_at: '2026-03-02T09:00:00Z',
+      });
+      await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
+      await createCheckin(t, n.product, { platform_id: member });
+
+      const replacing = await checkIn(t, n, member);
+      const validated = await validate(t, n.key.key, n.gym.id, member);
+
+      expect([replacing.statusCode, validated.statusCode]).toEqual([201, 200]);
+      expect(expired.status).toBe('expired');
+      await expectRefused(t, n, member);
+      await expectLedgerInvariants(t.store);
+    });
+
+    test('when two visits fall at 02:30Z and 03:30Z, then in UTC they are the same day: the second is refused', async () => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const member = platformId();
+      t.clock.set('2026-03-02T02:30:00Z');
+      await visit(t, n, member);
+      t.clock.set('2026-03-02T03:30:00Z');
+
+      await expectRefused(t, n, member);
+    });
+  },
+);
+
+describe.each(dialects)(
+  'daily visit limit in GATEHOUSE_TIMEZONE=America/Sao_Paulo (UTC−3) (%s)',
+  (dialect) => {
+    const app = operatorApp({ dialect, env: { GATEHOUSE_TIMEZONE: 'America/Sao_Paulo' } });
+
+    test('when visits fall at 02:30Z (23:30 local, 1 March) and 03:30Z (00:30 local, 2 March), then both are accepted: different local days', async () => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const member = platformId();
+      t.clock.set('2026-03-02T02:30:00Z');
+      await visit(t, n, member);
+      t.clock.set('2026-03-02T03:30:00Z');
+
+      const second = await checkIn(t, n, member);
+      const validated = await validate(t, n.key.key, n.gym.id, member);
+
+      expect([second.statusCode, validated.statusCode]).toEqual([201, 200]);
+      await expectLedgerInvariants(t.store);
+    });
+
+    test('when the member visited at 02:30Z on 2 March (local 1 March), then check-ins from 03:00Z on 1 March to 02:59:59.999Z on 2 March are refused, and one at 03:00Z on 2 March (local midnight) is accepted', async () => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+      const member = platformId();
+      t.clock.set('2026-03-02T02:30:00Z');
+      await visit(t, n, member);
+
+      await expectRefused(t, n, member, '2026-03-02T02:59:59.999Z');
+      await expectRefused(t, n, member, '2026-03-01T03:00:00Z');
+      expect((await checkIn(t, n, member, '2026-03-02T03:00:00Z')).statusCode).toBe(201);
+    });
+  },
+);
+
+describe.each(dialects)('daily visit limit 0 = unlimited (%s)', (dialect) => {
+  const app = operatorApp({ dialect, env: { GATEHOUSE_DAILY_VISIT_LIMIT: '0' } });
+
+  test('when GATEHOUSE_DAILY_VISIT_LIMIT is 0, then a member may be validated three times at one gym in a day', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const member = platformId();
+
+    for (let i = 0; i < 3; i += 1) {
+      t.clock.advance(60_000);
+      await visit(t, n, member);
+    }
+
+    const transactions = await t.store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('platform_id', '=', member)
+      .execute();
+    expect(transactions).toHaveLength(3);
+    await expectLedgerInvariants(t.store);
+  });
+});
+
+describe.each(dialects)('daily visit limit 2 (%s)', (dialect) => {
+  const app = operatorApp({ dialect, env: { GATEHOUSE_DAILY_VISIT_LIMIT: '2' } });
+
+  test('when GATEHOUSE_DAILY_VISIT_LIMIT is 2, then the third check-in of a day is refused after two validated visits', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const member = platformId();
+    await visit(t, n, member);
+    t.clock.advance(60_000);
+    await visit(t, n, member);
+
+    await expectRefused(t, n, member);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, test } from 'vitest';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import {
+  EXPLICIT_DENY,
+  admin,
+  arrangeNetwork,
+  createCheckin,
+  createGym,
+  createProduct,
+  errorEnvelope,
+  expectReply,
+  operatorApp,
+  partnerTransactions,
+  validate,
+  type Checkin,
+  type Product,
+  A_CURSOR,
+} from './support.js';
+
+interface AdminTransaction {
+  id: number;
+  checkin_id: number;
+}
+
+/** A partner with two gyms and visits at both, and another partner with a visit: only one gym's are asked for. */
+async function arrangeVisits(t: TestApp) {
+  const mine = await arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL', description: 'Black plan' });
+  const sibling = await createProduct(t, (await createGym(t, mine.partner.id)).id, { payout_cents: 700 });
+  const theirs = await arrangeNetwork(t);
+  const visited: Checkin[] = [];
+  const visit = async (key: string, product: Product) => {
+    t.clock.advance(1999); // validated_at keeps whole seconds only: 12:00:01.999 → 12:00:01Z
+    const checkin = await createCheckin(t, product);
+    expect((await validate(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
+    return checkin;
+  };
+  visited.push(await visit(mine.key.key, mine.product));
+  await visit(mine.key.key, sibling);
+  await visit(theirs.key.key, theirs.product);
+  visited.push(await visit(mine.key.key, mine.product));
+  const ledger = JSON.parse((await admin(t, 'GET', `/transactions?gym_id=${mine.gym.id}`)).body) as {
+    items: AdminTransaction[];
+  };
+  const result = (checkin: Checkin, validatedAt: string) => ({
+    id: ledger.items.find((item) => item.checkin_id === checkin.id)?.id,
+    checkin_id: checkin.id,
+    platform_id: checkin.platform_id,
+    product: { Id: mine.product.id, description: 'Black plan' },
+    payout_cents: 1250,
+    currency: 'BRL',
+    validated_at: validatedAt,
+  });
+  const [first, second] = visited as [Checkin, Checkin];
+  return {
+    mine,
+    theirs,
+    results: [result(first, '2026-03-02T12:00:01Z'), result(second, '2026-03-02T12:00:07Z')],
+  };
+}
+
+describe.each(dialects)(
+  'partner API extension: GET /access/v1/transactions, product.md §2.13 (%s)',
+  (dialect) => {
+    const app = operatorApp({ dialect });
+
+    test('when a gym asks for its transactions, then only its own validated visits come, in the envelope, validated_at to the second', async () => {
+      const t = app();
+      const { mine, results } = await arrangeVisits(t);
+
+      const response = await partnerTransactions(t, mine.key.key, mine.gym.id);
+
+      expectReply(response, 200, { metadata: { total: 2, errors: 0 }, results, next_cursor: null });
+      expect(results.map((result) => result.id)).toEqual([expect.any(Number), expect.any(Number)]);
+    });
+
+    test('when asked with limit=1, then next_cursor leads to the second visit and then ends', async () => {
+      const t = app();
+      const { mine, results } = await arrangeVisits(t);
+
+      const first = await partnerTransactions(t, mine.key.key, mine.gym.id, '?limit=1');
+      const cursor = (JSON.parse(first.body) as { next_cursor: string }).next_cursor;
+      const second = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${cursor}`);
+
+      expectReply(first, 200, {
+        metadata: { total: 1, errors: 0 },
+        results: [results[0]],
+        next_cursor: A_CURSOR,
+      });
+      expectReply(second, 200, {
+        metadata: { total: 1, errors: 0 },
+        results: [results[1]],
+        next_cursor: null,
+      });
+    });
+
+    test('when from and to are the exact instant of a visit, then from includes it and to excludes it', async () => {
+      const t = app();
+      const { mine, results } = await arrangeVisits(t);
+
+      const from = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-02T12:00:07.996Z');
+      const to = await partnerTransactions(t, mine.key.key, mine.gym.id, '?to=2026-03-02T12:00:07.996Z');
+      const none = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-03');
+
+      expectReply(from, 200, { metadata: { total: 1, errors: 0 }, results: [results[1]], next_cursor: null });
+      expectReply(to, 200, { metadata: { total: 1, errors: 0 }, results: [results[0]], next_cursor: null });
+      expectReply(none, 200, { metadata: { total: 0, errors: 0 }, results: [], next_cursor: null });
+    });
+
+    test('when another partner’s key asks for this gym, then 403 explicit deny; without a bearer, 401', async () => {
+      const t = app();
+      const { mine, theirs } = await arrangeVisits(t);
+
+      const foreign = await partnerTransactions(t, theirs.key.key, mine.gym.id);
+      const anonymous = await t.app.inject({
+        method: 'GET',
+        url: '/access/v1/transactions',
+        headers: { 'x-gym-id': String(mine.gym.id) },
+      });
+
+      expectReply(foreign, 403, EXPLICIT_DENY);
+      expectReply(anonymous, 401, { message: 'Unauthorized' });
+    });
+
+    test.each([
+      ['?cursor=bogus', 'cursor', 'is not a cursor this API returned'],
+      ['?limit=0', 'limit', 'must be an integer from 1 to 1000'],
+      ['?limit=1001', 'limit', 'must be an integer from 1 to 1000'],
+      ['?from=noon', 'from', 'must be an ISO-8601 date or date-time'],
+      ['?from=2026-03-02&to=2026-03-01', 'to', 'must be later than from'],
+    ])('when asked with %s, then 400 envelope key %s', async (query, key, message) => {
+      const t = app();
+      const n = await arrangeNetwork(t);
+
+      expectReply(await partnerTransactions(t, n.key.key, n.gym.id, query), 400, errorEnvelope(key, message));
+    });
+  },
+);

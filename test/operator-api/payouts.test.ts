@@ -1,0 +1,119 @@
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { dialects } from '../helpers/test-app.js';
+import { asCsvRecord, mixedRun } from './ledger-run.js';
+import { admin, errorEnvelope, expectReply, operatorApp, type Product } from './support.js';
+
+type Run = Awaited<ReturnType<typeof mixedRun>>;
+interface Line {
+  partner_id: number;
+  gym_id: number;
+  currency: string;
+  count: number;
+  payout_cents: number;
+}
+
+const DAY = 'from=2026-03-02&to=2026-03-03';
+
+describe.each(dialects)('operator API: GET /admin/v1/payouts, product.md §4 (%s)', (dialect) => {
+  const app = operatorApp({ dialect });
+  let run: Run;
+  // The tests only read: one mixed run in a fresh store serves them all.
+  beforeAll(async () => {
+    run = await mixedRun(app());
+  });
+
+  const payouts = async (query: string) => {
+    const response = await admin(app(), 'GET', `/payouts?${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return (JSON.parse(response.body) as { items: Line[] }).items;
+  };
+
+  /** What the operator can add up by hand: the validated check-ins, priced by their product, per gym. */
+  async function fromValidatedCheckins(): Promise<Line[]> {
+    const t = app();
+    const checkins = JSON.parse((await admin(t, 'GET', '/checkins?status=validated')).body) as {
+      items: { gym_id: number; product_id: number }[];
+    };
+    const gyms = JSON.parse((await admin(t, 'GET', '/gyms')).body) as {
+      items: { id: number; partner_id: number }[];
+    };
+    const lines = new Map<string, Line>();
+    for (const checkin of checkins.items) {
+      const products = JSON.parse((await admin(t, 'GET', `/gyms/${checkin.gym_id}/products`)).body) as {
+        items: Product[];
+      };
+      const product = products.items.find((item) => item.id === checkin.product_id);
+      const partnerId = gyms.items.find((gym) => gym.id === checkin.gym_id)?.partner_id ?? 0;
+      const key = `${partnerId}/${checkin.gym_id}/${product?.currency}`;
+      const line = lines.get(key) ?? {
+        partner_id: partnerId,
+        gym_id: checkin.gym_id,
+        currency: product?.currency ?? '',
+        count: 0,
+        payout_cents: 0,
+      };
+      lines.set(key, {
+        ...line,
+        count: line.count + 1,
+        payout_cents: line.payout_cents + (product?.payout_cents ?? 0),
+      });
+    }
+    return [...lines.values()].sort((x, y) => x.partner_id - y.partner_id || x.gym_id - y.gym_id);
+  }
+
+  test('when payouts are asked for the day of a mixed run, then one line per partner·gym·currency reconciles 1:1 with the validated check-ins, a 0 payout included', async () => {
+    const response = await admin(app(), 'GET', `/payouts?${DAY}`);
+
+    const expected = [
+      { partner_id: run.a.partner.id, gym_id: run.a.gym.id, currency: 'BRL', count: 2, payout_cents: 2500 },
+      { partner_id: run.a.partner.id, gym_id: run.free.gym_id, currency: 'BRL', count: 1, payout_cents: 0 },
+      { partner_id: run.b.partner.id, gym_id: run.b.gym.id, currency: 'USD', count: 2, payout_cents: 1998 },
+    ];
+    expectReply(response, 200, { items: expected, next_cursor: null });
+    expect(await fromValidatedCheckins()).toEqual(expected);
+    expect(expected.reduce((sum, line) => sum + line.count, 0)).toBe(run.visits.length);
+  });
+
+  test('when payouts are filtered by partner_id or gym_id, then only those lines come', async () => {
+    expect(await payouts(`${DAY}&partner_id=${run.b.partner.id}`)).toEqual([
+      { partner_id: run.b.partner.id, gym_id: run.b.gym.id, currency: 'USD', count: 2, payout_cents: 1998 },
+    ]);
+    expect(await payouts(`${DAY}&gym_id=${run.free.gym_id}`)).toEqual([
+      { partner_id: run.a.partner.id, gym_id: run.free.gym_id, currency: 'BRL', count: 1, payout_cents: 0 },
+    ]);
+  });
+
+  test('when the period ends before a visit (to exclusive) or holds none, then that visit is not paid', async () => {
+    expect(await payouts('from=2026-03-02T12:00:01.250Z&to=2026-03-02T12:00:02.250Z')).toEqual([
+      { partner_id: run.a.partner.id, gym_id: run.a.gym.id, currency: 'BRL', count: 1, payout_cents: 1250 },
+    ]);
+    expect(await payouts('from=2026-03-01&to=2026-03-02')).toEqual([]);
+  });
+
+  test('when format=csv, then the lines stream as text/csv and parse back to the JSON lines', async () => {
+    const json = await payouts(DAY);
+
+    const response = await admin(app(), 'GET', `/payouts?${DAY}&format=csv`);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="payouts.csv"');
+    expect(response.body.split('\n')[0]).toBe('partner_id,gym_id,currency,count,payout_cents');
+    expect(parse(response.body, { columns: true })).toEqual(json.map((line) => asCsvRecord({ ...line })));
+    expect(json).toHaveLength(3);
+  });
+
+  test.each([
+    ['', 'from', 'is required'],
+    ['from=2026-03-02', 'to', 'is required'],
+    ['to=2026-03-03', 'from', 'is required'],
+    ['from=2026-03-03&to=2026-03-02', 'to', 'must be later than from'],
+    ['from=March&to=2026-03-03', 'from', 'must be an ISO-8601 date or date-time'],
+    ['from=2026-02-29&to=2026-03-03', 'from', 'must be an ISO-8601 date or date-time'],
+    [`${DAY}&partner_id=abc`, 'partner_id', 'must be a positive integer'],
+    [`${DAY}&format=pdf`, 'format', 'must be equal to constant'],
+  ])('when payouts are asked with "%s", then 400 key %s', async (query, key, message) => {
+    expectReply(await admin(app(), 'GET', `/payouts?${query}`), 400, errorEnvelope(key, message));
+  });
+});

@@ -1,0 +1,236 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cliOn, gatehouse, openPartnerApi, openStore, useTempDir, type PartnerApi } from './cli.js';
+
+const tempDir = useTempDir();
+let files = 0;
+/** A SQLite file of its own that does not exist yet. */
+function freshDatabase(): { path: string; url: string } {
+  files += 1;
+  const path = join(tempDir(), `errors-${files}.db`);
+  return { path, url: `sqlite:${path}` };
+}
+
+/**
+ * Bad arguments are refused by the parser, before any database is opened: a non-zero exit, nothing on stdout,
+ * and commander's message naming the option (or argument) and what it must be, followed by the usage.
+ */
+const BAD_ARGUMENTS: readonly (readonly [args: string, message: string])[] = [
+  [
+    'gym create --partner abc --name X',
+    "error: option '--partner <id>' argument 'abc' is invalid. must be a positive integer",
+  ],
+  [
+    'product create --gym 1 --description Day --payout-cents 12.50',
+    "error: option '--payout-cents <cents>' argument '12.50' is invalid. must be a whole number of cents",
+  ],
+  [
+    'product create --gym 1 --description Day --currency brl',
+    "error: option '--currency <code>' argument 'brl' is invalid. must be a three-letter ISO code",
+  ],
+  [
+    'key issue --partner 1 --gyms 1,x',
+    "error: option '--gyms <ids>' argument '1,x' is invalid. must be a positive integer",
+  ],
+  [
+    'key issue --partner 1 --expires-at tomorrow',
+    "error: option '--expires-at <time>' argument 'tomorrow' is invalid. must be an ISO-8601 date or date-time",
+  ],
+  [
+    'key list --partner -1',
+    "error: option '--partner <id>' argument '-1' is invalid. must be a positive integer",
+  ],
+  [
+    'key revoke abc',
+    "error: command-argument value 'abc' is invalid for argument 'key-id'. must be a positive integer",
+  ],
+  [
+    'checkin cancel first',
+    "error: command-argument value 'first' is invalid for argument 'checkin-id'. must be a positive integer",
+  ],
+  [
+    'checkin create --platform-id 123456789012 --gym 1 --product 1',
+    "error: option '--platform-id <id>' argument '123456789012' is invalid. must be 13 digits",
+  ],
+  [
+    'checkin list --status done',
+    "error: option '--status <status>' argument 'done' is invalid. must be one of pending, validated, cancelled, expired",
+  ],
+  [
+    'partner list --format xml',
+    "error: option '--format <format>' argument 'xml' is invalid. must be one of table, json, csv",
+  ],
+  [
+    'payouts --from yesterday --to 2025-01-02',
+    "error: option '--from <time>' argument 'yesterday' is invalid. must be an ISO-8601 date or date-time",
+  ],
+  [
+    'transactions --to 2025-13-01',
+    "error: option '--to <time>' argument '2025-13-01' is invalid. must be an ISO-8601 date or date-time",
+  ],
+  ['gym create --name X', "error: required option '--partner <id>' not specified"],
+  ['checkin cancel', "error: missing required argument 'checkin-id'"],
+  ['partner list --bogus', "error: unknown option '--bogus'"],
+  ['frobnicate', "error: unknown command 'frobnicate'"],
+];
+
+describe.concurrent('bad arguments: a non-zero exit and a message on stderr naming the option', () => {
+  test.for(BAD_ARGUMENTS)('gatehouse %s', async ([args, message], { expect }) => {
+    const database = freshDatabase();
+
+    const result = await gatehouse(args.split(' '), { GATEHOUSE_DATABASE_URL: database.url });
+
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.startsWith(message), result.stderr).toBe(true);
+    // Refused before anything was opened: the database was not even created.
+    expect(existsSync(database.path)).toBe(false);
+  });
+
+  test('gatehouse with no command prints the usage and exits non-zero', async ({ expect }) => {
+    const database = freshDatabase();
+
+    const result = await gatehouse([], { GATEHOUSE_DATABASE_URL: database.url });
+
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain('Usage: gatehouse [options] [command]');
+    expect(existsSync(database.path)).toBe(false);
+  });
+});
+
+/** A bad GATEHOUSE_* value stops every command with one line naming the variable (product.md §5). */
+const BAD_CONFIGURATION: readonly (readonly [variable: string, value: string, message: string])[] = [
+  ['GATEHOUSE_PORT', 'abc', 'gatehouse: invalid configuration: env/GATEHOUSE_PORT must be integer\n'],
+  [
+    'GATEHOUSE_TIMEZONE',
+    'Mars/Olympus_Mons',
+    'gatehouse: GATEHOUSE_TIMEZONE: unknown time zone "Mars/Olympus_Mons"\n',
+  ],
+  ['GATEHOUSE_MIGRATE', 'maybe', 'GATEHOUSE_MIGRATE'],
+  ['GATEHOUSE_DATABASE_URL', 'mysql://localhost/gatehouse', 'GATEHOUSE_DATABASE_URL'],
+];
+
+describe.concurrent('a bad GATEHOUSE_* value: exit 1 and a message naming the variable', () => {
+  test.for(BAD_CONFIGURATION)('%s=%s', async ([variable, value, message], { expect }) => {
+    const database = freshDatabase();
+
+    const result = await gatehouse(['partner', 'list'], {
+      GATEHOUSE_DATABASE_URL: database.url,
+      [variable]: value,
+    });
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    if (message.endsWith('\n')) expect(result.stderr).toBe(message);
+    else {
+      expect(result.stderr).toMatch(/^gatehouse: [^\n]+\n$/);
+      expect(result.stderr).toContain(message);
+    }
+    expect(existsSync(database.path)).toBe(false);
+  });
+});
+
+/** An unknown entity: exit 1, `gatehouse: <message> (<key>)` on stderr, and nothing written. */
+const UNKNOWN_ENTITIES: readonly (readonly [args: string, stderr: string])[] = [
+  ['gym create --partner 999 --name Nowhere', 'gatehouse: partner not found (partner.not-found)\n'],
+  ['product create --gym 999 --description Day', 'gatehouse: gym not found (gym.not-found)\n'],
+  ['key revoke 999', 'gatehouse: key not found (key.not-found)\n'],
+  ['checkin cancel 999', 'gatehouse: checkin not found (checkin.not-found)\n'],
+];
+
+describe.concurrent('unknown entities on a migrated, empty database', () => {
+  test.for(UNKNOWN_ENTITIES)('gatehouse %s', async ([args, stderr], { expect }) => {
+    const database = freshDatabase();
+
+    const result = await gatehouse(args.split(' '), { GATEHOUSE_DATABASE_URL: database.url });
+
+    expect(result).toEqual({ code: 1, stdout: '', stderr });
+    const store = openStore(database.url);
+    try {
+      for (const table of ['partners', 'gyms', 'products', 'api_keys', 'checkins', 'audit_log'] as const) {
+        expect(await store.db.selectFrom(table).selectAll().execute(), table).toEqual([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('conflicts with what the database holds', () => {
+  const database = { url: '' };
+  let api: PartnerApi;
+  beforeAll(async () => {
+    database.url = freshDatabase().url;
+    api = await openPartnerApi(database.url);
+    await api.store.migrate();
+  });
+  afterAll(() => api.close());
+
+  test('gym create with a gym id that is taken: exit 1, gym.already-exists, the gym unchanged', async () => {
+    const partner = await api.services.catalog.createPartner('Iron Temple');
+    const other = await api.services.catalog.createPartner('Other Chain');
+    await api.services.catalog.createGym({ id: 4242, partnerId: partner.id, name: 'Iron Temple Downtown' });
+    const before = await api.store.db.selectFrom('gyms').selectAll().execute();
+
+    const result = await cliOn(database.url)([
+      'gym',
+      'create',
+      '--partner',
+      String(other.id),
+      '--id',
+      '4242',
+      '--name',
+      'Impostor',
+    ]);
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'gatehouse: gym already exists (gym.already-exists)\n',
+    });
+    expect(await api.store.db.selectFrom('gyms').selectAll().execute()).toEqual(before);
+  });
+
+  test('checkin cancel of a validated check-in: exit 1, checkin.already.validated, still validated and paid once', async () => {
+    const partner = await api.services.catalog.createPartner('Validated Gyms');
+    const gym = await api.services.catalog.createGym({ partnerId: partner.id, name: 'Validated Gyms North' });
+    const product = await api.services.catalog.createProduct(gym.id, {
+      description: 'Day pass',
+      payoutCents: 900,
+    });
+    const issued = await api.services.apiKeys.issue(partner.id, {});
+    const checkin = await api.services.checkins.create({
+      platformId: '5550000000001',
+      gymId: gym.id,
+      productId: product.id,
+    });
+    expect((await api.validate(issued.secret, gym.id, '5550000000001')).status).toBe(200);
+    const before = await api.store.db
+      .selectFrom('checkins')
+      .selectAll()
+      .where('id', '=', checkin.id)
+      .execute();
+
+    const result = await cliOn(database.url)(['checkin', 'cancel', String(checkin.id)]);
+
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'gatehouse: Check-In already validated (checkin.already.validated)\n',
+    });
+    const after = await api.store.db
+      .selectFrom('checkins')
+      .selectAll()
+      .where('id', '=', checkin.id)
+      .execute();
+    expect(after).toEqual(before);
+    expect(after[0]).toMatchObject({ status: 'validated', cancelled_at: null });
+    const paid = await api.store.db
+      .selectFrom('transactions')
+      .selectAll()
+      .where('checkin_id', '=', checkin.id)
+      .execute();
+    expect(paid).toHaveLength(1);
+  });
+});
