@@ -21,6 +21,8 @@ export interface TestAppOptions {
   readonly dialect?: TestDialect;
   readonly env?: Record<string, string>;
   readonly clock?: TestClock;
+  /** SQLite only: false runs validations through the query-builder unit of work instead of group commit. */
+  readonly groupCommit?: boolean;
 }
 
 /** The whole app on a fresh SQLite file of its own, with a controlled clock and captured logs. */
@@ -34,7 +36,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '10000',
     ...options.env,
   });
-  const store: Store = createStore(config);
+  const store: Store = createStore({ ...config, sqliteGroupCommit: options.groupCommit ?? true });
   try {
     await store.migrate();
   } catch (error) {
