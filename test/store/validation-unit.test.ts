@@ -8,15 +8,21 @@ import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpe
  * The validate unit of work, called on the store directly: the query-builder version (PostgreSQL, and SQLite
  * without group commit) and SQLite's hand-tuned group commit must behave the same.
  */
-const implementations: { name: string; dialect: TestDialect; groupCommit: boolean }[] = dialects.flatMap(
-  (dialect) =>
-    dialect === 'sqlite'
-      ? [
-          { name: 'sqlite, group commit', dialect, groupCommit: true },
-          { name: 'sqlite, query builder', dialect, groupCommit: false },
-        ]
-      : [{ name: 'postgres, query builder', dialect, groupCommit: false }],
-);
+interface Implementation {
+  readonly name: string;
+  readonly dialect: TestDialect;
+  readonly groupCommit: boolean;
+}
+
+function implementationsOf(dialect: TestDialect): Implementation[] {
+  if (dialect === 'postgres') return [{ name: 'postgres, query builder', dialect, groupCommit: false }];
+  return [
+    { name: 'sqlite, group commit', dialect, groupCommit: true },
+    { name: 'sqlite, query builder', dialect, groupCommit: false },
+  ];
+}
+
+const implementations = dialects.flatMap(implementationsOf);
 
 describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit }) => {
   let t: TestApp;
