@@ -5,6 +5,11 @@ export const GYM_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 /** Positive integers in paths and query strings: digit strings, parsed explicitly, never coerced. */
 export const POSITIVE_INT_PATTERN = '^[1-9][0-9]{0,14}$';
 
+/** `limit` of a list: digits here, then 1 to 1000 checked by pageRequest. */
+export const PAGE_LIMIT_PATTERN = '^[0-9]{1,4}$';
+/** An ISO 4217 currency code. */
+export const CURRENCY_PATTERN = '^[A-Z]{3}$';
+
 const gymIdRegex = new RegExp(GYM_ID_PATTERN);
 
 /** Parses a positive integer from a digit string, or returns undefined. */

@@ -4,7 +4,7 @@ import {
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
-import { POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import { CURRENCY_PATTERN, PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
 /** The part of an Ajv error this mapper reads. */
 export interface SchemaError {
@@ -13,6 +13,13 @@ export interface SchemaError {
   readonly params: Record<string, unknown>;
   readonly message?: string;
 }
+
+/** What a value that misses one of the shared patterns is told, instead of the pattern itself. */
+const PATTERN_MESSAGES: Record<string, string> = {
+  [POSITIVE_INT_PATTERN]: 'must be a positive integer',
+  [PAGE_LIMIT_PATTERN]: 'must be an integer from 1 to 1000',
+  [CURRENCY_PATTERN]: 'must be a three-letter currency code such as BRL',
+};
 
 const PLATFORM_ID_MESSAGE = 'must be a string of 13 digits';
 
@@ -58,10 +65,14 @@ function describe(field: string, errors: SchemaError[], value: unknown): InputEr
   }
   const first = errors[0];
   if (first?.keyword === 'required') return new InputError(field, 'is required');
-  if (first?.keyword === 'pattern' && first.params.pattern === POSITIVE_INT_PATTERN) {
-    return new InputError(field, 'must be a positive integer');
-  }
-  return new InputError(field, first?.message ?? 'is invalid');
+  // A union of literals (an enumeration) fails once per literal: name them all.
+  const allowed = errors
+    .filter((error) => error.keyword === 'const')
+    .map((error) => String(error.params.allowedValue));
+  if (allowed.length > 0) return new InputError(field, `must be one of ${allowed.join(', ')}`);
+  const patternMessage =
+    first?.keyword === 'pattern' ? PATTERN_MESSAGES[String(first.params.pattern)] : undefined;
+  return new InputError(field, patternMessage ?? first?.message ?? 'is invalid');
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
@@ -86,7 +87,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           id: Type.Optional(Id),
           description: Type.String({ minLength: 1, maxLength: 500 }),
           payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
-          currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+          currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
         }),
         response: { 201: Product, ...operatorErrorResponses },
       },

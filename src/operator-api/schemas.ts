@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { PLATFORM_ID_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import { PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 import { errorResponses } from '../http/schemas.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
@@ -10,7 +10,7 @@ const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);
 
 export const PageQuery = {
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000, default 100' })),
+  limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT_PATTERN, description: '1 to 1000, default 100' })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 

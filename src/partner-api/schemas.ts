@@ -6,7 +6,7 @@ import {
   CUSTOM_CODE_NOT_BLANK_PATTERN,
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
-import { GYM_ID_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
+import { GYM_ID_PATTERN, PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import {
   ErrorEnvelopeSchema,
   ExplicitDenySchema,
@@ -89,7 +89,7 @@ const GymTransaction = Type.Object({
 export const TransactionsQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'inclusive; ISO-8601, UTC by default' })),
   to: Type.Optional(Type.String({ description: 'exclusive' })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT_PATTERN })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
 });
 

@@ -165,7 +165,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit, product.md §4 (%s)'
   });
 
   test.each([
-    ['entity=secret', 'entity', 'must be equal to constant'],
+    ['entity=secret', 'entity', 'must be one of partner, gym, product, key, checkin, custom-code'],
     ['from=soon', 'from', 'must be an ISO-8601 date or date-time'],
     ['to=2026-04-31', 'to', 'must be an ISO-8601 date or date-time'],
     ['limit=1001', 'limit', 'must be an integer from 1 to 1000'],

@@ -68,7 +68,7 @@ describe.each(dialects)('operator API: GET /admin/v1/checkins, product.md §4 (%
   });
 
   test.each([
-    ['status=foo', 'status', 'must be equal to constant'],
+    ['status=foo', 'status', 'must be one of pending, validated, cancelled, expired'],
     ['platform_id=123', 'platform_id', 'must be a string of 13 digits'],
     ['gym_id=-1', 'gym_id', 'must be a positive integer'],
     ['limit=0', 'limit', 'must be an integer from 1 to 1000'],

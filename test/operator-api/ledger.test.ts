@@ -122,7 +122,7 @@ describe.each(dialects)('operator API: GET /admin/v1/transactions, product.md §
     ['to=2026-03-02T25:00', 'to', 'must be an ISO-8601 date or date-time'],
     ['partner_id=x', 'partner_id', 'must be a positive integer'],
     ['gym_id=0', 'gym_id', 'must be a positive integer'],
-    ['format=xml', 'format', 'must be equal to constant'],
+    ['format=xml', 'format', 'must be one of json, csv'],
     ['limit=0', 'limit', 'must be an integer from 1 to 1000'],
     ['limit=1001', 'limit', 'must be an integer from 1 to 1000'],
     ['cursor=bogus', 'cursor', 'is not a cursor this API returned'],
