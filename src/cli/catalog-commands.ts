@@ -3,7 +3,8 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
 import { currency, format, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { print, printOne, type Format } from './output.js';
+import { Gym, Partner, Product } from '../operator-api/schemas.js';
+import { columnsOf, print, printOne, type Format } from './output.js';
 
 const all = { afterId: 0, limit: MAX_PAGE_SIZE };
 
@@ -25,7 +26,11 @@ export function addCatalogCommands(program: Command): void {
     .option('--format <format>', 'table, json or csv', format, 'table')
     .action((options: { format: Format }) =>
       withServices(async (services) =>
-        print((await services.catalog.listPartners(all)).items.map(presentPartner), options.format),
+        print(
+          (await services.catalog.listPartners(all)).items.map(presentPartner),
+          options.format,
+          columnsOf(Partner),
+        ),
       ),
     );
 
@@ -57,7 +62,11 @@ export function addCatalogCommands(program: Command): void {
     .action((options: { partner?: number; format: Format }) =>
       withServices(async (services) => {
         const filter = options.partner === undefined ? {} : { partnerId: options.partner };
-        print((await services.catalog.listGyms(filter, all)).items.map(presentGym), options.format);
+        print(
+          (await services.catalog.listGyms(filter, all)).items.map(presentGym),
+          options.format,
+          columnsOf(Gym),
+        );
       }),
     );
 
@@ -100,7 +109,11 @@ export function addCatalogCommands(program: Command): void {
     .action((options: { gym: number; format: Format }) =>
       withServices(async (services) => {
         const gymRecord = await services.catalog.getGym(options.gym);
-        print((await services.catalog.listProducts(gymRecord.id)).map(presentProduct), options.format);
+        print(
+          (await services.catalog.listProducts(gymRecord.id)).map(presentProduct),
+          options.format,
+          columnsOf(Product),
+        );
       }),
     );
 }

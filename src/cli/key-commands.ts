@@ -3,7 +3,8 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../operator-api/presenters.js';
 import { format, instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
-import { print, printOne, type Format } from './output.js';
+import { ApiKey } from '../operator-api/schemas.js';
+import { columnsOf, print, printOne, type Format } from './output.js';
 
 /** `gatehouse key issue|list|revoke` */
 export function addKeyCommands(program: Command): void {
@@ -39,7 +40,7 @@ export function addKeyCommands(program: Command): void {
     .action((options: { partner: number; format: Format }) =>
       withServices(async (services) => {
         const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentKey), options.format);
+        print(page.items.map(presentKey), options.format, columnsOf(ApiKey));
       }),
     );
   key

@@ -33,6 +33,8 @@ const TRANSACTION_COLUMNS = [
   'validated_at',
 ];
 
+const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'payout_cents'];
+
 /** `gatehouse transactions` and `gatehouse payouts`: the ledger, for paying gyms. */
 export function addLedgerCommands(program: Command): void {
   program
@@ -57,7 +59,7 @@ export function addLedgerCommands(program: Command): void {
         }
         const all = [];
         for await (const row of rows) all.push(presentTransaction(row));
-        print(all, options.format);
+        print(all, options.format, TRANSACTION_COLUMNS);
       }),
     );
 
@@ -76,7 +78,7 @@ export function addLedgerCommands(program: Command): void {
           from: options.from,
           to: options.to,
         });
-        print(lines.map(presentPayout), options.format);
+        print(lines.map(presentPayout), options.format, PAYOUT_COLUMNS);
       }),
     );
 }

@@ -58,7 +58,8 @@ function buildProgram(): Command {
 function describeFailure(error: unknown): string {
   if (error instanceof AppError) return `${error.message} (${error.key})`;
   if (error instanceof ConfigError) return error.message;
-  return (error as Error).stack ?? String(error);
+  // Anything else (the database unreachable, not migrated): its message, never a stack trace.
+  return error instanceof Error ? error.message : String(error);
 }
 
 buildProgram()

@@ -8,6 +8,11 @@ export const FORMATS: Format[] = ['table', 'json', 'csv'];
 
 type Row = Record<string, unknown>;
 
+/** The columns of a record schema, in the API's order (CSV headers of empty lists need them). */
+export function columnsOf(schema: { properties: Record<string, unknown> }): string[] {
+  return Object.keys(schema.properties);
+}
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(',');
@@ -33,23 +38,20 @@ function table(rows: readonly Row[]): string {
   );
 }
 
-/** Prints records the way the operator asked: an aligned table, JSON (the API's shape), or CSV. */
-export function print(rows: readonly Row[], format: Format): void {
+/**
+ * Prints records the way the operator asked: an aligned table, JSON (the API's shape), or CSV — whose header
+ * names `columns` even when there are no rows.
+ */
+export function print(rows: readonly Row[], format: Format, columns: readonly string[]): void {
   if (format === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-  else if (format === 'csv') {
-    const first = rows[0];
-    process.stdout.write(
-      stringify(
-        rows.map((row) => ({ ...row })),
-        { header: true, ...(first ? {} : { columns: [] }) },
-      ),
-    );
-  } else process.stdout.write(table(rows));
+  else if (format === 'csv')
+    process.stdout.write(stringify([...rows], { header: true, columns: [...columns] }));
+  else process.stdout.write(table(rows));
 }
 
 export function printOne(row: Row, format: Format): void {
   if (format === 'json') process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
-  else print([row], format);
+  else print([row], format, Object.keys(row));
 }
 
 /** CSV of any size, straight from a row source to stdout. */
