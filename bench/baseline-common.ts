@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server } from 'node:net';
 
 /**
  * What every hand-written baseline shares with gatehouse's validate, so the comparison is like for like: the same
@@ -71,7 +72,7 @@ export function success(
 export async function parseValidate(
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<{ hash: string; gymId: number; platformId: string } | undefined> {
+): Promise<ValidateInput | undefined> {
   const hash = keyHash(request.headers.authorization);
   if (hash === undefined) return void send(response, 401, { message: 'Unauthorized' });
   const gymHeader = request.headers['x-gym-id'];
@@ -89,4 +90,29 @@ export async function parseValidate(
     return void send(response, 400, envelope('platform_id', 'must be a string of 13 digits'));
   }
   return { hash, gymId: Number(gymHeader), platformId };
+}
+
+export interface ValidateInput {
+  readonly hash: string;
+  readonly gymId: number;
+  readonly platformId: string;
+}
+
+/**
+ * Serves POST /access/v1/validate on loopback: parses as gatehouse does, hands the rest to `handle`, and prints
+ * `listening <port>` for the harness.
+ */
+export function serveValidate(handle: (input: ValidateInput, response: ServerResponse) => unknown): void {
+  createServer((request, response) => {
+    void (async () => {
+      if (request.method !== 'POST' || request.url !== '/access/v1/validate') {
+        return send(response, 404, envelope('route.not-found', 'no route matches this path'));
+      }
+      const input = await parseValidate(request, response);
+      if (input !== undefined) await handle(input, response);
+    })();
+  }).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
+    const address = this.address();
+    process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+  });
 }

@@ -1,7 +1,5 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:net';
 import pg from 'pg';
-import { DENY, REFUSALS, envelope, parseValidate, send, success } from './baseline-common.js';
+import { DENY, REFUSALS, envelope, send, serveValidate, success } from './baseline-common.js';
 
 /**
  * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement authenticates
@@ -47,40 +45,30 @@ interface Row {
   inserted: number;
 }
 
-createServer((request, response) => {
-  void (async () => {
-    if (request.method !== 'POST' || request.url !== '/access/v1/validate') {
-      return send(response, 404, envelope('route.not-found', 'no route matches this path'));
-    }
-    const input = await parseValidate(request, response);
-    if (input === undefined) return;
-    const now = Date.now();
-    let row: Row | undefined;
-    try {
-      row = (await pool.query<Row>(VALIDATE, [input.hash, input.gymId, input.platformId, now])).rows[0];
-    } catch {
-      return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
-    }
-    if (row === undefined || row.authorized === 0) return send(response, 403, DENY);
-    if (row.inserted === 1 && row.product_id !== null) {
-      return send(
-        response,
-        200,
-        success(input.platformId, input.gymId, row.product_id, row.description ?? '', now),
-      );
-    }
-    const refusal =
-      row.status === null
-        ? 'notfound'
-        : row.status === 'cancelled'
-          ? 'cancelled'
-          : row.status === 'pending' && (row.expires_at ?? 0) <= now
-            ? 'expired'
-            : 'validated';
-    const [status, key, message] = REFUSALS[refusal] ?? [500, 'x', 'x'];
-    send(response, status, envelope(key, message));
-  })();
-}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
-  const address = this.address();
-  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+serveValidate(async (input, response) => {
+  const now = Date.now();
+  let row: Row | undefined;
+  try {
+    row = (await pool.query<Row>(VALIDATE, [input.hash, input.gymId, input.platformId, now])).rows[0];
+  } catch {
+    return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+  }
+  if (row === undefined || row.authorized === 0) return send(response, 403, DENY);
+  if (row.inserted === 1 && row.product_id !== null) {
+    return send(
+      response,
+      200,
+      success(input.platformId, input.gymId, row.product_id, row.description ?? '', now),
+    );
+  }
+  const refusal =
+    row.status === null
+      ? 'notfound'
+      : row.status === 'cancelled'
+        ? 'cancelled'
+        : row.status === 'pending' && (row.expires_at ?? 0) <= now
+          ? 'expired'
+          : 'validated';
+  const [status, key, message] = REFUSALS[refusal] ?? [500, 'x', 'x'];
+  send(response, status, envelope(key, message));
 });

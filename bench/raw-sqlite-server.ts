@@ -1,7 +1,5 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:net';
 import SqliteDatabase from 'better-sqlite3';
-import { DENY, REFUSALS, envelope, parseValidate, send, success } from './baseline-common.js';
+import { DENY, REFUSALS, envelope, send, serveValidate, success } from './baseline-common.js';
 
 /**
  * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
@@ -60,34 +58,20 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
   return { checkin };
 });
 
-createServer((request, response) => {
-  void (async () => {
-    if (request.method !== 'POST' || request.url !== '/access/v1/validate') {
-      return send(response, 404, envelope('route.not-found', 'no route matches this path'));
+serveValidate((input, response) => {
+  const now = Date.now();
+  const key = findKey.get(input.hash, now) as { id: number; partner_id: number; scope: string } | undefined;
+  if (key === undefined || gymOwner.get(input.gymId) !== key.partner_id) return send(response, 403, DENY);
+  if (key.scope !== 'all' && inScope.get(key.id, input.gymId) === undefined) return send(response, 403, DENY);
+  try {
+    const outcome = validate.immediate(input.gymId, key.partner_id, input.platformId, now);
+    if (outcome.checkin === undefined) {
+      const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
+      return send(response, status, envelope(k, message));
     }
-    const input = await parseValidate(request, response);
-    if (input === undefined) return;
-    const now = Date.now();
-    const key = findKey.get(input.hash, now) as { id: number; partner_id: number; scope: string } | undefined;
-    if (key === undefined || gymOwner.get(input.gymId) !== key.partner_id) return send(response, 403, DENY);
-    if (key.scope !== 'all' && inScope.get(key.id, input.gymId) === undefined)
-      return send(response, 403, DENY);
-    try {
-      const outcome = validate.immediate(input.gymId, key.partner_id, input.platformId, now);
-      if (outcome.checkin === undefined) {
-        const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
-        return send(response, status, envelope(k, message));
-      }
-      send(
-        response,
-        200,
-        success(input.platformId, input.gymId, outcome.checkin.product_id, outcome.checkin.description, now),
-      );
-    } catch {
-      send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
-    }
-  })();
-}).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
-  const address = this.address();
-  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+    const { product_id: productId, description } = outcome.checkin;
+    send(response, 200, success(input.platformId, input.gymId, productId, description, now));
+  } catch {
+    send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+  }
 });

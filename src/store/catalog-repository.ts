@@ -1,9 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import type { PageRequest } from '../domain/pagination.js';
-import type { Database } from './database.js';
+import type { Database, GymRow, PartnerRow } from './database.js';
 
 type Db = Kysely<Database>;
+
+const toPartner = (row: PartnerRow): Partner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+
+const toGym = (row: GymRow): Gym => ({
+  id: row.id,
+  partnerId: row.partner_id,
+  name: row.name,
+  createdAt: row.created_at,
+});
 
 export async function insertPartner(db: Db, name: string, now: number): Promise<Partner> {
   const row = await db
@@ -11,17 +20,17 @@ export async function insertPartner(db: Db, name: string, now: number): Promise<
     .values({ name, created_at: now })
     .returning(['id', 'name', 'created_at'])
     .executeTakeFirstOrThrow();
-  return { id: row.id, name: row.name, createdAt: row.created_at };
+  return toPartner(row);
 }
 
 export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
   const row = await db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, name: row.name, createdAt: row.created_at };
+  return row && toPartner(row);
 }
 
 export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
   const row = await db.selectFrom('gyms').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, partnerId: row.partner_id, name: row.name, createdAt: row.created_at };
+  return row && toGym(row);
 }
 
 /**
@@ -49,7 +58,7 @@ export async function insertGym(
     .onConflict((oc) => oc.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
-  return row && { id: row.id, partnerId: row.partner_id, name: row.name, createdAt: row.created_at };
+  return row && toGym(row);
 }
 
 function toProduct(row: {
@@ -116,7 +125,7 @@ export async function listPartners(db: Db, page: PageRequest): Promise<Partner[]
     .orderBy('id')
     .limit(page.limit + 1)
     .execute();
-  return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
+  return rows.map(toPartner);
 }
 
 export async function listGyms(db: Db, filter: { partnerId?: number }, page: PageRequest): Promise<Gym[]> {
@@ -126,10 +135,5 @@ export async function listGyms(db: Db, filter: { partnerId?: number }, page: Pag
     .orderBy('id')
     .limit(page.limit + 1)
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    partnerId: row.partner_id,
-    name: row.name,
-    createdAt: row.created_at,
-  }));
+  return rows.map(toGym);
 }

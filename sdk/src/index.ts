@@ -1,0 +1,6 @@
+/** @gatehouse/client: a typed client of the gatehouse partner API (/access/v1), with no runtime dependencies. */
+export { GatehouseClient, type GatehouseClientOptions, type ListTransactionsInput } from './client.js';
+export { GatehouseError, OutcomeUnknownError, type GatehouseErrorKey } from './errors.js';
+export type { RetryPolicy } from './transport.js';
+export type { ValidateInput, ValidateResult, ValidateRetry } from './validate.js';
+export type * from './types.js';

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { arrangeCheckin } from '../helpers/partner-api.js';
+import { transactionsOf } from '../helpers/store-state.js';
+import { dialects } from '../helpers/test-app.js';
+import { liveGatehouse } from './live.js';
+
+const NOW = '2026-03-02T12:00:00Z';
+
+describe.each(dialects)('the SDK’s listTransactions against a live gatehouse (%s)', (dialect) => {
+  const live = liveGatehouse(dialect);
+
+  it('when three check-ins were validated, then listTransactions pages through them in order', async () => {
+    const a = await live.arrange();
+    const t = live.app();
+    const client = live.client(a);
+    const checkins = [];
+    for (let i = 0; i < 3; i += 1) {
+      const checkin = await arrangeCheckin(t, a);
+      await client.validate({ platformId: checkin.platformId });
+      checkins.push(checkin);
+    }
+    const expected = await Promise.all(
+      checkins.map(async (checkin) => {
+        const [row] = await transactionsOf(t.store, checkin.id);
+        return {
+          id: row?.id,
+          checkin_id: checkin.id,
+          platform_id: checkin.platformId,
+          product: { Id: a.product.id, description: a.product.description },
+          payout_cents: 1250,
+          currency: 'BRL',
+          validated_at: NOW,
+        };
+      }),
+    );
+
+    const first = await client.listTransactions({ limit: 2 });
+    expect(first.transactions).toEqual(expected.slice(0, 2));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await client.listTransactions({ limit: 2, cursor: first.nextCursor ?? '' });
+    expect(second).toEqual({ transactions: expected.slice(2), nextCursor: null });
+  });
+
+  it('when a period is given, then only the visits inside it are listed', async () => {
+    const a = await live.arrange();
+    const client = live.client(a);
+    const checkin = await arrangeCheckin(live.app(), a);
+    await client.validate({ platformId: checkin.platformId });
+
+    const inside = await client.listTransactions({ from: new Date(NOW), to: '2026-03-02T12:00:01Z' });
+    const before = await client.listTransactions({ to: new Date(NOW) });
+
+    expect(inside.transactions.map((row) => row.checkin_id)).toEqual([checkin.id]);
+    expect(before).toEqual({ transactions: [], nextCursor: null });
+  });
+});
