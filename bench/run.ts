@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { measureExtras } from './extras.js';
 import { runLoad, type LoadResult } from './processes.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
@@ -16,6 +17,8 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     connections: { type: 'string', default: '50' },
     checkins: { type: 'string' },
+    extras: { type: 'boolean' },
+    soak: { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -98,6 +101,25 @@ const ratios = {
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+// The fixed-rate, store-size and soak measurements: part of a full run, skipped by --quick.
+const extras =
+  (values.extras ?? !quick)
+    ? await measureExtras({ seconds, soakRequests: Number(values.soak ?? 1_000_000) })
+    : undefined;
+const extraLines =
+  extras === undefined
+    ? []
+    : [
+        '',
+        `gatehouse-sqlite at a fixed ${extras.fixedRate.rate} req/s: p50 ${extras.fixedRate.p50} ms, p99 ${extras.fixedRate.p99} ms (goal < 5 ms), ${extras.fixedRate.errors} errors.`,
+        `Store size at that rate: p50 ${extras.storeSize.p50At10k} ms / p99 ${extras.storeSize.p99At10k} ms with 10k check-ins, p50 ${extras.storeSize.p50At2M} ms / p99 ${extras.storeSize.p99At2M} ms with 2M (p50 ratio ${extras.storeSize.p50Ratio.toFixed(2)}, goal ≤ 1.10).`,
+        ...(extras.soak === undefined
+          ? []
+          : [
+              `Soak: ${extras.soak.requests} requests, RSS ${Math.round(extras.soak.rssStart)} MiB after the first 10 s, peak ${Math.round(extras.soak.rssPeak)} MiB, final ${Math.round(extras.soak.rssEnd)} MiB (goal < 150 MiB and flat).`,
+            ]),
+      ];
+
 const lines = [
   `Machine: ${machine}. ${rounds} round(s) × ${seconds} s, ${connections} connections, medians.`,
   '',
@@ -113,11 +135,12 @@ const lines = [
   ...Object.entries(ratios).map(
     ([name, value]) => `| ${name} | ${value === undefined ? '—' : value.toFixed(2)} |`,
   ),
+  ...extraLines,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 mkdirSync(new URL('../../bench/results/', import.meta.url), { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(
   new URL(`../../bench/results/${stamp}${quick ? '-quick' : ''}.json`, import.meta.url),
-  JSON.stringify({ machine, rounds, seconds, connections, checkins, summary, ratios }, null, 2),
+  JSON.stringify({ machine, rounds, seconds, connections, checkins, summary, ratios, extras }, null, 2),
 );
