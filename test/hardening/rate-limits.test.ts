@@ -45,6 +45,18 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
   });
 
+  test('row 28: when a burst of 201 requests of one key arrives at once under the default limit of 200, then exactly 200 are served and 1 gets 429', async () => {
+    const t = await start({});
+    const a = await arrangePartner(t.services);
+    const replies = await Promise.all(
+      Array.from({ length: 201 }, () => readCode(t, a.headers, platformId())),
+    );
+    const limited = replies.filter((reply) => reply.statusCode === 429);
+    expect(limited).toHaveLength(1);
+    expectRateLimited(limited[0]!, 1);
+    for (const reply of replies.filter((r) => r.statusCode !== 429)) expectReply(reply, 404, CODE_NOT_FOUND);
+  });
+
   test("row 28: when one partner's key is over its limit, then another partner's key is served in the same second", async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
     const a = await arrangePartner(t.services);
