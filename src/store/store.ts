@@ -44,6 +44,8 @@ export interface StoreOptions {
   readonly sqliteBusyTimeoutMs?: number;
   /** Group commit for validations on SQLite (default true); false runs the query-builder version. */
   readonly sqliteGroupCommit?: boolean;
+  /** Batched validations on PostgreSQL (default true); false runs the query-builder version. */
+  readonly pgBatchedValidation?: boolean;
   readonly pgPoolSize?: number;
   readonly pgConnectTimeoutMs?: number;
   readonly pgStatementTimeoutMs?: number;

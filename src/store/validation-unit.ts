@@ -99,7 +99,8 @@ async function classifyAndFlip(trx: Db, request: ValidationRequest): Promise<Val
 /**
  * The validate unit of work through the query builder: classify the check-in, flip it and record its
  * transaction, and upsert the custom code — all in one database transaction. Dialects use it as their
- * `Store.validate`, or replace it with a faster equivalent (SQLite's group commit) that must behave the same.
+ * `Store.validate`, or replace it with a faster equivalent that must behave the same (SQLite's group commit,
+ * PostgreSQL's batched validation, which also falls back to it when a batch fails).
  */
 export function runValidation(
   store: Pick<Store, 'write' | 'serialize'>,

@@ -21,7 +21,10 @@ export interface TestAppOptions {
   readonly dialect?: TestDialect;
   readonly env?: Record<string, string>;
   readonly clock?: TestClock;
-  /** SQLite only: false runs validations through the query-builder unit of work instead of group commit. */
+  /**
+   * The dialect's fast path for validations (SQLite's group commit, PostgreSQL's batched validation), on by
+   * default as in production; false runs them through the query-builder unit of work instead.
+   */
   readonly groupCommit?: boolean;
 }
 
@@ -36,7 +39,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '10000',
     ...options.env,
   });
-  const store: Store = createStore({ ...config, sqliteGroupCommit: options.groupCommit ?? true });
+  const fastPath = options.groupCommit ?? true;
+  const store: Store = createStore({ ...config, sqliteGroupCommit: fastPath, pgBatchedValidation: fastPath });
   try {
     await store.migrate();
   } catch (error) {

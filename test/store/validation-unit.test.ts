@@ -1,21 +1,28 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ValidationRequest } from '../../src/store/validation-unit.js';
+import type { ValidationOutcome, ValidationRequest } from '../../src/store/validation-unit.js';
 import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpers/test-app.js';
 
 /**
- * The validate unit of work, called on the store directly: the query-builder version (PostgreSQL, and SQLite
- * without group commit) and SQLite's hand-tuned group commit must behave the same.
+ * The validate unit of work, called on the store directly: the query-builder version and each dialect's
+ * hand-tuned fast path (SQLite's group commit, PostgreSQL's batched validation) must behave the same.
  */
 interface Implementation {
   readonly name: string;
   readonly dialect: TestDialect;
+  /** The dialect's fast path: validations that arrive together share one transaction. */
   readonly groupCommit: boolean;
 }
 
 function implementationsOf(dialect: TestDialect): Implementation[] {
-  if (dialect === 'postgres') return [{ name: 'postgres, query builder', dialect, groupCommit: false }];
+  if (dialect === 'postgres') {
+    return [
+      { name: 'postgres, batched', dialect, groupCommit: true },
+      { name: 'postgres, query builder', dialect, groupCommit: false },
+    ];
+  }
   return [
     { name: 'sqlite, group commit', dialect, groupCommit: true },
     { name: 'sqlite, query builder', dialect, groupCommit: false },
@@ -129,6 +136,109 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     for (const neighbour of neighbours) {
       expect((await checkinRow(t.store, neighbour.checkin.id)).status).toBe('validated');
     }
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when one batch mixes every condition, then each validation gets its own, a transaction only for the valid one, and codes wherever a check-in exists', async () => {
+    const valid = await pending();
+    const validated = await pending();
+    await t.store.validate(request(validated.member));
+    const cancelled = await pending();
+    await t.services.checkins.cancel(cancelled.checkin.id);
+    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
+    const absent = platformId();
+    const members = [valid.member, validated.member, cancelled.member, expired.member, absent];
+    const outcomes = await Promise.all(
+      members.map((member) => t.store.validate(request(member, `M-${member}`))),
+    );
+    expect(outcomes).toEqual([
+      {
+        condition: 'valid',
+        productId: a.product.id,
+        productDescription: 'Yoga class',
+        validatedAt: t.clock.now(),
+      },
+      { condition: 'already-validated' },
+      { condition: 'cancelled' },
+      { condition: 'expired' },
+      { condition: 'notfound' },
+    ]);
+    expect((await checkinRow(t.store, valid.checkin.id)).status).toBe('validated');
+    expect(await transactionsOf(t.store, valid.checkin.id)).toEqual([
+      expect.objectContaining({ platform_id: valid.member, payout_cents: 990, currency: 'USD' }),
+    ]);
+    expect(await transactionsOf(t.store, validated.checkin.id)).toHaveLength(1);
+    expect((await checkinRow(t.store, cancelled.checkin.id)).status).toBe('cancelled');
+    expect(await transactionsOf(t.store, cancelled.checkin.id)).toEqual([]);
+    expect((await checkinRow(t.store, expired.checkin.id)).status).toBe('pending');
+    expect(await transactionsOf(t.store, expired.checkin.id)).toEqual([]);
+    for (const member of members.slice(0, 4)) {
+      expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe(`M-${member}`);
+    }
+    expect(await customCodeRow(t.store, a.gym.id, absent)).toBeUndefined();
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when one member validates several times in one batch, then exactly one is valid, the others already validated, and one transaction exists', async () => {
+    const twice = await pending();
+    const other = await pending();
+    const outcomes = await Promise.all([
+      t.store.validate(request(twice.member, 'D-1')),
+      t.store.validate(request(other.member)),
+      t.store.validate(request(twice.member, 'D-2')),
+      t.store.validate(request(twice.member)),
+    ]);
+    const mine = [outcomes[0], outcomes[2], outcomes[3]];
+    expect(mine.filter((outcome) => outcome?.condition === 'valid')).toHaveLength(1);
+    expect(mine.filter((outcome) => outcome?.condition === 'already-validated')).toHaveLength(2);
+    expect(outcomes[1]?.condition).toBe('valid');
+    expect(await transactionsOf(t.store, twice.checkin.id)).toHaveLength(1);
+    expect(await transactionsOf(t.store, other.checkin.id)).toHaveLength(1);
+    const code = (await customCodeRow(t.store, a.gym.id, twice.member))?.code;
+    expect(['D-1', 'D-2']).toContain(code);
+    if (groupCommit) {
+      // The fast paths keep each member's requests in arrival order: the first validates, the last code stays.
+      expect(mine.map((outcome) => outcome?.condition)).toEqual([
+        'valid',
+        'already-validated',
+        'already-validated',
+      ]);
+      expect(code).toBe('D-2');
+    }
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when more validations arrive together than one batch holds, then every one is validated once', async () => {
+    const checkins = [];
+    for (let i = 0; i < 150; i += 1) checkins.push(await pending());
+    const outcomes = await Promise.all(
+      checkins.map(({ member }) => t.store.validate(request(member, `B-${member}`))),
+    );
+    expect(outcomes.map((outcome) => outcome.condition)).toEqual(checkins.map(() => 'valid'));
+    for (const { member, checkin } of checkins) {
+      expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
+      expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe(`B-${member}`);
+    }
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when the check-in is cancelled while its validation waits for it, then the validation says cancelled and pays nothing', async () => {
+    const { member, checkin } = await pending();
+    let validation: Promise<ValidationOutcome> | undefined;
+    await t.store.write(async (trx) => {
+      await trx
+        .updateTable('checkins')
+        .set({ status: 'cancelled', cancelled_at: t.clock.now() })
+        .where('id', '=', checkin.id)
+        .execute();
+      validation = t.store.validate(request(member, 'QR-C'));
+      // On PostgreSQL the validation reads the check-in pending meanwhile, and its update waits on the row.
+      await sleep(300);
+    });
+    expect(await validation).toEqual({ condition: 'cancelled' });
+    expect((await checkinRow(t.store, checkin.id)).status).toBe('cancelled');
+    expect(await transactionsOf(t.store, checkin.id)).toEqual([]);
+    expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('QR-C');
     await expectLedgerInvariants(t.store);
   });
 });

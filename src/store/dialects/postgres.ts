@@ -4,6 +4,7 @@ import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
 import { runValidation } from '../validation-unit.js';
+import { createBatchedValidation } from './postgres-batched-validation.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 
@@ -18,9 +19,10 @@ const types = {
 /** PostgreSQL through a node-postgres pool; every invariant is held by the database, none in memory. */
 export function createPostgresStore(options: StoreOptions): Store {
   const statementTimeout = options.pgStatementTimeoutMs ?? 5000;
+  const poolSize = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
-    max: options.pgPoolSize ?? 10,
+    max: poolSize,
     connectionTimeoutMillis: options.pgConnectTimeoutMs ?? 2000,
     idleTimeoutMillis: options.pgIdleTimeoutMs ?? 10_000,
     statement_timeout: statementTimeout,
@@ -40,12 +42,24 @@ export function createPostgresStore(options: StoreOptions): Store {
   const serialize: Store['serialize'] = async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   };
+  const builder: Store['validate'] = (request) => runValidation({ write, serialize }, request);
+  const batched =
+    options.pgBatchedValidation === false
+      ? undefined
+      : createBatchedValidation({
+          pool,
+          fallback: builder,
+          isUnavailable: (error) =>
+            error instanceof Error && isPostgresUnavailable(codeOf(error), error.message),
+          // One connection stays free for everything else (check-ins, keys, the operator API).
+          batchesInFlight: Math.max(1, poolSize - 1),
+        });
   return {
     dialect: 'postgres',
     db,
     write,
     serialize,
-    validate: (request) => runValidation({ write, serialize }, request),
+    validate: batched === undefined ? builder : (request) => batched.validate(request),
     watchKeyChanges: (onChange) =>
       unlisten.push(
         listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>
@@ -62,6 +76,11 @@ export function createPostgresStore(options: StoreOptions): Store {
       await db.destroy();
     },
   };
+}
+
+function codeOf(error: Error): string | undefined {
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". */
