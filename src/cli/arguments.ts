@@ -1,7 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { parseInstant } from '../domain/instant.js';
 import { parsePositiveInt, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
-import { FORMATS, type Format } from './output.js';
 
 /** Argument parsers for commander: a bad value is a clear error naming the option, and a non-zero exit. */
 export function positiveInt(value: string): number {
@@ -31,12 +30,6 @@ export function instant(value: string): number {
   } catch {
     throw new InvalidArgumentError('must be an ISO-8601 date or date-time (UTC when no offset is given)');
   }
-}
-
-export function format(value: string): Format {
-  if (!(FORMATS as string[]).includes(value))
-    throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
-  return value as Format;
 }
 
 export function currency(value: string): string {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
-import { currency, format, nonNegativeInt, positiveInt } from './arguments.js';
+import { currency, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { Gym, Partner, Product } from '../operator-api/schemas.js';
-import { columnsOf, print, printOne, type Format } from './output.js';
+import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
 
 const all = { afterId: 0, limit: MAX_PAGE_SIZE };
 
@@ -14,7 +14,7 @@ export function addCatalogCommands(program: Command): void {
   partner
     .command('create <name>')
     .description('create a partner')
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((name: string, options: { format: Format }) =>
       withServices(async (services) =>
         printOne(presentPartner(await services.catalog.createPartner(name)), options.format),
@@ -23,7 +23,7 @@ export function addCatalogCommands(program: Command): void {
   partner
     .command('list')
     .description('list partners (the first 1000)')
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { format: Format }) =>
       withServices(async (services) =>
         print(
@@ -43,7 +43,7 @@ export function addCatalogCommands(program: Command): void {
     .requiredOption('--partner <id>', 'the partner that manages it', positiveInt)
     .requiredOption('--name <name>', 'its name')
     .option('--id <id>', 'the provider-assigned gym id (default: the next free one)', positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { partner: number; name: string; id?: number; format: Format }) =>
       withServices(async (services) => {
         const created = await services.catalog.createGym({
@@ -58,7 +58,7 @@ export function addCatalogCommands(program: Command): void {
     .command('list')
     .description('list gyms (the first 1000)')
     .option('--partner <id>', "only this partner's", positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { partner?: number; format: Format }) =>
       withServices(async (services) => {
         const filter = options.partner === undefined ? {} : { partnerId: options.partner };
@@ -81,7 +81,7 @@ export function addCatalogCommands(program: Command): void {
     .option('--payout-cents <cents>', 'what each validated visit pays the gym (default 0)', nonNegativeInt)
     .option('--currency <code>', 'ISO currency (default GATEHOUSE_CURRENCY)', currency)
     .option('--id <id>', 'the product id (default: the next free one)', positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action(
       (options: {
         gym: number;
@@ -105,7 +105,7 @@ export function addCatalogCommands(program: Command): void {
     .command('list')
     .description('list the products of a gym')
     .requiredOption('--gym <id>', 'the gym', positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { gym: number; format: Format }) =>
       withServices(async (services) => {
         const gymRecord = await services.catalog.getGym(options.gym);

@@ -1,10 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentCheckin } from '../operator-api/presenters.js';
-import { format, instant, platformId, positiveInt } from './arguments.js';
+import { instant, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { Checkin } from '../operator-api/schemas.js';
-import { columnsOf, print, printOne, type Format } from './output.js';
+import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
 
 const STATUSES = ['pending', 'validated', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
@@ -19,7 +19,7 @@ export function addCheckinCommands(program: Command): void {
     .requiredOption('--gym <id>', 'the gym', positiveInt)
     .requiredOption('--product <id>', 'the product', positiveInt)
     .option('--at <time>', 'when (ISO-8601; default now)', instant)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { platformId: string; gym: number; product: number; at?: number; format: Format }) =>
       withServices(async (services) => {
         const created = await services.checkins.create({
@@ -35,7 +35,7 @@ export function addCheckinCommands(program: Command): void {
     .command('cancel')
     .description('cancel a check-in (until it is validated)')
     .argument('<checkin-id>', 'the check-in', positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((checkinId: number, options: { format: Format }) =>
       withServices(async (services) => {
         const cancelled = await services.checkins.cancel(checkinId);
@@ -52,7 +52,7 @@ export function addCheckinCommands(program: Command): void {
         throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')}`);
       return value as Status;
     })
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { platformId?: string; gym?: number; status?: Status; format: Format }) =>
       withServices(async (services) => {
         const page = await services.checkins.list(

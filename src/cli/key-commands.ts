@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../operator-api/presenters.js';
-import { format, instant, positiveInt, positiveInts } from './arguments.js';
+import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
 import { ApiKey } from '../operator-api/schemas.js';
-import { columnsOf, print, printOne, type Format } from './output.js';
+import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
 
 /** `gatehouse key issue|list|revoke` */
 export function addKeyCommands(program: Command): void {
@@ -20,7 +20,7 @@ export function addKeyCommands(program: Command): void {
       positiveInts,
     )
     .option('--expires-at <time>', 'when it stops working (ISO-8601)', instant)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action(
       (options: { partner: number; label?: string; gyms?: number[]; expiresAt?: number; format: Format }) =>
         withServices(async (services) => {
@@ -36,7 +36,7 @@ export function addKeyCommands(program: Command): void {
     .command('list')
     .description("list a partner's keys (never their secrets)")
     .requiredOption('--partner <id>', 'the partner', positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: { partner: number; format: Format }) =>
       withServices(async (services) => {
         const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { presentPayout, presentTransaction } from '../operator-api/presenters.js';
-import { format, instant, positiveInt } from './arguments.js';
+import { instant, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { print, streamCsv, type Format } from './output.js';
+import { formatOption, print, streamCsv, type Format } from './output.js';
 
 interface PeriodOptions {
   partner?: number;
@@ -44,7 +44,7 @@ export function addLedgerCommands(program: Command): void {
     .option('--gym <id>', "only this gym's", positiveInt)
     .option('--from <time>', 'validated at or after (ISO-8601, UTC when no offset)', instant)
     .option('--to <time>', 'validated before (ISO-8601, UTC when no offset)', instant)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: PeriodOptions) =>
       withServices(async (services) => {
         const rows = services.ledger.exportAll(periodFilter(options));
@@ -70,7 +70,7 @@ export function addLedgerCommands(program: Command): void {
     .requiredOption('--to <time>', 'validated before (ISO-8601, UTC when no offset)', instant)
     .option('--partner <id>', "only this partner's", positiveInt)
     .option('--gym <id>', "only this gym's", positiveInt)
-    .option('--format <format>', 'table, json or csv', format, 'table')
+    .addOption(formatOption())
     .action((options: PeriodOptions & { from: number; to: number }) =>
       withServices(async (services) => {
         const lines = await services.ledger.payouts({

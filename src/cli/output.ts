@@ -1,3 +1,4 @@
+import { InvalidArgumentError, Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { stringify as stringifyStream } from 'csv-stringify';
 import { Readable } from 'node:stream';
@@ -7,6 +8,17 @@ export type Format = 'table' | 'json' | 'csv';
 export const FORMATS: Format[] = ['table', 'json', 'csv'];
 
 type Row = Record<string, unknown>;
+
+function parseFormat(value: string): Format {
+  if (!(FORMATS as string[]).includes(value))
+    throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
+  return value as Format;
+}
+
+/** `--format table|json|csv`, the same on every command that prints records. */
+export function formatOption(): Option {
+  return new Option('--format <format>', 'table, json or csv').argParser(parseFormat).default('table');
+}
 
 /** The columns of a record schema, in the API's order (CSV headers of empty lists need them). */
 export function columnsOf(schema: { properties: Record<string, unknown> }): string[] {
