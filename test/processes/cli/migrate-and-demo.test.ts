@@ -12,18 +12,10 @@ import {
   useTempDir,
   type PartnerApi,
 } from './cli.js';
+import { DATA_TABLES } from '../../helpers/store-state.js';
 
-const TABLES = [
-  'partners',
-  'gyms',
-  'products',
-  'api_keys',
-  'api_key_gyms',
-  'checkins',
-  'custom_codes',
-  'transactions',
-  'audit_log',
-] as const;
+/** Every table the migrations create. */
+const TABLES = [...DATA_TABLES, 'audit_log'] as const;
 
 const tempDir = useTempDir();
 
