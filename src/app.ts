@@ -98,7 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(openApiPlugin);
   const guard = methodGuard(server);
   await server.register(healthRoutes, { store, metrics, isAccepting });
-  const redis = config.redisUrl === undefined ? undefined : connectRateLimitRedis(config.redisUrl);
+  const redis = config.redisUrl === undefined ? undefined : await connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
     redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
