@@ -6,9 +6,10 @@ import type { Fixtures } from './seed.js';
  * The load generator, run in a process of its own so it never shares an event loop with the server it measures.
  * Every request validates a different pending check-in (in insertion order, as members arrive), with the key and
  * X-Gym-Id of that check-in's partner. Prints one JSON result line.
- * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin]
+ * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap]
+ * With `wrap` (for a server that keeps no state) the check-ins are reused from the start once they run out.
  */
-const [url = '', fixturesPath = '', connections = '50', seconds = '10', rate = '0', first = '0'] =
+const [url = '', fixturesPath = '', connections = '50', seconds = '10', rate = '0', first = '0', wrap = ''] =
   process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8')) as Fixtures;
 const keysByGym = new Map(fixtures.partners.map((partner) => [partner.gymId, `Bearer ${partner.key}`]));
@@ -24,7 +25,7 @@ const result = await autocannon({
       method: 'POST',
       path: '/access/v1/validate',
       setupRequest: (request) => {
-        const checkin = fixtures.checkins[next++];
+        const checkin = fixtures.checkins[wrap === 'wrap' ? next++ % fixtures.checkins.length : next++];
         if (checkin === undefined) throw new Error('the fixtures ran out of pending check-ins: seed more');
         const [gymId, platformId] = checkin;
         return {

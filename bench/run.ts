@@ -39,7 +39,8 @@ async function measure(variant: Variant): Promise<Sample> {
   const server = await variant.start(database);
   try {
     // A short warm-up on check-ins of its own, then the measured run on the next ones.
-    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0']);
+    const wrap = variant.stateless === true ? 'wrap' : '';
+    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0', wrap]);
     const result = await runLoad([
       server.url,
       database.fixtures,
@@ -47,6 +48,7 @@ async function measure(variant: Variant): Promise<Sample> {
       String(seconds),
       '0',
       String(warm.used),
+      wrap,
     ]);
     return { ...result, rssPeak: Math.max(...server.rss), rssEnd: server.rss.at(-1) ?? 0 };
   } finally {
@@ -90,29 +92,47 @@ const summary = variants.map((variant) => {
   };
 });
 const rpsOf = (name: string) => summary.find((row) => row.variant === name)?.rps;
+/**
+ * A ratio of the two variants' medians, and the median of the per-round ratios: each round runs both within a
+ * minute or two of each other, so pairing them cancels most of a shared machine's drift between rounds.
+ */
 const ratio = (a: string, b: string) => {
   const [x, y] = [rpsOf(a), rpsOf(b)];
-  return x === undefined || y === undefined || y === 0 ? undefined : x / y;
+  if (x === undefined || y === undefined || y === 0) return undefined;
+  const [runsA, runsB] = [samples.get(a) ?? [], samples.get(b) ?? []];
+  const paired = runsA.map((run, i) => run.rps / (runsB[i]?.rps ?? Number.NaN)).filter(Number.isFinite);
+  return {
+    ofMedians: x / y,
+    pairedMedian: median(paired),
+    pairedMin: Math.min(...paired),
+    pairedMax: Math.max(...paired),
+  };
 };
 const ratios = {
   'gatehouse-sqlite / raw-sqlite-normal (goal ≥ 1.5)': ratio('gatehouse-sqlite', 'raw-sqlite-normal'),
   'gatehouse-sqlite / raw-sqlite-full': ratio('gatehouse-sqlite', 'raw-sqlite-full'),
   'gatehouse-pg / raw-pg (goal ≥ 1.2)': ratio('gatehouse-pg', 'raw-pg'),
+  'gatehouse-sqlite / http-floor': ratio('gatehouse-sqlite', 'http-floor'),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 // The fixed-rate, store-size and soak measurements: part of a full run, skipped by --quick.
 const extras =
   (values.extras ?? !quick)
-    ? await measureExtras({ seconds, soakRequests: Number(values.soak ?? 1_000_000) })
+    ? await measureExtras({ seconds, rounds, soakRequests: Number(values.soak ?? 1_000_000) })
     : undefined;
 const extraLines =
   extras === undefined
     ? []
     : [
         '',
-        `gatehouse-sqlite at a fixed ${extras.fixedRate.rate} req/s: p50 ${extras.fixedRate.p50} ms, p99 ${extras.fixedRate.p99} ms (goal < 5 ms), ${extras.fixedRate.errors} errors.`,
-        `Store size at that rate: p50 ${extras.storeSize.p50At10k} ms / p99 ${extras.storeSize.p99At10k} ms with 10k check-ins, p50 ${extras.storeSize.p50At2M} ms / p99 ${extras.storeSize.p99At2M} ms with 2M (p50 ratio ${extras.storeSize.p50Ratio.toFixed(2)}, goal ≤ 1.10).`,
+        `At a fixed offered load of ${extras.fixedRate.rate} req/s (autocannon overallRate, 50 connections; it arrives as one burst per second), medians of ${extras.fixedRate.rounds} round(s):`,
+        '',
+        '| server at the fixed rate | p50 ms | p90 ms | p99 ms | errors |',
+        '|---|---|---|---|---|',
+        ...extras.fixedRate.cases.map((c) => `| ${c.label} | ${c.p50} | ${c.p90} | ${c.p99} | ${c.errors} |`),
+        '',
+        `Goal p99 < 5 ms on SQLite: gatehouse ${extras.storeSize.p99At10k} ms. Store size: p50 ${extras.storeSize.p50At10k} → ${extras.storeSize.p50At2M} ms, p99 ${extras.storeSize.p99At10k} → ${extras.storeSize.p99At2M} ms from 10k to 2M check-ins (ratios ${extras.storeSize.p50Ratio.toFixed(2)} and ${extras.storeSize.p99Ratio.toFixed(2)}, goal ≤ 1.10).`,
         ...(extras.soak === undefined
           ? []
           : [
@@ -130,10 +150,12 @@ const lines = [
       `| ${r.variant} | ${Math.round(r.rps)} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.errors} | ${r.rssPeakMiB} |`,
   ),
   '',
-  '| ratio | value |',
-  '|---|---|',
-  ...Object.entries(ratios).map(
-    ([name, value]) => `| ${name} | ${value === undefined ? '—' : value.toFixed(2)} |`,
+  '| ratio (req/s) | of the medians | per round: median (range) |',
+  '|---|---|---|',
+  ...Object.entries(ratios).map(([name, value]) =>
+    value === undefined
+      ? `| ${name} | — | — |`
+      : `| ${name} | ${value.ofMedians.toFixed(2)} | ${value.pairedMedian.toFixed(2)} (${value.pairedMin.toFixed(2)}–${value.pairedMax.toFixed(2)}) |`,
   ),
   ...extraLines,
 ];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -57,14 +57,27 @@ export interface Variant {
   readonly name: string;
   readonly dialect: 'sqlite' | 'postgres';
   readonly description: string;
+  /** It keeps no state, so the load may reuse check-ins (the no-database floor outruns any seed). */
+  readonly stateless?: boolean;
   start(database: Database): Promise<RunningServer>;
+}
+
+/** The node flags `npm start` gives `gatehouse serve`, read from package.json so the bench runs what ships. */
+function shippedNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/cli\/main\.js serve\b/.exec(manifest.scripts.start);
+  if (match === null)
+    throw new Error('package.json: the start script no longer runs node dist/cli/main.js serve');
+  return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
 /** gatehouse as shipped: `gatehouse serve` built for production, logging, metrics, auth and rate limits on. */
 const gatehouse =
   (dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Variant['start'] =>
   (database) =>
-    startServer(process.execPath, [cli, 'serve'], {
+    startServer(process.execPath, [...shippedNodeFlags(), cli, 'serve'], {
       NODE_ENV: 'production',
       GATEHOUSE_DATABASE_URL: database.url,
       GATEHOUSE_PORT: '0',
@@ -97,6 +110,12 @@ export const VARIANTS: Variant[] = [
     description: 'the same at synchronous=FULL',
     start: (database) =>
       startServer(process.execPath, [join(here, 'raw-sqlite-server.js'), database.url.slice(7), 'full'], {}),
+  },
+  {
+    name: 'http-floor',
+    dialect: 'sqlite',
+    description: "the same node:http parsing and reply with no database: the machine's own floor",
+    start: () => startServer(process.execPath, [join(here, 'http-floor-server.js')], {}),
   },
   {
     name: 'gatehouse-pg',
