@@ -11,7 +11,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
-import { loggerOptions } from './http/logging.js';
+import { bufferedStdout, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
@@ -60,10 +60,11 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       keyLookup: (result) => metrics.keyCache.inc({ result }),
     },
   });
+  const destination = deps.logger === undefined ? bufferedStdout() : undefined;
   const server = Fastify({
-    ...(deps.logger === undefined
-      ? { logger: loggerOptions(config.logLevel) }
-      : { loggerInstance: deps.logger }),
+    ...(destination === undefined
+      ? { loggerInstance: deps.logger }
+      : { logger: { ...loggerOptions(config.logLevel), stream: destination.stream } }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A slow client cannot hold the server: headers, whole request and idle keep-alive are all bounded.
     requestTimeout: config.requestTimeoutMs,
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
+  if (destination !== undefined) server.addHook('onClose', () => destination.stop());
   await server.register(errorMapperPlugin);
   // Draining on shutdown, or the store not yet migrated: the APIs answer the 503 envelope, not Fastify's own.
   let closing = false;

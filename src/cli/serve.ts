@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import closeWithGrace from 'close-with-grace';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
+import { flushLog } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
@@ -85,5 +86,7 @@ export async function serve(config: Config): Promise<void> {
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const banner = await demoBanner(config, services, `http://${host}:${port}`);
-  if (banner !== undefined) process.stdout.write(banner);
+  if (banner === undefined) return;
+  await flushLog(server.log);
+  process.stdout.write(banner);
 }

@@ -103,6 +103,9 @@ describe('fault matrix row 40 and I4 over a whole served run', () => {
         `DELETE /admin/v1/keys/${idOf(issued[1])} 204`,
       ]),
     );
+    // Stopped first, so every line the run logged is flushed out of the log buffer before it is read.
+    server.kill('SIGTERM');
+    expect(await server.exited).toMatchObject({ code: 0, signal: null });
     const output = server.output();
     expect(output.length, 'the run was logged').toBeGreaterThan(1000);
     // A control: the requests of those keys are in the output, named by their non-secret prefix.

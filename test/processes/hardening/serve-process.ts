@@ -72,9 +72,12 @@ export function useServeProcesses() {
     children.add(child);
     running.add(child);
     let output = '';
-    const exited = new Promise<Exit>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })),
-    );
+    // Settled once stdout and stderr are drained too (so output() then holds every line), timed at the exit itself.
+    const exited = new Promise<Exit>((resolve) => {
+      let at: number | undefined;
+      child.once('exit', () => (at = performance.now()));
+      child.once('close', (code, signal) => resolve({ code, signal, at: at ?? performance.now() }));
+    });
     return new Promise<ServeProcess>((resolve, reject) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), START_TIMEOUT_MS);
       void exited.then((exit) => {

@@ -31,7 +31,7 @@ function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), withinMs);
-    child.once('exit', () => {
+    child.once('close', () => {
       clearTimeout(timer);
       resolve(true);
     });
