@@ -6,7 +6,7 @@ import { runLoad, type LoadResult } from './processes.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only name,name]`: every variant in alternating rounds on fresh seeded
+ * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras]`: every variant in alternating rounds on fresh seeded
  * databases, load from a separate process; prints a markdown table with ratios and writes JSON to bench/results/.
  */
 const { values } = parseArgs({
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     checkins: { type: 'string' },
     extras: { type: 'boolean' },
+    'no-extras': { type: 'boolean' },
     soak: { type: 'string' },
   },
 });
@@ -118,7 +119,7 @@ const ratios = {
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 // The fixed-rate, store-size and soak measurements: part of a full run, skipped by --quick.
 const extras =
-  (values.extras ?? !quick)
+  values['no-extras'] !== true && (values.extras ?? !quick)
     ? await measureExtras({ seconds, rounds, soakRequests: Number(values.soak ?? 1_000_000) })
     : undefined;
 const extraLines =

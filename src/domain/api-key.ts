@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Keys look like `ghk_<8 hex>_<40 hex>`; `ghk_<8 hex>` is the recognisable, non-secret prefix. */
 const KEY_MARKER = 'ghk_';
@@ -10,7 +10,7 @@ export interface GeneratedApiKey {
 }
 
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function generateApiKey(): GeneratedApiKey {
