@@ -115,6 +115,7 @@ export const VARIANTS: Variant[] = [
     name: 'http-floor',
     dialect: 'sqlite',
     description: "the same node:http parsing and reply with no database: the machine's own floor",
+    stateless: true,
     start: () => startServer(process.execPath, [join(here, 'http-floor-server.js')], {}),
   },
   {

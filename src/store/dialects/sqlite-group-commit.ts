@@ -95,8 +95,32 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
     return outcome;
   }
 
-  /** Runs one batch synchronously: begin, a savepoint per validation, one commit; then settles every promise. */
+  /**
+   * Runs one batch synchronously and settles every promise after its commit. Optimistic first: the whole batch in
+   * one transaction with no savepoints, since a validation almost never fails (two fewer statements each). If one
+   * does, the batch is rolled back and run again with a savepoint per validation, so the failure stays its own.
+   */
   function runBatch(batch: Pending[]): void {
+    let outcomes: ValidationOutcome[];
+    try {
+      begin().run();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    try {
+      outcomes = batch.map((item) => validateOne(item.request));
+    } catch {
+      rollbackAll();
+      runIsolated(batch);
+      return;
+    }
+    if (!commitOrReject(batch)) return;
+    batch.forEach((item, i) => item.resolve(outcomes[i] as ValidationOutcome));
+  }
+
+  /** The batch again, a savepoint per validation: one failure rolls back only its own writes. */
+  function runIsolated(batch: Pending[]): void {
     const settled: (() => void)[] = [];
     try {
       begin().run();
@@ -112,14 +136,29 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
           settled.push(() => item.reject(error));
         }
       }
-      commit().run();
     } catch (error) {
-      // Busy beyond the timeout, or the commit itself failed: nothing of the batch is kept or acknowledged.
-      if (database.inTransaction) database.prepare('rollback').run();
+      rollbackAll();
       for (const item of batch) item.reject(error);
       return;
     }
+    if (!commitOrReject(batch)) return;
     for (const settle of settled) settle();
+  }
+
+  /** Commits; if the commit itself fails, nothing of the batch is kept or acknowledged. */
+  function commitOrReject(batch: Pending[]): boolean {
+    try {
+      commit().run();
+      return true;
+    } catch (error) {
+      rollbackAll();
+      for (const item of batch) item.reject(error);
+      return false;
+    }
+  }
+
+  function rollbackAll(): void {
+    if (database.inTransaction) database.prepare('rollback').run();
   }
 
   async function flush(): Promise<void> {
