@@ -75,10 +75,11 @@ export async function measureExtras(options: { seconds: number; rounds: number; 
     return {
       label: c.label,
       p50: median(runs.map((r) => r.p50)),
+      mean: median(runs.map((r) => r.mean)),
       p90: median(runs.map((r) => r.p90)),
       p99: median(runs.map((r) => r.p99)),
       errors: runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
-      runs: runs.map((r) => ({ p50: r.p50, p90: r.p90, p99: r.p99, rps: r.rps })),
+      runs: runs.map((r) => ({ p50: r.p50, mean: r.mean, p90: r.p90, p99: r.p99, rps: r.rps })),
     };
   });
   const [gatehouse, raw, floor, large] = fixed;
@@ -114,7 +115,10 @@ export async function measureExtras(options: { seconds: number; rounds: number; 
       p99At10k: gatehouse.p99,
       p50At2M: large.p50,
       p99At2M: large.p99,
+      meanAt10k: gatehouse.mean,
+      meanAt2M: large.mean,
       p50Ratio: large.p50 / Math.max(gatehouse.p50, 0.001),
+      meanRatio: large.mean / Math.max(gatehouse.mean, 0.001),
       p99Ratio: large.p99 / Math.max(gatehouse.p99, 0.001),
     },
     soak,

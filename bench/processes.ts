@@ -69,6 +69,7 @@ export interface LoadResult {
   requests: number;
   rps: number;
   p50: number;
+  mean: number;
   p90: number;
   p99: number;
   errors: number;
