@@ -161,13 +161,15 @@ export interface PartnerApi {
   readonly store: Store;
   readonly services: Services;
   validate(key: string, gymId: number, platformId: string): Promise<{ status: number; body: unknown }>;
+  /** Writes the key uses the app has noted (it does so every 10 s on its own): last_used_at then holds still. */
+  settleKeyUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function openPartnerApi(databaseUrl: string): Promise<PartnerApi> {
   const config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, GATEHOUSE_LOG_LEVEL: 'silent' });
   const store = createStore(config);
-  const { server } = await buildApp({ config, store });
+  const { server, services: appServices } = await buildApp({ config, store });
   const services = createServices({ store, clock: systemClock, config });
   return {
     app: server,
@@ -182,6 +184,7 @@ export async function openPartnerApi(databaseUrl: string): Promise<PartnerApi> {
       });
       return { status: response.statusCode, body: response.json<unknown>() };
     },
+    settleKeyUsage: () => appServices.apiKeys.flushUsage(),
     async close() {
       await server.close();
       await services.apiKeys.close();

@@ -325,6 +325,8 @@ describe('the operator side, through `gatehouse` processes', () => {
       (row) => row.key_hash,
     );
 
+    // The key's use by the partner API is written first, so no format is listed before it and another after.
+    await api.settleKeyUsage();
     const listed = await inEveryFormat(cli, ['key', 'list', '--partner', String(story.partner.id)]);
 
     for (const output of Object.values(listed)) {
