@@ -19,6 +19,13 @@ function rssMiB(pid: number): number | undefined {
   }
 }
 
+const children = new Set<ChildProcess>();
+// A bench stopped half-way (Ctrl-C, a failed run) leaves no server behind holding a port and a core.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+process.once('SIGINT', () => process.exit(130));
+
 /** Starts a server process and waits (bounded) for the line that tells its port. */
 export async function startServer(
   command: string,
@@ -26,6 +33,8 @@ export async function startServer(
   env: NodeJS.ProcessEnv,
 ): Promise<RunningServer> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let output = '';
   const port = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output.slice(-2000)}`)), 30_000);
