@@ -13,7 +13,15 @@ function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
-  if (path !== ':memory:') database.pragma('journal_mode = WAL');
+  if (path !== ':memory:') {
+    database.pragma('journal_mode = WAL');
+    // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
+    // touches (each gym's newest entries) are written back once per checkpoint however often they changed, so
+    // fewer checkpoints write far fewer pages. Measured in alternating rounds: +20% req/s at full load, and at a
+    // fixed 2,000 req/s with 2M check-ins the mean 8.95 → 6.92 ms and p99 112 → 28 ms. (Turning automatic
+    // checkpoints off was slower: an unbounded WAL makes every read search a growing index.)
+    database.pragma('wal_autocheckpoint = 4000');
+  }
   database.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   database.pragma('foreign_keys = ON');
   return database;
