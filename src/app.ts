@@ -11,7 +11,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
-import { bufferedStdout, loggerOptions } from './http/logging.js';
+import { loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
@@ -23,7 +23,7 @@ export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly clock?: Clock;
-  /** A logger instance (tests capture its output); default: pino at the configured level on stdout. */
+  /** A logger instance (serve's writes stdout in blocks; tests capture theirs); default: pino on stdout. */
   readonly logger?: FastifyBaseLogger;
   /** False while the store is not yet usable (migrations pending): the APIs answer 503 meanwhile. */
   readonly isAccepting?: () => boolean;
@@ -60,11 +60,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       keyLookup: (result) => metrics.keyCache.inc({ result }),
     },
   });
-  const destination = deps.logger === undefined ? bufferedStdout() : undefined;
   const server = Fastify({
-    ...(destination === undefined
-      ? { loggerInstance: deps.logger }
-      : { logger: { ...loggerOptions(config.logLevel), stream: destination.stream } }),
+    ...(deps.logger === undefined
+      ? { logger: loggerOptions(config.logLevel) }
+      : { loggerInstance: deps.logger }),
     bodyLimit: BODY_LIMIT_BYTES,
     // A slow client cannot hold the server: headers, whole request and idle keep-alive are all bounded.
     requestTimeout: config.requestTimeoutMs,
@@ -83,7 +82,6 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
 
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
-  if (destination !== undefined) server.addHook('onClose', () => destination.stop());
   await server.register(errorMapperPlugin);
   // Draining on shutdown, or the store not yet migrated: the APIs answer the 503 envelope, not Fastify's own.
   let closing = false;

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
-import { flushLog } from '../http/logging.js';
+import { bufferedStdout, flushLog, loggerOptions } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
@@ -67,7 +68,13 @@ export async function serve(config: Config): Promise<void> {
   let logBackgroundError = (error: Error): void => void process.stderr.write(`gatehouse: ${error.message}\n`);
   const store = createStore({ ...config, onBackgroundError: (error) => logBackgroundError(error) });
   const state = { migrated: !config.migrate, closing: false };
-  const { server, services } = await buildApp({ config, store, isAccepting: () => state.migrated });
+  const log = bufferedStdout();
+  const { server, services } = await buildApp({
+    config,
+    store,
+    logger: pino(loggerOptions(config.logLevel), log.stream),
+    isAccepting: () => state.migrated,
+  });
   logBackgroundError = (error) => server.log.warn({ err: error }, 'database connection error');
   closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
@@ -75,6 +82,7 @@ export async function serve(config: Config): Promise<void> {
     else server.log.info({ signal }, 'shutting down');
     await server.close();
     await store.close();
+    log.stop();
   });
   await server.listen({ host: config.host, port: config.port });
   if (config.migrate) {

@@ -5,7 +5,7 @@ import pino from 'pino';
  * Secrets never reach the logs: the Authorization header and any custom code are redacted wherever they appear,
  * and request logs carry no headers or bodies in the first place.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
   'authorization',

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS } from '../../src/http/logging.js';
+import { loggerOptions } from '../../src/http/logging.js';
 
 /** A real pino logger, configured as in production, whose every line the test can read back. */
 export function captureLogs() {
@@ -11,6 +11,6 @@ export function captureLogs() {
       callback();
     },
   });
-  const logger = pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  const logger = pino(loggerOptions('info'), stream);
   return { logger, text: () => lines.join('\n'), lines };
 }
