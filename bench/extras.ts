@@ -1,16 +1,11 @@
 import { runLoad, type LoadResult } from './processes.js';
+import { median } from './stats.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
 const variant = (name: string): Variant => {
   const found = VARIANTS.find((v) => v.name === name);
   if (found === undefined) throw new Error(`no ${name} variant`);
   return found;
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
 /** One server at a fixed offered load (autocannon `overallRate`) on a fresh database: a warm-up, then the run. */
@@ -82,10 +77,9 @@ export async function measureExtras(options: { seconds: number; rounds: number; 
       runs: runs.map((r) => ({ p50: r.p50, mean: r.mean, p90: r.p90, p99: r.p99, rps: r.rps })),
     };
   });
-  const [gatehouse, raw, floor, large] = fixed;
-  if (gatehouse === undefined || raw === undefined || floor === undefined || large === undefined) {
+  const [gatehouse, , floor, large] = fixed;
+  if (gatehouse === undefined || floor === undefined || large === undefined)
     throw new Error('fixed-rate cases missing');
-  }
 
   let soak: { requests: number; rssPeak: number; rssEnd: number; rssStart: number } | undefined;
   if (options.soakRequests > 0) {
@@ -109,7 +103,7 @@ export async function measureExtras(options: { seconds: number; rounds: number; 
     }
   }
   return {
-    fixedRate: { rate, rounds: options.rounds, cases: fixed },
+    fixedRate: { rate, rounds: options.rounds, cases: fixed, floorP99: floor.p99 },
     storeSize: {
       p50At10k: gatehouse.p50,
       p99At10k: gatehouse.p99,

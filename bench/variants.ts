@@ -72,12 +72,13 @@ function shippedNodeFlags(): string[] {
     throw new Error('package.json: the start script no longer runs node dist/cli/main.js serve');
   return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
 }
+const SHIPPED_NODE_FLAGS = shippedNodeFlags();
 
 /** gatehouse as shipped: `gatehouse serve` built for production, logging, metrics, auth and rate limits on. */
 const gatehouse =
   (dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Variant['start'] =>
   (database) =>
-    startServer(process.execPath, [...shippedNodeFlags(), cli, 'serve'], {
+    startServer(process.execPath, [...SHIPPED_NODE_FLAGS, cli, 'serve'], {
       NODE_ENV: 'production',
       GATEHOUSE_DATABASE_URL: database.url,
       GATEHOUSE_PORT: '0',
