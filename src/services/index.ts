@@ -5,6 +5,7 @@ import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { createEventService } from './event-service.js';
 import { createValidationService } from './validation-service.js';
 
 export function createServices(deps: ServiceDependencies) {
@@ -18,6 +19,7 @@ export function createServices(deps: ServiceDependencies) {
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),
     audit: createAuditService(deps),
+    events: createEventService(deps),
   };
 }
 

@@ -235,6 +235,8 @@ describe('the operator side, through `gatehouse` processes', () => {
         payout_cents: PAYOUT_CENTS,
         currency: 'BRL',
         validated_at: checkinRow.validated_at,
+        // SQLite's single writer commits in id order: the feed needs no other order there.
+        commit_order: 0,
       },
     ]);
     const transactionId = transactions[0]?.id as number;
