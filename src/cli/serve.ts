@@ -3,8 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp } from '../app.js';
-import { bufferedStdout, flushLog, loggerOptions } from '../http/logging.js';
+import { buildApp, type App } from '../app.js';
+import { bufferedStdout, flushLog, loggableError, loggerOptions } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
@@ -76,7 +76,7 @@ export async function serve(config: Config): Promise<void> {
     isAccepting: () => state.migrated,
   });
   logBackgroundError = (error) => server.log.warn({ err: error }, 'database connection error');
-  closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
+  const shutdown = closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
     if (err !== undefined) server.log.error({ err }, 'shutting down after an error');
     else server.log.info({ signal }, 'shutting down');
@@ -84,6 +84,30 @@ export async function serve(config: Config): Promise<void> {
     await store.close();
     log.stop();
   });
+  try {
+    await start(config, { server, services, store, state });
+  } catch (error) {
+    // close-with-grace would end the process with 0 once the event loop empties (its beforeExit handler): a
+    // supervisor restarting on failure must see this one. Release everything and let the CLI exit 1 with the message.
+    shutdown.uninstall();
+    state.closing = true;
+    server.log.fatal({ error: loggableError(error as Error) }, 'could not start');
+    await server.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    log.stop();
+    throw error;
+  }
+}
+
+interface Started {
+  readonly server: App['server'];
+  readonly services: Services;
+  readonly store: Store;
+  readonly state: { migrated: boolean; closing: boolean };
+}
+
+/** Listens, migrates when asked to, and prints the demo banner: any failure here is a failure to start. */
+async function start(config: Config, { server, services, store, state }: Started): Promise<void> {
   await server.listen({ host: config.host, port: config.port });
   if (config.migrate) {
     state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
