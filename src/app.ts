@@ -11,7 +11,7 @@ import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
-import { loggerOptions } from './http/logging.js';
+import { loggableError, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
@@ -100,7 +100,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(healthRoutes, { store, metrics, isAccepting });
   const redis = config.redisUrl === undefined ? undefined : await connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
-    redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));
+    redis.on('error', (error) =>
+      server.log.warn({ error: loggableError(error) }, 'rate-limit store unavailable'),
+    );
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
   await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { redactCredentials } from '../domain/credentials.js';
 
 /**
  * Secrets never reach the logs: the Authorization header and any custom code are redacted wherever they appear,
@@ -47,9 +48,9 @@ export function flushLog(logger: FastifyBaseLogger): Promise<void> {
 }
 
 /**
- * What a log line may say about a failure (fault matrix I4): its class, code and message. No stack trace, and
- * none of a driver's extra fields — PostgreSQL's `detail` and `where` can quote row values and SQL.
+ * What a log line may say about a failure: its class, code and message (with any URL's credentials hidden). No
+ * stack trace, and none of a driver's extra fields — PostgreSQL's `detail` and `where` can quote row values and SQL.
  */
 export function loggableError(error: Error & { code?: unknown }): Record<string, unknown> {
-  return { type: error.constructor.name, code: error.code, message: error.message };
+  return { type: error.constructor.name, code: error.code, message: redactCredentials(error.message) };
 }
