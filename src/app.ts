@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -38,6 +43,12 @@ function requestId(request: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+/** In Fastify's terms: the list of addresses (a copy: it wants a mutable array), or the first `hops` hops. */
+function forwardedFor(trusted: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trusted !== 'number') return trusted === false ? false : [...trusted];
+  return (_address: string, hop: number) => hop < trusted;
+}
+
 export interface App {
   readonly server: FastifyInstance;
   readonly services: Services;
@@ -73,7 +84,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     genReqId: requestId,
     // One line per request instead, with partner, gym and outcome (src/http/observability.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: forwardedFor(config.trustProxy),
     frameworkErrors,
     return503OnClosing: false,
     clientErrorHandler,
