@@ -11,6 +11,7 @@ import {
 } from '../store/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
+import { assertOperatorText } from '../domain/operator-text.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
@@ -57,7 +58,12 @@ export function createApiKeyService({
   }
 
   return {
-    issue(partnerId: number, input: IssueKeyInput = {}, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
+    async issue(
+      partnerId: number,
+      input: IssueKeyInput = {},
+      actor: Actor = OPERATOR,
+    ): Promise<IssuedApiKey> {
+      assertOperatorText('label', input.label);
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
         // Deduplicated and ascending: the issue answer shows the scope as every later listing does.

@@ -13,6 +13,7 @@ import {
 } from '../store/catalog-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
+import { assertOperatorText } from '../domain/operator-text.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -31,7 +32,8 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return !(await hasAnyPartner(store.db));
     },
 
-    createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+    async createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+      assertOperatorText('name', name);
       return store.write(async (trx) => {
         const partner = await insertPartner(trx, name, clock.now());
         await recordAudit(
@@ -57,10 +59,11 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return partner;
     },
 
-    createGym(
+    async createGym(
       input: { id?: number; partnerId: number; name: string },
       actor: Actor = OPERATOR,
     ): Promise<Gym> {
+      assertOperatorText('name', input.name);
       return store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await store.serialize(trx, 'gyms');
@@ -81,7 +84,8 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return listGymProducts(store.db, gymId);
     },
 
-    createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
+    async createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
+      assertOperatorText('description', input.description);
       return store.write(async (trx) => {
         if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
         await store.serialize(trx, 'products');
