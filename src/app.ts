@@ -11,7 +11,8 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { ServiceUnavailableError } from './domain/errors.js';
 import { contentTypesPlugin } from './http/content-types.js';
-import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
+import { errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
+import { clientErrorHandler, refuseConnect } from './http/raw-answers.js';
 import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
 import { observabilityPlugin } from './http/observability.js';
@@ -80,7 +81,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: 1000,
+      // Node's own answer to a missing Host has an empty body: the error mapper answers it instead.
+      requireHostHeader: false,
+    },
     genReqId: requestId,
     // One line per request instead, with partner, gym and outcome (src/http/observability.ts).
     logController: new LogController({ disableRequestLogging: true }),
@@ -91,6 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  server.server.on('connect', refuseConnect);
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
   await server.register(errorMapperPlugin);
