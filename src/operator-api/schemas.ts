@@ -1,11 +1,16 @@
 import { Type, type TSchema } from 'typebox';
-import { PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import {
+  MAX_ID,
+  PAGE_LIMIT_PATTERN,
+  PLATFORM_ID_PATTERN,
+  POSITIVE_INT_PATTERN,
+} from '../domain/identifiers.js';
 import { errorResponses } from '../http/schemas.js';
 import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
 export const IdString = Type.String({ pattern: POSITIVE_INT_PATTERN, description: 'A positive integer' });
-export const Id = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 export const PlatformId = Type.String({ pattern: PLATFORM_ID_PATTERN, description: '13 digits' });
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);

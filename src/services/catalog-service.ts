@@ -1,4 +1,5 @@
-import { EntityExistsError, EntityNotFoundError } from '../domain/errors.js';
+import { EntityExistsError, EntityNotFoundError, InputError } from '../domain/errors.js';
+import { MAX_ID } from '../domain/identifiers.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import {
   findGym,
@@ -22,6 +23,16 @@ export interface NewProduct {
   readonly description: string;
   readonly payoutCents?: number;
   readonly currency?: string;
+}
+
+/**
+ * A generated id follows the greatest one: after a gym or product created with an id near MAX_ID it would pass it,
+ * and no request could name it (X-Gym-Id, product_id). The write is undone and the operator asked for an id.
+ */
+function assertNameable(id: number): void {
+  if (id > MAX_ID) {
+    throw new InputError('id', `must be given: the next id after the greatest one would pass ${MAX_ID}`);
+  }
 }
 
 /** Partners, their gyms and the products members check in for. */
@@ -69,6 +80,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
         await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
+        assertNameable(gym.id);
         await recordAudit(trx, { actor, action: 'create', entity: 'gym', entityId: gym.id }, clock.now());
         return gym;
       });
@@ -101,6 +113,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
           clock.now(),
         );
         if (product === undefined) throw new EntityExistsError('product');
+        assertNameable(product.id);
         await recordAudit(
           trx,
           { actor, action: 'create', entity: 'product', entityId: product.id },
