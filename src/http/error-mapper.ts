@@ -40,6 +40,10 @@ const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
   FST_STATIC_FORBIDDEN_PATH: () => routeNotFound(),
 };
 
+function requestAborted(): AppError {
+  return new AppError(400, 'request.aborted', 'the connection closed before the whole request was sent');
+}
+
 export function routeNotFound(): AppError {
   return new AppError(404, 'route.not-found', 'no route matches this path');
 }
@@ -47,6 +51,8 @@ export function routeNotFound(): AppError {
 /** Classifies any thrown value as an AppError, or undefined for a genuine bug (→ 500). */
 function toAppError(error: FastifyError, request: FastifyRequest): AppError | undefined {
   if (error instanceof AppError) return error;
+  // The body stream ended before its end: the client went away mid-upload (its ECONNRESET is not the store's).
+  if (request.raw.readableAborted) return requestAborted();
   if (error.validation !== undefined) {
     return schemaErrorsToInputError(error.validationContext ?? 'body', error.validation, request.body);
   }
