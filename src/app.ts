@@ -115,7 +115,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(observabilityPlugin, { metrics });
   await server.register(openApiPlugin);
   const guard = methodGuard(server);
-  await server.register(healthRoutes, { store, metrics, isAccepting });
+  await server.register(healthRoutes, { store, metrics, isAccepting, metricsToken: config.metricsToken });
   const redis = config.redisUrl === undefined ? undefined : await connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
     redis.on('error', (error) =>

@@ -9,6 +9,7 @@ const EnvSchema = Type.Object({
   GATEHOUSE_PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
   GATEHOUSE_DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
   GATEHOUSE_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  GATEHOUSE_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   GATEHOUSE_CHECKIN_TTL_SECONDS: Type.Integer({ default: 1200, minimum: 1 }),
   GATEHOUSE_DAILY_VISIT_LIMIT: Type.Integer({ default: 1, minimum: 0 }),
   GATEHOUSE_TIMEZONE: Type.String({ default: 'UTC', minLength: 1 }),
@@ -47,6 +48,8 @@ export interface Config {
   /** True when GATEHOUSE_DATABASE_URL was not set: only then may demo data be seeded. */
   readonly databaseUrlIsDefault: boolean;
   readonly adminToken: string | undefined;
+  /** Set: GET /metrics wants it as a bearer token; unset: /metrics is open (keep it off public networks). */
+  readonly metricsToken: string | undefined;
   readonly checkinTtlSeconds: number;
   readonly dailyVisitLimit: number;
   readonly timezone: string;
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: parsed.GATEHOUSE_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlIsDefault: parsed.GATEHOUSE_DATABASE_URL === undefined,
     adminToken: parsed.GATEHOUSE_ADMIN_TOKEN,
+    metricsToken: parsed.GATEHOUSE_METRICS_TOKEN,
     checkinTtlSeconds: parsed.GATEHOUSE_CHECKIN_TTL_SECONDS,
     dailyVisitLimit: parsed.GATEHOUSE_DAILY_VISIT_LIMIT,
     timezone: parsed.GATEHOUSE_TIMEZONE,
