@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyReply {
     /** The error key this reply carries (the request log and metrics read it); null on success. */
     outcome: string | null;
+    /** Why a key was refused, and which: the request log's, never the answer's. */
+    refusal: { reason: string | undefined; keyPrefix: string | undefined } | null;
   }
   interface FastifyContextConfig {
     /** The key of this route's 500 (the spec names one per endpoint family). */
@@ -77,7 +79,10 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   reply.outcome = error.key;
   reply.code(error.statusCode);
   if (error instanceof UnauthorizedError) return reply.send({ message: 'Unauthorized' });
-  if (error instanceof ForbiddenError) return reply.send(explicitDenyBody());
+  if (error instanceof ForbiddenError) {
+    reply.refusal = { reason: error.reason, keyPrefix: error.keyPrefix };
+    return reply.send(explicitDenyBody());
+  }
   if (error instanceof ServiceUnavailableError) reply.header('retry-after', '1');
   if (error instanceof RateLimitedError)
     reply.header('retry-after', String(Math.max(1, error.retryAfterSeconds)));
@@ -123,6 +128,7 @@ export const errorMapperPlugin = fp(
       done();
     });
     app.decorateReply('outcome', null);
+    app.decorateReply('refusal', null);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler((_request, reply) => sendAppError(reply, routeNotFound()));
     return Promise.resolve();

@@ -1,11 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loggableUrl } from './logging.js';
 import type { Metrics } from './metrics.js';
 
+/** A refused key's reason and prefix (when the token had the shape of a key): the operator can tell why. */
+function refusalFields(refusal: FastifyReply['refusal'] | undefined): Record<string, string> {
+  if (refusal === null || refusal === undefined) return {};
+  return {
+    ...(refusal.reason === undefined ? {} : { refusal: refusal.reason }),
+    ...(refusal.keyPrefix === undefined ? {} : { key_prefix: refusal.keyPrefix }),
+  };
+}
+
 function logRequest(
   request: FastifyRequest,
-  result: { status?: number; outcome: string },
+  result: { status?: number; outcome: string; refusal?: FastifyReply['refusal'] },
   elapsedMs?: number,
 ): void {
   const partner = request.partner;
@@ -19,6 +28,7 @@ function logRequest(
       ...(partner === null || partner === undefined
         ? {}
         : { partner_id: partner.key.partnerId, gym_id: partner.gymId, key_prefix: partner.key.prefix }),
+      ...refusalFields(result.refusal),
       ...(elapsedMs === undefined ? {} : { duration_ms: Math.round(elapsedMs * 1000) / 1000 }),
     },
     'request',
@@ -37,7 +47,11 @@ export const observabilityPlugin = fp(
       const seconds = reply.elapsedTime / 1000;
       metrics.requests.inc({ route, method: request.method, status });
       metrics.requestDuration.observe({ route, method: request.method, status }, seconds);
-      logRequest(request, { status: reply.statusCode, outcome: reply.outcome ?? 'ok' }, reply.elapsedTime);
+      logRequest(
+        request,
+        { status: reply.statusCode, outcome: reply.outcome ?? 'ok', refusal: reply.refusal },
+        reply.elapsedTime,
+      );
       done();
     });
     // A client that closes its connection before the answer (an aborted upload) gets no onResponse: one line still.

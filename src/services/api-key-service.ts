@@ -1,6 +1,6 @@
-import { generateApiKey, hashApiKey } from '../domain/api-key.js';
+import { generateApiKey, hashApiKey, presentedPrefix } from '../domain/api-key.js';
 import type { ApiKey } from '../domain/entities.js';
-import { EntityNotFoundError, ForbiddenError, InputError } from '../domain/errors.js';
+import { EntityNotFoundError, ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
 import { findGym, findPartner } from '../store/catalog-repository.js';
 import {
   findApiKey,
@@ -31,8 +31,11 @@ export interface IssuedApiKey {
   readonly secret: string;
 }
 
-function isLive(key: ApiKey, now: number): boolean {
-  return key.revokedAt === null && (key.expiresAt === null || now < key.expiresAt);
+/** Why a stored key cannot be used now, or undefined when it can. */
+function deadReason(key: ApiKey, now: number): RefusalReason | undefined {
+  if (key.revokedAt !== null) return 'revoked-key';
+  if (key.expiresAt !== null && now >= key.expiresAt) return 'expired-key';
+  return undefined;
 }
 
 export function createApiKeyService({
@@ -130,15 +133,21 @@ export function createApiKeyService({
         if (key !== undefined) cache.set(hash, key);
       }
       const now = clock.now();
-      if (key === undefined || !isLive(key, now)) throw new ForbiddenError();
+      if (key === undefined) throw new ForbiddenError('unknown-key', presentedPrefix(token));
+      const dead = deadReason(key, now);
+      if (dead !== undefined) throw new ForbiddenError(dead, key.prefix);
       usage.note(key.id, now);
       return key;
     },
 
     /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */
     async authorizeGym(key: ApiKey, gymId: number): Promise<void> {
-      if ((await ownerOf(gymId)) !== key.partnerId) throw new ForbiddenError();
-      if (key.gymIds !== null && !key.gymIds.includes(gymId)) throw new ForbiddenError();
+      const owner = await ownerOf(gymId);
+      if (owner === undefined) throw new ForbiddenError('unknown-gym', key.prefix);
+      if (owner !== key.partnerId) throw new ForbiddenError('other-partner-gym', key.prefix);
+      if (key.gymIds !== null && !key.gymIds.includes(gymId)) {
+        throw new ForbiddenError('out-of-scope-gym', key.prefix);
+      }
     },
   };
 }
