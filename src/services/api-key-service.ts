@@ -2,6 +2,7 @@ import { generateApiKey, hashApiKey, presentedPrefix } from '../domain/api-key.j
 import type { ApiKey } from '../domain/entities.js';
 import { EntityNotFoundError, ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
 import { findGym, findPartner } from '../store/catalog-repository.js';
+import { createGymOwners, type GymOwners } from './gym-owners.js';
 import {
   findApiKey,
   findApiKeyByHash,
@@ -38,27 +39,16 @@ function deadReason(key: ApiKey, now: number): RefusalReason | undefined {
   return undefined;
 }
 
-export function createApiKeyService({
-  store,
-  clock,
-  config,
-  observer = silentObserver,
-}: ServiceDependencies) {
+export function createApiKeyService(
+  { store, clock, config, observer = silentObserver }: ServiceDependencies,
+  gymOwners: GymOwners = createGymOwners({ store, clock, config }),
+) {
   const cache = createKeyCache(config.keyCacheSeconds * 1000, () => clock.now());
-  // Gyms never change partner, so who owns a gym is cached for good (bounded).
-  const gymOwners = new Map<number, number>();
-  store.watchKeyChanges(() => cache.clear());
+  store.watchKeyChanges(() => {
+    cache.clear();
+    gymOwners.forgetUnknown();
+  });
   const usage = createKeyUsage(store, config.keyUsageFlushSeconds * 1000);
-
-  async function ownerOf(gymId: number): Promise<number | undefined> {
-    const cached = gymOwners.get(gymId);
-    if (cached !== undefined) return cached;
-    const gym = await findGym(store.db, gymId);
-    if (gym === undefined) return undefined;
-    if (gymOwners.size >= 100_000) gymOwners.clear();
-    gymOwners.set(gymId, gym.partnerId);
-    return gym.partnerId;
-  }
 
   return {
     async issue(
@@ -142,7 +132,7 @@ export function createApiKeyService({
 
     /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */
     async authorizeGym(key: ApiKey, gymId: number): Promise<void> {
-      const owner = await ownerOf(gymId);
+      const owner = await gymOwners.ownerOf(gymId);
       if (owner === undefined) throw new ForbiddenError('unknown-gym', key.prefix);
       if (owner !== key.partnerId) throw new ForbiddenError('other-partner-gym', key.prefix);
       if (key.gymIds !== null && !key.gymIds.includes(gymId)) {

@@ -17,6 +17,7 @@ import { OPERATOR, type Actor } from '../domain/audit.js';
 import { assertOperatorText } from '../domain/operator-text.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
+import type { GymOwners } from './gym-owners.js';
 
 export interface NewProduct {
   readonly id?: number;
@@ -36,7 +37,10 @@ function assertNameable(id: number): void {
 }
 
 /** Partners, their gyms and the products members check in for. */
-export function createCatalogService({ store, clock, config }: ServiceDependencies) {
+export function createCatalogService(
+  { store, clock, config }: ServiceDependencies,
+  gymOwners?: Pick<GymOwners, 'noteCreated'>,
+) {
   return {
     /** True when nothing has been set up yet: the only database a first run may seed with demo data. */
     async isEmpty(): Promise<boolean> {
@@ -75,15 +79,19 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       actor: Actor = OPERATOR,
     ): Promise<Gym> {
       assertOperatorText('name', input.name);
-      return store.write(async (trx) => {
+      const created = await store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
         assertNameable(gym.id);
         await recordAudit(trx, { actor, action: 'create', entity: 'gym', entityId: gym.id }, clock.now());
+        // Other processes may remember this id as an unknown gym: they forget that on commit.
+        await store.announceKeyChange(trx);
         return gym;
       });
+      gymOwners?.noteCreated(created.id, created.partnerId);
+      return created;
     },
 
     async getGym(id: number): Promise<Gym> {
