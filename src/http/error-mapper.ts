@@ -53,13 +53,13 @@ export function routeNotFound(): AppError {
 /** Classifies any thrown value as an AppError, or undefined for a genuine bug (→ 500). */
 function toAppError(error: FastifyError, request: FastifyRequest): AppError | undefined {
   if (error instanceof AppError) return error;
-  // The body stream ended before its end: the client went away mid-upload (its ECONNRESET is not the store's).
-  if (request.raw.readableAborted) return requestAborted();
   if (error.validation !== undefined) {
     return schemaErrorsToInputError(error.validationContext ?? 'body', error.validation, request.body);
   }
   const framework = error.code === undefined ? undefined : FRAMEWORK_ERRORS[error.code];
   if (framework !== undefined) return framework();
+  // The body stream ended before its end: the client went away mid-upload (its ECONNRESET is not the store's).
+  if (request.raw.readableAborted) return requestAborted();
   if (isStoreUnavailable(error)) return new ServiceUnavailableError();
   return clientFault(error);
 }
