@@ -1,17 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { ServiceUnavailableError } from './domain/errors.js';
 import { contentTypesPlugin } from './http/content-types.js';
-import { clientErrorHandler, errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
+import { errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
+import { clientErrorHandler, refuseConnect } from './http/raw-answers.js';
 import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
-import { loggerOptions } from './http/logging.js';
+import { loggableError, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import { partnerApi } from './partner-api/index.js';
@@ -36,6 +42,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function requestId(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** In Fastify's terms: the list of addresses (a copy: it wants a mutable array), or the first `hops` hops. */
+function forwardedFor(trusted: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (typeof trusted !== 'number') return trusted === false ? false : [...trusted];
+  return (_address: string, hop: number) => hop < trusted;
 }
 
 export interface App {
@@ -69,17 +81,23 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     connectionTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: 1000,
+      // Node's own answer to a missing Host has an empty body: the error mapper answers it instead.
+      requireHostHeader: false,
+    },
     genReqId: requestId,
     // One line per request instead, with partner, gym and outcome (src/http/observability.ts).
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: forwardedFor(config.trustProxy),
     frameworkErrors,
     return503OnClosing: false,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  server.server.on('connect', refuseConnect);
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
   await server.register(errorMapperPlugin);
@@ -97,10 +115,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(observabilityPlugin, { metrics });
   await server.register(openApiPlugin);
   const guard = methodGuard(server);
-  await server.register(healthRoutes, { store, metrics, isAccepting });
+  await server.register(healthRoutes, { store, metrics, isAccepting, metricsToken: config.metricsToken });
   const redis = config.redisUrl === undefined ? undefined : await connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
-    redis.on('error', (error) => server.log.warn({ error: error.message }, 'rate-limit store unavailable'));
+    redis.on('error', (error) =>
+      server.log.warn({ error: loggableError(error) }, 'rate-limit store unavailable'),
+    );
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
   await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });

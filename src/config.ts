@@ -1,5 +1,6 @@
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
+import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gatehouse.db';
 
@@ -8,13 +9,14 @@ const EnvSchema = Type.Object({
   GATEHOUSE_PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
   GATEHOUSE_DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
   GATEHOUSE_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  GATEHOUSE_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   GATEHOUSE_CHECKIN_TTL_SECONDS: Type.Integer({ default: 1200, minimum: 1 }),
   GATEHOUSE_DAILY_VISIT_LIMIT: Type.Integer({ default: 1, minimum: 0 }),
   GATEHOUSE_TIMEZONE: Type.String({ default: 'UTC', minLength: 1 }),
   GATEHOUSE_CURRENCY: Type.String({ default: 'BRL', pattern: '^[A-Z]{3}$' }),
   GATEHOUSE_RATE_LIMIT_PER_SECOND: Type.Integer({ default: 200, minimum: 0 }),
   GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: Type.Integer({ default: 60, minimum: 0 }),
-  GATEHOUSE_TRUST_PROXY: Type.Boolean({ default: false }),
+  GATEHOUSE_TRUST_PROXY: Type.String({ default: 'false', minLength: 1 }),
   GATEHOUSE_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
   GATEHOUSE_HEADERS_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   GATEHOUSE_REQUEST_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
@@ -46,13 +48,16 @@ export interface Config {
   /** True when GATEHOUSE_DATABASE_URL was not set: only then may demo data be seeded. */
   readonly databaseUrlIsDefault: boolean;
   readonly adminToken: string | undefined;
+  /** Set: GET /metrics wants it as a bearer token; unset: /metrics is open (keep it off public networks). */
+  readonly metricsToken: string | undefined;
   readonly checkinTtlSeconds: number;
   readonly dailyVisitLimit: number;
   readonly timezone: string;
   readonly currency: string;
   readonly rateLimitPerSecond: number;
   readonly authFailureLimitPerMinute: number;
-  readonly trustProxy: boolean;
+  /** Whose X-Forwarded-For names the client (src/http/trusted-proxies.ts). */
+  readonly trustProxy: TrustedProxies;
   /** Rate-limit counters shared by every process; unset: each process counts on its own. */
   readonly redisUrl: string | undefined;
   readonly headersTimeoutMs: number;
@@ -84,6 +89,14 @@ function assertTimezone(timezone: string): void {
   }
 }
 
+function trustedProxies(value: string): TrustedProxies {
+  try {
+    return parseTrustedProxies(value);
+  } catch (error) {
+    throw new ConfigError(`GATEHOUSE_TRUST_PROXY: ${(error as Error).message}`);
+  }
+}
+
 /** The only reader of the environment: validates once and returns a frozen config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const relevant = Object.fromEntries(
@@ -105,13 +118,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: parsed.GATEHOUSE_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlIsDefault: parsed.GATEHOUSE_DATABASE_URL === undefined,
     adminToken: parsed.GATEHOUSE_ADMIN_TOKEN,
+    metricsToken: parsed.GATEHOUSE_METRICS_TOKEN,
     checkinTtlSeconds: parsed.GATEHOUSE_CHECKIN_TTL_SECONDS,
     dailyVisitLimit: parsed.GATEHOUSE_DAILY_VISIT_LIMIT,
     timezone: parsed.GATEHOUSE_TIMEZONE,
     currency: parsed.GATEHOUSE_CURRENCY,
     rateLimitPerSecond: parsed.GATEHOUSE_RATE_LIMIT_PER_SECOND,
     authFailureLimitPerMinute: parsed.GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE,
-    trustProxy: parsed.GATEHOUSE_TRUST_PROXY,
+    trustProxy: trustedProxies(parsed.GATEHOUSE_TRUST_PROXY),
     redisUrl: parsed.GATEHOUSE_REDIS_URL,
     headersTimeoutMs: parsed.GATEHOUSE_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: parsed.GATEHOUSE_REQUEST_TIMEOUT_MS,

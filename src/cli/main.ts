@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
+import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import { addCatalogCommands } from './catalog-commands.js';
@@ -30,7 +31,7 @@ function buildProgram(): Command {
     .description('apply pending database migrations and exit')
     .action(() =>
       withServices(async (_services, config) => {
-        process.stdout.write(`migrations applied to ${config.databaseUrl}\n`);
+        process.stdout.write(`migrations applied to ${redactCredentials(config.databaseUrl)}\n`);
       }),
     );
   program
@@ -70,6 +71,6 @@ buildProgram()
       process.exitCode = error.exitCode;
       return;
     }
-    process.stderr.write(`gatehouse: ${describeFailure(error)}\n`);
+    process.stderr.write(`gatehouse: ${redactCredentials(describeFailure(error))}\n`);
     process.exitCode = 1;
   });

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { stringify as stringifyStream } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { csvOptions } from '../http/csv.js';
 
 export type Format = 'table' | 'json' | 'csv';
 export const FORMATS: Format[] = ['table', 'json', 'csv'];
@@ -25,12 +26,21 @@ export function columnsOf(schema: { properties: Record<string, unknown> }): stri
   return Object.keys(schema.properties);
 }
 
-function cell(value: unknown): string {
+/** C0, DEL and C1: a name holding ESC could drive the operator's terminal (colours, titles, cursor moves). */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/g;
+
+function text(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(',');
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
+}
+
+/** A table cell: the value as text, with every control character taken out. */
+function cell(value: unknown): string {
+  return text(value).replace(CONTROL_CHARACTERS, '');
 }
 
 function table(rows: readonly Row[]): string {
@@ -56,8 +66,7 @@ function table(rows: readonly Row[]): string {
  */
 export function print(rows: readonly Row[], format: Format, columns: readonly string[]): void {
   if (format === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-  else if (format === 'csv')
-    process.stdout.write(stringify([...rows], { header: true, columns: [...columns] }));
+  else if (format === 'csv') process.stdout.write(stringify([...rows], csvOptions(columns)));
   else process.stdout.write(table(rows));
 }
 
@@ -68,7 +77,7 @@ export function printOne(row: Row, format: Format): void {
 
 /** CSV of any size, straight from a row source to stdout. */
 export async function streamCsv(columns: string[], rows: AsyncIterable<Row>): Promise<void> {
-  await pipeline(Readable.from(rows), stringifyStream({ header: true, columns }), process.stdout, {
+  await pipeline(Readable.from(rows), stringifyStream(csvOptions(columns)), process.stdout, {
     end: false,
   });
 }

@@ -3,8 +3,9 @@ import { setFlagsFromString } from 'node:v8';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp } from '../app.js';
-import { bufferedStdout, flushLog, loggerOptions } from '../http/logging.js';
+import { buildApp, type App } from '../app.js';
+import { redactCredentials } from '../domain/credentials.js';
+import { bufferedStdout, flushLog, loggableError, loggerOptions } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
@@ -21,7 +22,7 @@ async function demoBanner(config: Config, services: Services, baseUrl: string): 
   }
   const demo = await seedDemo(services);
   return (
-    `\ngatehouse is serving ${baseUrl} on ${config.databaseUrl}, seeded with a demo partner.\n` +
+    `\ngatehouse is serving ${baseUrl} on ${redactCredentials(config.databaseUrl)}, seeded with a demo partner.\n` +
     `Validate the demo check-in (it expires in ${Math.round(config.checkinTtlSeconds / 60)} minutes):\n\n` +
     `  ${curlValidateLine(baseUrl, demo)}\n\n` +
     `A fresh one later: npx gatehouse demo\n`
@@ -43,7 +44,7 @@ async function migrateWhenReachable(
       return true;
     } catch (error) {
       if (!isStoreUnavailable(error)) throw error;
-      log.warn({ err: error }, 'database unavailable; retrying migrations');
+      log.warn({ error: loggableError(error as Error) }, 'database unavailable; retrying migrations');
     }
     await sleep(MIGRATION_RETRY_MS);
     if (stopped()) return false;
@@ -65,7 +66,8 @@ function boundHeapGrowth(): void {
 /** `gatehouse serve`: listen, migrate (unless told not to), and drain cleanly on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   boundHeapGrowth();
-  let logBackgroundError = (error: Error): void => void process.stderr.write(`gatehouse: ${error.message}\n`);
+  let logBackgroundError = (error: Error): void =>
+    void process.stderr.write(`gatehouse: ${redactCredentials(error.message)}\n`);
   const store = createStore({ ...config, onBackgroundError: (error) => logBackgroundError(error) });
   const state = { migrated: !config.migrate, closing: false };
   const log = bufferedStdout();
@@ -75,15 +77,40 @@ export async function serve(config: Config): Promise<void> {
     logger: pino(loggerOptions(config.logLevel), log.stream),
     isAccepting: () => state.migrated,
   });
-  logBackgroundError = (error) => server.log.warn({ err: error }, 'database connection error');
-  closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
+  logBackgroundError = (error) =>
+    server.log.warn({ error: loggableError(error) }, 'database connection error');
+  const shutdown = closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
-    if (err !== undefined) server.log.error({ err }, 'shutting down after an error');
+    if (err !== undefined) server.log.error({ error: loggableError(err) }, 'shutting down after an error');
     else server.log.info({ signal }, 'shutting down');
     await server.close();
     await store.close();
     log.stop();
   });
+  try {
+    await start(config, { server, services, store, state });
+  } catch (error) {
+    // close-with-grace would end the process with 0 once the event loop empties (its beforeExit handler): a
+    // supervisor restarting on failure must see this one. Release everything and let the CLI exit 1 with the message.
+    shutdown.uninstall();
+    state.closing = true;
+    server.log.fatal({ error: loggableError(error as Error) }, 'could not start');
+    await server.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    log.stop();
+    throw error;
+  }
+}
+
+interface Started {
+  readonly server: App['server'];
+  readonly services: Services;
+  readonly store: Store;
+  readonly state: { migrated: boolean; closing: boolean };
+}
+
+/** Listens, migrates when asked to, and prints the demo banner: any failure here is a failure to start. */
+async function start(config: Config, { server, services, store, state }: Started): Promise<void> {
   await server.listen({ host: config.host, port: config.port });
   if (config.migrate) {
     state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);

@@ -9,6 +9,13 @@ export interface GeneratedApiKey {
   readonly hash: string;
 }
 
+const PRESENTED_PREFIX = /^(ghk_[0-9a-f]{8})_/;
+
+/** The prefix of a token shaped like a gatehouse key, to name it in logs; undefined for anything else. */
+export function presentedPrefix(token: string): string | undefined {
+  return PRESENTED_PREFIX.exec(token)?.[1];
+}
+
 export function hashApiKey(secret: string): string {
   return hash('sha256', secret, 'hex');
 }

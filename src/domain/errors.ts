@@ -107,9 +107,19 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** Product.md §2.5: every refused key gets this one body, so a key cannot probe which gyms exist. */
+/** Why a key was refused: for the operator's log only, never the client's answer. */
+export type RefusalReason =
+  'unknown-key' | 'revoked-key' | 'expired-key' | 'unknown-gym' | 'other-partner-gym' | 'out-of-scope-gym';
+
+/**
+ * Every refused key gets this one body, so a key cannot probe which gyms exist. The reason and the key's prefix
+ * ride along for the request log.
+ */
 export class ForbiddenError extends AppError {
-  constructor() {
+  constructor(
+    readonly reason?: RefusalReason,
+    readonly keyPrefix?: string,
+  ) {
     super(403, 'forbidden', 'User is not authorized to access this resource with an explicit deny');
   }
 }

@@ -1,7 +1,12 @@
 /** Product.md §2.2: exactly 13 ASCII digits, leading zeros allowed. */
 export const PLATFORM_ID_PATTERN = '^[0-9]{13}$';
-/** Product.md §2.5: the X-Gym-Id header. */
+/** The X-Gym-Id header: up to 15 digits (README). */
 export const GYM_ID_PATTERN = '^[1-9][0-9]{0,14}$';
+/**
+ * The greatest id of anything: X-Gym-Id, ids in paths and JSON ids all stop at 15 digits, so an id past it could be
+ * stored but never named again.
+ */
+export const MAX_ID = 999_999_999_999_999;
 /** Positive integers in paths and query strings: digit strings, parsed explicitly, never coerced. */
 export const POSITIVE_INT_PATTERN = '^[1-9][0-9]{0,14}$';
 

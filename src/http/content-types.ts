@@ -9,9 +9,18 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 /** Methods whose body, if any, is ignored whatever its type (product.md §2.6: DELETE ignores any body). */
 const BODYLESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 
+/** Bytes that are not UTF-8 are refused, not replaced: decoding them to U+FFFD would turn two codes into one. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Parses a JSON body, refusing `__proto__` and `constructor.prototype` keys outright (no pollution). */
-export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) throw new InputError('body', 'is required');
+export function parseJsonBody(bytes: Buffer): unknown {
+  if (bytes.length === 0) throw new InputError('body', 'is required');
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new InputError('body', 'must be UTF-8');
+  }
   try {
     return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (error) {
@@ -28,10 +37,10 @@ export function parseJsonBody(text: string): unknown {
 export const contentTypesPlugin = fp(
   (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, body, done) => {
+    app.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'buffer' }, (request, body, done) => {
       if (BODYLESS.has(request.method)) return done(null, undefined);
       try {
-        done(null, parseJsonBody(body as string));
+        done(null, parseJsonBody(body as Buffer));
       } catch (error) {
         done(error as InputError, undefined);
       }

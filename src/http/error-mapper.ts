@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -19,6 +18,8 @@ declare module 'fastify' {
   interface FastifyReply {
     /** The error key this reply carries (the request log and metrics read it); null on success. */
     outcome: string | null;
+    /** Why a key was refused, and which: the request log's, never the answer's. */
+    refusal: { reason: string | undefined; keyPrefix: string | undefined } | null;
   }
   interface FastifyContextConfig {
     /** The key of this route's 500 (the spec names one per endpoint family). */
@@ -37,7 +38,13 @@ const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new InputError('body', 'malformed JSON'),
   FST_ERR_BAD_URL: () => new AppError(400, 'request.invalid-url', 'malformed URL'),
   FST_ERR_MAX_PARAM_LENGTH: () => routeNotFound(),
+  // A path that climbs out of the docs' static files names no file gatehouse serves.
+  FST_STATIC_FORBIDDEN_PATH: () => routeNotFound(),
 };
+
+function requestAborted(): AppError {
+  return new AppError(400, 'request.aborted', 'the connection closed before the whole request was sent');
+}
 
 export function routeNotFound(): AppError {
   return new AppError(404, 'route.not-found', 'no route matches this path');
@@ -51,8 +58,20 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError | un
   }
   const framework = error.code === undefined ? undefined : FRAMEWORK_ERRORS[error.code];
   if (framework !== undefined) return framework();
+  // The body stream ended before its end: the client went away mid-upload (its ECONNRESET is not the store's).
+  if (request.raw.readableAborted) return requestAborted();
   if (isStoreUnavailable(error)) return new ServiceUnavailableError();
-  return undefined;
+  return clientFault(error);
+}
+
+/**
+ * Any other error that Fastify or a plugin marks as the client's (a 4xx `statusCode`) is answered with that status
+ * in the envelope; only what is left is a bug, and a 500.
+ */
+function clientFault(error: FastifyError): AppError | undefined {
+  const status = error.statusCode;
+  if (status === undefined || status < 400 || status > 499) return undefined;
+  return new AppError(status, 'request.invalid', (STATUS_CODES[status] ?? 'invalid request').toLowerCase());
 }
 
 /** Writes an AppError as the client sees it: 401 and 403 have their own shapes, the rest the envelope. */
@@ -60,7 +79,10 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   reply.outcome = error.key;
   reply.code(error.statusCode);
   if (error instanceof UnauthorizedError) return reply.send({ message: 'Unauthorized' });
-  if (error instanceof ForbiddenError) return reply.send(explicitDenyBody());
+  if (error instanceof ForbiddenError) {
+    reply.refusal = { reason: error.reason, keyPrefix: error.keyPrefix };
+    return reply.send(explicitDenyBody());
+  }
   if (error instanceof ServiceUnavailableError) reply.header('retry-after', '1');
   if (error instanceof RateLimitedError)
     reply.header('retry-after', String(Math.max(1, error.retryAfterSeconds)));
@@ -88,37 +110,16 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   );
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'request.headers-too-large', 'request headers must not exceed 16384 bytes'],
-  // A request line whose URL Node's parser rejects (control characters, no leading slash): product.md §2.10.
-  HPE_INVALID_URL: [400, 'request.invalid-url', 'malformed URL'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request.timeout', 'request timed out'],
-  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request.timeout', 'request timed out'],
-};
-
-/** Errors Node's HTTP parser raises before Fastify sees a request: answered on the raw socket, in the envelope. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, key, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
-    400,
-    'request.malformed',
-    'malformed HTTP request',
-  ];
-  const body = JSON.stringify(errorEnvelope(key, message));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
-}
-
 /** One place maps every error, Fastify's own included, to the spec's envelope. */
 export const errorMapperPlugin = fp(
   (app: FastifyInstance) => {
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal had an empty body, so it is answered here.
+      if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+        sendAppError(reply, new AppError(400, 'request.malformed', 'the Host header is required'));
+        return;
+      }
       // An unknown path is answered before its body is read: 404 comes before 415, 413 and 400 body.
       if (request.is404) {
         sendAppError(reply, routeNotFound());
@@ -127,6 +128,7 @@ export const errorMapperPlugin = fp(
       done();
     });
     app.decorateReply('outcome', null);
+    app.decorateReply('refusal', null);
     app.setErrorHandler(handleError);
     app.setNotFoundHandler((_request, reply) => sendAppError(reply, routeNotFound()));
     return Promise.resolve();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
+import { redactCredentials } from '../domain/credentials.js';
 
 /**
  * Secrets never reach the logs: the Authorization header and any custom code are redacted wherever they appear,
@@ -46,10 +47,30 @@ export function flushLog(logger: FastifyBaseLogger): Promise<void> {
   return new Promise((resolve) => (flush === undefined ? resolve() : flush.call(logger, () => resolve())));
 }
 
+const MAX_LOGGED_PATH = 256;
+const MAX_LOGGED_MESSAGE = 300;
+
+/** At most `max` characters of `text`, an ellipsis marking a cut. */
+function bounded(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 /**
- * What a log line may say about a failure (fault matrix I4): its class, code and message. No stack trace, and
- * none of a driver's extra fields — PostgreSQL's `detail` and `where` can quote row values and SQL.
+ * A request's URL as the log keeps it: the path, cut at 256 characters, and no query string — a query can carry a
+ * token (`?token=…`), and what one request makes the server log stays bounded.
+ */
+export function loggableUrl(url: string): string {
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  return `${bounded(path, MAX_LOGGED_PATH)}${query < 0 ? '' : '?[redacted]'}`;
+}
+
+/**
+ * What a log line may say about a failure: its class, code and message (any URL's credentials hidden, cut at 300
+ * characters: a message can quote the request). No
+ * stack trace, and none of a driver's extra fields — PostgreSQL's `detail` and `where` can quote row values and SQL.
  */
 export function loggableError(error: Error & { code?: unknown }): Record<string, unknown> {
-  return { type: error.constructor.name, code: error.code, message: error.message };
+  const message = bounded(redactCredentials(error.message), MAX_LOGGED_MESSAGE);
+  return { type: error.constructor.name, code: error.code, message };
 }

@@ -1,6 +1,39 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { loggableUrl } from './logging.js';
 import type { Metrics } from './metrics.js';
+
+/** A refused key's reason and prefix (when the token had the shape of a key): the operator can tell why. */
+function refusalFields(refusal: FastifyReply['refusal'] | undefined): Record<string, string> {
+  if (refusal === null || refusal === undefined) return {};
+  return {
+    ...(refusal.reason === undefined ? {} : { refusal: refusal.reason }),
+    ...(refusal.keyPrefix === undefined ? {} : { key_prefix: refusal.keyPrefix }),
+  };
+}
+
+function logRequest(
+  request: FastifyRequest,
+  result: { status?: number; outcome: string; refusal?: FastifyReply['refusal'] },
+  elapsedMs?: number,
+): void {
+  const partner = request.partner;
+  request.log.info(
+    {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      url: loggableUrl(request.url),
+      ...(result.status === undefined ? {} : { status: result.status }),
+      outcome: result.outcome,
+      ...(partner === null || partner === undefined
+        ? {}
+        : { partner_id: partner.key.partnerId, gym_id: partner.gymId, key_prefix: partner.key.prefix }),
+      ...refusalFields(result.refusal),
+      ...(elapsedMs === undefined ? {} : { duration_ms: Math.round(elapsedMs * 1000) / 1000 }),
+    },
+    'request',
+  );
+}
 
 /**
  * One JSON log line per request (request id, route, status, partner, gym, key prefix, outcome key, duration) and
@@ -14,21 +47,16 @@ export const observabilityPlugin = fp(
       const seconds = reply.elapsedTime / 1000;
       metrics.requests.inc({ route, method: request.method, status });
       metrics.requestDuration.observe({ route, method: request.method, status }, seconds);
-      const partner = request.partner;
-      request.log.info(
-        {
-          method: request.method,
-          route,
-          url: request.url,
-          status: reply.statusCode,
-          outcome: reply.outcome ?? 'ok',
-          ...(partner === null || partner === undefined
-            ? {}
-            : { partner_id: partner.key.partnerId, gym_id: partner.gymId, key_prefix: partner.key.prefix }),
-          duration_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-        },
-        'request',
+      logRequest(
+        request,
+        { status: reply.statusCode, outcome: reply.outcome ?? 'ok', refusal: reply.refusal },
+        reply.elapsedTime,
       );
+      done();
+    });
+    // A client that closes its connection before the answer (an aborted upload) gets no onResponse: one line still.
+    app.addHook('onRequestAbort', (request, done) => {
+      logRequest(request, { outcome: 'request.aborted' });
       done();
     });
     return Promise.resolve();

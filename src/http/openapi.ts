@@ -18,6 +18,13 @@ const SWAGGER_UI_STYLE_SRC =
   "style-src 'self' https: 'unsafe-hashes' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
 /**
+ * gatehouse serves plain http (TLS, if any, ends at a proxy in front of it). Over plain http, this directive makes
+ * the browser fetch the page's own scripts and styles over https, where nothing answers: /docs stayed blank on any
+ * host name but loopback, which Chromium exempts (test/processes/docs/docs-page.test.ts opens both).
+ */
+const UPGRADE_INSECURE_REQUESTS = /\s*upgrade-insecure-requests;?/;
+
+/**
  * The OpenAPI 3.1 document, generated from the route schemas (the one contract), served at /openapi.json and
  * rendered at /docs by Swagger UI from the package's own assets (nothing from a CDN). Register before any route.
  */
@@ -57,7 +64,10 @@ export const openApiPlugin = fp(
       routePrefix: '/docs',
       uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
       staticCSP: true,
-      transformStaticCSP: (header) => header.replace("style-src 'self' https:", SWAGGER_UI_STYLE_SRC),
+      transformStaticCSP: (header) =>
+        header
+          .replace("style-src 'self' https:", SWAGGER_UI_STYLE_SRC)
+          .replace(UPGRADE_INSECURE_REQUESTS, ''),
     });
     app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   },

@@ -4,6 +4,7 @@ import {
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
+import { OPERATOR_TEXT_MESSAGE, OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 import { CURRENCY_PATTERN, PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
 /** The part of an Ajv error this mapper reads. */
@@ -19,6 +20,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [POSITIVE_INT_PATTERN]: 'must be a positive integer',
   [PAGE_LIMIT_PATTERN]: 'must be an integer from 1 to 1000',
   [CURRENCY_PATTERN]: 'must be a three-letter currency code such as BRL',
+  [OPERATOR_TEXT_PATTERN]: OPERATOR_TEXT_MESSAGE,
 };
 
 const PLATFORM_ID_MESSAGE = 'must be a string of 13 digits';

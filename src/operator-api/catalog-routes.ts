@@ -10,6 +10,7 @@ import {
   IdString,
   ListOf,
   Name,
+  OperatorText,
   PageQuery,
   Partner,
   Product,
@@ -85,7 +86,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         params: Type.Object({ gym_id: IdString }),
         body: Type.Object({
           id: Type.Optional(Id),
-          description: Type.String({ minLength: 1, maxLength: 500 }),
+          description: OperatorText(500, 1),
           payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
           currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
         }),

@@ -4,7 +4,16 @@ import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
 import { presentKey, presentPage } from './presenters.js';
-import { ApiKey, Id, IdString, IssuedApiKey, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import {
+  ApiKey,
+  Id,
+  IdString,
+  IssuedApiKey,
+  ListOf,
+  OperatorText,
+  PageQuery,
+  operatorErrorResponses,
+} from './schemas.js';
 
 /** API keys of a partner: issue (the secret shown once), list without secrets, revoke. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -17,7 +26,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
         summary: "Issue an API key for a partner's gyms",
         params: Type.Object({ partner_id: IdString }),
         body: Type.Object({
-          label: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+          label: Type.Optional(Type.Union([OperatorText(200), Type.Null()])),
           gym_ids: Type.Optional(Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()])),
           expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         }),

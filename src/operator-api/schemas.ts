@@ -1,10 +1,16 @@
 import { Type, type TSchema } from 'typebox';
-import { PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import {
+  MAX_ID,
+  PAGE_LIMIT_PATTERN,
+  PLATFORM_ID_PATTERN,
+  POSITIVE_INT_PATTERN,
+} from '../domain/identifiers.js';
 import { errorResponses } from '../http/schemas.js';
+import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
 export const IdString = Type.String({ pattern: POSITIVE_INT_PATTERN, description: 'A positive integer' });
-export const Id = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 export const PlatformId = Type.String({ pattern: PLATFORM_ID_PATTERN, description: '13 digits' });
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);
@@ -63,4 +69,7 @@ export function ListOf(item: TSchema) {
 /** The error answers every operator route shares (product.md §4). */
 export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
 
-export const Name = Type.String({ minLength: 1, maxLength: 200 });
+/** Operator-written text: a name (partner, gym), a product's description, a key's label. */
+export const OperatorText = (maxLength: number, minLength = 0) =>
+  Type.String({ minLength, maxLength, pattern: OPERATOR_TEXT_PATTERN });
+export const Name = OperatorText(200, 1);

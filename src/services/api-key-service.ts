@@ -1,7 +1,8 @@
-import { generateApiKey, hashApiKey } from '../domain/api-key.js';
+import { generateApiKey, hashApiKey, presentedPrefix } from '../domain/api-key.js';
 import type { ApiKey } from '../domain/entities.js';
-import { EntityNotFoundError, ForbiddenError, InputError } from '../domain/errors.js';
+import { EntityNotFoundError, ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
 import { findGym, findPartner } from '../store/catalog-repository.js';
+import { createGymOwners, type GymOwners } from './gym-owners.js';
 import {
   findApiKey,
   findApiKeyByHash,
@@ -11,6 +12,7 @@ import {
 } from '../store/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
+import { assertOperatorText } from '../domain/operator-text.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
@@ -30,34 +32,31 @@ export interface IssuedApiKey {
   readonly secret: string;
 }
 
-function isLive(key: ApiKey, now: number): boolean {
-  return key.revokedAt === null && (key.expiresAt === null || now < key.expiresAt);
+/** Why a stored key cannot be used now, or undefined when it can. */
+function deadReason(key: ApiKey, now: number): RefusalReason | undefined {
+  if (key.revokedAt !== null) return 'revoked-key';
+  if (key.expiresAt !== null && now >= key.expiresAt) return 'expired-key';
+  return undefined;
 }
 
-export function createApiKeyService({
-  store,
-  clock,
-  config,
-  observer = silentObserver,
-}: ServiceDependencies) {
+export function createApiKeyService(
+  { store, clock, config, observer = silentObserver }: ServiceDependencies,
+  gymOwners: GymOwners = createGymOwners({ store, clock, config }),
+) {
   const cache = createKeyCache(config.keyCacheSeconds * 1000, () => clock.now());
-  // Gyms never change partner, so who owns a gym is cached for good (bounded).
-  const gymOwners = new Map<number, number>();
-  store.watchKeyChanges(() => cache.clear());
+  store.watchKeyChanges(() => {
+    cache.clear();
+    gymOwners.forgetUnknown();
+  });
   const usage = createKeyUsage(store, config.keyUsageFlushSeconds * 1000);
 
-  async function ownerOf(gymId: number): Promise<number | undefined> {
-    const cached = gymOwners.get(gymId);
-    if (cached !== undefined) return cached;
-    const gym = await findGym(store.db, gymId);
-    if (gym === undefined) return undefined;
-    if (gymOwners.size >= 100_000) gymOwners.clear();
-    gymOwners.set(gymId, gym.partnerId);
-    return gym.partnerId;
-  }
-
   return {
-    issue(partnerId: number, input: IssueKeyInput = {}, actor: Actor = OPERATOR): Promise<IssuedApiKey> {
+    async issue(
+      partnerId: number,
+      input: IssueKeyInput = {},
+      actor: Actor = OPERATOR,
+    ): Promise<IssuedApiKey> {
+      assertOperatorText('label', input.label);
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
         // Deduplicated and ascending: the issue answer shows the scope as every later listing does.
@@ -124,15 +123,21 @@ export function createApiKeyService({
         if (key !== undefined) cache.set(hash, key);
       }
       const now = clock.now();
-      if (key === undefined || !isLive(key, now)) throw new ForbiddenError();
+      if (key === undefined) throw new ForbiddenError('unknown-key', presentedPrefix(token));
+      const dead = deadReason(key, now);
+      if (dead !== undefined) throw new ForbiddenError(dead, key.prefix);
       usage.note(key.id, now);
       return key;
     },
 
     /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */
     async authorizeGym(key: ApiKey, gymId: number): Promise<void> {
-      if ((await ownerOf(gymId)) !== key.partnerId) throw new ForbiddenError();
-      if (key.gymIds !== null && !key.gymIds.includes(gymId)) throw new ForbiddenError();
+      const owner = await gymOwners.ownerOf(gymId);
+      if (owner === undefined) throw new ForbiddenError('unknown-gym', key.prefix);
+      if (owner !== key.partnerId) throw new ForbiddenError('other-partner-gym', key.prefix);
+      if (key.gymIds !== null && !key.gymIds.includes(gymId)) {
+        throw new ForbiddenError('out-of-scope-gym', key.prefix);
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
-import { EntityExistsError, EntityNotFoundError } from '../domain/errors.js';
+import { EntityExistsError, EntityNotFoundError, InputError } from '../domain/errors.js';
+import { MAX_ID } from '../domain/identifiers.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import {
   findGym,
@@ -13,8 +14,10 @@ import {
 } from '../store/catalog-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
+import { assertOperatorText } from '../domain/operator-text.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
+import type { GymOwners } from './gym-owners.js';
 
 export interface NewProduct {
   readonly id?: number;
@@ -23,15 +26,29 @@ export interface NewProduct {
   readonly currency?: string;
 }
 
+/**
+ * A generated id follows the greatest one: after a gym or product created with an id near MAX_ID it would pass it,
+ * and no request could name it (X-Gym-Id, product_id). The write is undone and the operator asked for an id.
+ */
+function assertNameable(id: number): void {
+  if (id > MAX_ID) {
+    throw new InputError('id', `must be given: the next id after the greatest one would pass ${MAX_ID}`);
+  }
+}
+
 /** Partners, their gyms and the products members check in for. */
-export function createCatalogService({ store, clock, config }: ServiceDependencies) {
+export function createCatalogService(
+  { store, clock, config }: ServiceDependencies,
+  gymOwners?: Pick<GymOwners, 'noteCreated'>,
+) {
   return {
     /** True when nothing has been set up yet: the only database a first run may seed with demo data. */
     async isEmpty(): Promise<boolean> {
       return !(await hasAnyPartner(store.db));
     },
 
-    createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+    async createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+      assertOperatorText('name', name);
       return store.write(async (trx) => {
         const partner = await insertPartner(trx, name, clock.now());
         await recordAudit(
@@ -57,18 +74,24 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return partner;
     },
 
-    createGym(
+    async createGym(
       input: { id?: number; partnerId: number; name: string },
       actor: Actor = OPERATOR,
     ): Promise<Gym> {
-      return store.write(async (trx) => {
+      assertOperatorText('name', input.name);
+      const created = await store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
+        assertNameable(gym.id);
         await recordAudit(trx, { actor, action: 'create', entity: 'gym', entityId: gym.id }, clock.now());
+        // Other processes may remember this id as an unknown gym: they forget that on commit.
+        await store.announceKeyChange(trx);
         return gym;
       });
+      gymOwners?.noteCreated(created.id, created.partnerId);
+      return created;
     },
 
     async getGym(id: number): Promise<Gym> {
@@ -81,7 +104,8 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
       return listGymProducts(store.db, gymId);
     },
 
-    createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
+    async createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
+      assertOperatorText('description', input.description);
       return store.write(async (trx) => {
         if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
         await store.serialize(trx, 'products');
@@ -97,6 +121,7 @@ export function createCatalogService({ store, clock, config }: ServiceDependenci
           clock.now(),
         );
         if (product === undefined) throw new EntityExistsError('product');
+        assertNameable(product.id);
         await recordAudit(
           trx,
           { actor, action: 'create', entity: 'product', entityId: product.id },

@@ -6,14 +6,17 @@ import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createEventService } from './event-service.js';
+import { createGymOwners } from './gym-owners.js';
 import { createValidationService } from './validation-service.js';
 
 export function createServices(deps: ServiceDependencies) {
+  // One view of who owns which gym: key authorization reads it, gym creation updates it.
+  const gymOwners = createGymOwners(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
-    catalog: createCatalogService(deps),
-    apiKeys: createApiKeyService(deps),
+    catalog: createCatalogService(deps, gymOwners),
+    apiKeys: createApiKeyService(deps, gymOwners),
     checkins: createCheckinService(deps),
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),

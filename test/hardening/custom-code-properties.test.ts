@@ -17,7 +17,7 @@ function codeProblem(code: unknown): string | undefined {
   if (typeof code !== 'string') return 'must be a string';
   const length = [...code].length;
   if (length < 1 || length > 13) return 'length must be between 1 and 13 characters';
-  if (!/\S/u.test(code)) return 'must not be blank';
+  if (!/[^\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]/u.test(code)) return 'must not be blank';
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/u.test(code)) return 'must not contain control characters';
   return undefined;

@@ -55,7 +55,11 @@ describe.each(dialects)('the request log (%s)', (dialect) => {
       expectedLine(noCode, CODE, 'checkin.custom-code.not-found', true),
       expectedLine(created, CODE, 'ok', true),
       expectedLine(health, '/health', 'ok', false),
-      expectedLine(refused, VALIDATE, 'forbidden', false),
+      {
+        ...expectedLine(refused, VALIDATE, 'forbidden', false),
+        refusal: 'unknown-key',
+        key_prefix: 'ghk_0badc0de',
+      },
       expectedLine(anonymous, VALIDATE, 'unauthorized', false),
       expectedLine(nowhere, 'unmatched', 'route.not-found', false),
       expectedLine(wrongMethod, VALIDATE, 'route.method-not-allowed', false),

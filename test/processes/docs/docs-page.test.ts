@@ -19,6 +19,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // A host name other than loopback, resolved to the server without DNS.
+  '--host-resolver-rules=MAP docs.gatehouse.test 127.0.0.1',
 ];
 
 describe('the docs page', () => {
@@ -40,10 +42,11 @@ describe('the docs page', () => {
     return context;
   }
 
-  it('when /docs is opened, then it lists the validate endpoint, asks no other host and logs no error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-docs-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const server = await spawnGatehouse({ GATEHOUSE_DATABASE_URL: `sqlite:${join(dir, 'gatehouse.db')}` });
+  /**
+   * Opens /docs at `url` (served by `server`) and asserts the page rendered the partner API from its own origin:
+   * the validate endpoint listed, no other host asked, nothing failed, no console error.
+   */
+  async function expectDocsRender(url: string): Promise<void> {
     const context = await browser();
     const requested: string[] = [];
     const failed: string[] = [];
@@ -59,7 +62,7 @@ describe('the docs page', () => {
     });
     page.on('pageerror', (error) => void consoleErrors.push(error.message));
 
-    const response = await page.goto(`${server.baseUrl}/docs`, { waitUntil: 'networkidle' });
+    const response = await page.goto(url, { waitUntil: 'networkidle' });
     const validate = page.locator('.opblock-summary-path[data-path="/access/v1/validate"]');
     await validate.first().waitFor({ state: 'visible', timeout: 15_000 });
 
@@ -68,16 +71,41 @@ describe('the docs page', () => {
     const policy = response?.headers()['content-security-policy'] ?? '';
     expect(policy).toMatch(/default-src 'self'/);
     expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+    // Over plain http this would send the page's own assets to https, where nothing answers.
+    expect(policy).not.toMatch(/upgrade-insecure-requests/);
     expect(await validate.count()).toBe(1);
     const operation = page.locator('.opblock-post', { has: validate });
     await expect(operation.locator('.opblock-summary-description').textContent()).resolves.toBe(
       "Validate a member's check-in at the gym",
     );
-    const origin = new URL(server.baseUrl).origin;
-    const elsewhere = requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin);
+    const origin = new URL(url).origin;
+    const elsewhere = requested.filter(
+      (asked) => !asked.startsWith('data:') && new URL(asked).origin !== origin,
+    );
     expect(elsewhere).toEqual([]);
     expect(requested).toContain(`${origin}/docs/json`);
     expect(failed).toEqual([]);
     expect(consoleErrors).toEqual([]);
+  }
+
+  async function serveDocs() {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-docs-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    return spawnGatehouse({ GATEHOUSE_DATABASE_URL: `sqlite:${join(dir, 'gatehouse.db')}` });
+  }
+
+  it('when /docs is opened, then it lists the validate endpoint, asks no other host and logs no error', async () => {
+    const server = await serveDocs();
+
+    await expectDocsRender(`${server.baseUrl}/docs`);
+  });
+
+  it('when /docs is opened over plain http through a host name that is not loopback, then it renders just the same', async () => {
+    const server = await serveDocs();
+    const { port } = new URL(server.baseUrl);
+
+    // Chromium treats 127.0.0.1 and localhost as secure origins; docs.gatehouse.test (resolved to the server by the
+    // browser itself) is what an operator's http://gatehouse.internal:8080/docs looks like to it.
+    await expectDocsRender(`http://docs.gatehouse.test:${port}/docs`);
   });
 });

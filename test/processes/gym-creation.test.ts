@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, test } from 'vitest';
+import { platformId } from '../helpers/factories.js';
+import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
+import { arrangeCheckins, openOperator, type Operator } from './helpers/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from './helpers/gatehouse-process.js';
+import { CHECKIN_NOT_FOUND, EXPLICIT_DENY, pollUntil, reply, validate } from './helpers/http.js';
+
+// Long enough that only the change feed can explain a gym served promptly after it was refused as unknown.
+const KEY_CACHE_SECONDS = '60';
+const WITHIN_MS = 1000;
+const NEW_GYM = 770_000_000_001;
+
+/** A validate at `gymId` for a member with no check-in: 403 while the gym is unknown, 404 once it is the key's. */
+function probe(server: GatehouseProcess, headers: Record<string, string>, gymId: number) {
+  return validate(server.baseUrl, { ...headers, 'x-gym-id': String(gymId) }, platformId()).then(reply);
+}
+
+describe('a gym refused as unknown is served on every process within a second of its creation', () => {
+  const startGatehouse = useGatehouseProcesses();
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function expectServedEverywhereWithinASecond(
+    operator: Operator,
+    servers: GatehouseProcess[],
+    arranged: Awaited<ReturnType<typeof arrangeCheckins>>,
+  ) {
+    for (const server of servers) {
+      expect(await probe(server, arranged.headers, NEW_GYM)).toEqual({ status: 403, body: EXPLICIT_DENY });
+    }
+
+    await operator.services.catalog.createGym({
+      id: NEW_GYM,
+      partnerId: arranged.partner.id,
+      name: 'New gym',
+    });
+
+    for (const server of servers) {
+      const polled = await pollUntil(
+        () => probe(server, arranged.headers, NEW_GYM),
+        (r) => 'status' in r && r.status === 404,
+        { withinMs: 2 * WITHIN_MS, intervalMs: 25 },
+      );
+      expect(polled.result).toEqual({ status: 404, body: CHECKIN_NOT_FOUND });
+      expect(polled.elapsedMs).toBeLessThan(WITHIN_MS);
+    }
+  }
+
+  test.skipIf(!pgAvailable)(
+    'on PostgreSQL: when the operator creates it, then two processes that remembered it as unknown serve it (LISTEN/NOTIFY)',
+    async () => {
+      const schema = await createPgSchema();
+      const operator = openOperator(schema.url);
+      cleanups.push(
+        () => schema.drop(),
+        () => operator.close(),
+      );
+      await operator.store.migrate();
+      const url = `${schema.url}&application_name=gh_gyms`;
+      const arranged = await arrangeCheckins(operator.services, 0);
+      const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
+      const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
+      const listening = await pollUntil(
+        () =>
+          sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where application_name = 'gh_gyms' and query ilike 'listen %' and state = 'idle'`.execute(
+            operator.store.db,
+          ),
+        (r) => r.rows[0]?.n === 2,
+        { withinMs: 5000 },
+      );
+      expect(listening.done, 'both processes LISTEN for changes').toBe(true);
+      await sleep(200);
+
+      await expectServedEverywhereWithinASecond(operator, servers, arranged);
+    },
+  );
+
+  test('on SQLite: when the operator creates it in the shared file, then two processes that remembered it as unknown serve it (data_version)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-gyms-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
+    const operator = openOperator(url);
+    cleanups.push(() => operator.close());
+    await operator.store.migrate();
+    const arranged = await arrangeCheckins(operator.services, 0);
+    const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
+    const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
+
+    await expectServedEverywhereWithinASecond(operator, servers, arranged);
+  });
+});

@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { pgAvailable, PG_TEST_URL } from '../../helpers/postgres.js';
+import { gatehouse, useTempDir } from '../cli/cli.js';
+
+/** A loopback port held by another listener for the test. */
+function occupiedPort(): Promise<{ port: number; server: Server }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (typeof address === 'object' && address !== null) resolve({ port: address.port, server });
+      else reject(new Error('no port'));
+    });
+  });
+}
+
+/** The fatal "could not start" line serve logged on stdout, parsed. */
+function startFailureLine(stdout: string): unknown {
+  return stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((line) => line.msg === 'could not start');
+}
+
+describe('gatehouse serve when it cannot start', () => {
+  const dir = useTempDir();
+  const holders: Server[] = [];
+  afterEach(() => {
+    for (const holder of holders.splice(0)) holder.close();
+  });
+
+  test('when its port is taken, then it exits 1 with the message on stderr and the failure logged, so a supervisor restarts it', async () => {
+    const { port, server } = await occupiedPort();
+    holders.push(server);
+
+    const result = await gatehouse(['serve'], {
+      GATEHOUSE_DATABASE_URL: `sqlite:${join(dir(), 'port-taken.db')}`,
+      GATEHOUSE_HOST: '127.0.0.1',
+      GATEHOUSE_PORT: String(port),
+      GATEHOUSE_LOG_LEVEL: 'info',
+    });
+
+    const message = `listen EADDRINUSE: address already in use 127.0.0.1:${port}`;
+    expect({ code: result.code, stderr: result.stderr }).toEqual({
+      code: 1,
+      stderr: `gatehouse: ${message}\n`,
+    });
+    expect(startFailureLine(result.stdout)).toMatchObject({
+      level: 60,
+      error: { type: 'Error', code: 'EADDRINUSE', message },
+    });
+  });
+
+  test.skipIf(!pgAvailable)(
+    'when migrations fail for good after it listens (a PostgreSQL database that does not exist), then it stops listening and exits 1 with the message',
+    async () => {
+      const missing = new URL(PG_TEST_URL);
+      missing.pathname = '/gatehouse_no_such_database';
+
+      const result = await gatehouse(['serve'], {
+        GATEHOUSE_DATABASE_URL: missing.href,
+        GATEHOUSE_HOST: '127.0.0.1',
+        GATEHOUSE_PORT: '0',
+        GATEHOUSE_LOG_LEVEL: 'info',
+      });
+
+      const message = 'database "gatehouse_no_such_database" does not exist';
+      expect({ code: result.code, stderr: result.stderr }).toEqual({
+        code: 1,
+        stderr: `gatehouse: ${message}\n`,
+      });
+      expect(startFailureLine(result.stdout)).toMatchObject({
+        level: 60,
+        error: { type: 'DatabaseError', code: '3D000', message },
+      });
+    },
+  );
+});
