@@ -1,5 +1,6 @@
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
+import { ConfigError } from './config-error.js';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gatehouse.db';
 
@@ -72,9 +73,7 @@ export interface Config {
   readonly logLevel: string;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError };
 
 function assertTimezone(timezone: string): void {
   try {

@@ -3,7 +3,6 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentCheckin } from '../operator-api/presenters.js';
 import { instant, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { Checkin } from '../operator-api/schemas.js';
 import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
 
 const STATUSES = ['pending', 'validated', 'cancelled', 'expired'] as const;
@@ -55,6 +54,7 @@ export function addCheckinCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { platformId?: string; gym?: number; status?: Status; format: Format }) =>
       withServices(async (services) => {
+        const { Checkin } = await import('../operator-api/schemas.js');
         const page = await services.checkins.list(
           {
             ...(options.platformId === undefined ? {} : { platformId: options.platformId }),

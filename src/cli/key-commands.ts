@@ -3,7 +3,6 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../operator-api/presenters.js';
 import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
-import { ApiKey } from '../operator-api/schemas.js';
 import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
 
 /** `gatehouse key issue|list|revoke` */
@@ -29,7 +28,16 @@ export function addKeyCommands(program: Command): void {
             gymIds: options.gyms ?? null,
             expiresAt: options.expiresAt ?? null,
           });
-          printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+          if (options.format !== 'table') {
+            printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+            return;
+          }
+          // For a person at a terminal: the secret on a line of its own, and why it must be copied now.
+          printOne(presentKey(issued.key), options.format);
+          process.stdout.write(
+            `\nkey: ${issued.secret}\n\n` +
+              'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n',
+          );
         }),
     );
   key
@@ -39,6 +47,7 @@ export function addKeyCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { partner: number; format: Format }) =>
       withServices(async (services) => {
+        const { ApiKey } = await import('../operator-api/schemas.js');
         const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
         print(page.items.map(presentKey), options.format, columnsOf(ApiKey));
       }),

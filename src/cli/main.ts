@@ -1,14 +1,35 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { AppError } from '../domain/errors.js';
-import { curlValidateLine, seedDemo } from '../services/demo.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
-import { serve } from './serve.js';
+
+// Only commander and the command definitions load up front: `--help` and a usage error answer in a blink, and each
+// action loads the configuration, the store (and, for serve, the whole server) when it runs.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+function commandPath(command: Command): string {
+  return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
+}
+
+/**
+ * Every command, however deep: a usage error prints the one thing that is wrong and where to find the usage (not
+ * the whole help), and required options say so in the help.
+ */
+function finish(command: Command): void {
+  command.exitOverride().showHelpAfterError(`Run '${commandPath(command)} --help' for its usage.`);
+  for (const option of command.options) {
+    if (option.mandatory) option.description = `(required) ${option.description}`;
+  }
+  command.commands.forEach(finish);
+}
 
 function buildProgram(): Command {
   const program = new Command('gatehouse')
@@ -16,22 +37,31 @@ function buildProgram(): Command {
       'Access control for gym networks.\n\nConfiguration comes from GATEHOUSE_* environment variables (see the README);\n' +
         'the database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).',
     )
-    .showHelpAfterError()
-    .exitOverride();
+    .version(version, '-V, --version', 'print the version of gatehouse');
 
   program
     .command('serve')
     .description(
       'serve the partner and operator APIs (applies pending migrations unless GATEHOUSE_MIGRATE=false)',
     )
-    .action(() => serve(loadConfig()));
+    .action(async () => {
+      const [{ loadConfig }, { serve }] = await Promise.all([import('../config.js'), import('./serve.js')]);
+      await serve(loadConfig());
+    });
   program
     .command('migrate')
     .description('apply pending database migrations and exit')
     .action(() =>
-      withServices(async (_services, config) => {
-        process.stdout.write(`migrations applied to ${config.databaseUrl}\n`);
-      }),
+      withServices(
+        async (_services, config, pending) => {
+          process.stdout.write(
+            pending
+              ? `migrations applied to ${config.databaseUrl}\n`
+              : `no pending migrations: ${config.databaseUrl} is up to date\n`,
+          );
+        },
+        { migrate: true },
+      ),
     );
   program
     .command('demo')
@@ -40,6 +70,7 @@ function buildProgram(): Command {
     )
     .action(() =>
       withServices(async (services, config) => {
+        const { curlValidateLine, seedDemo } = await import('../services/demo.js');
         const access = await seedDemo(services);
         process.stdout.write(`${curlValidateLine(`http://${config.host}:${config.port}`, access)}\n`);
       }),
@@ -48,10 +79,7 @@ function buildProgram(): Command {
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);
-  program.commands.forEach(function exitOverride(command: Command): void {
-    command.exitOverride().showHelpAfterError();
-    command.commands.forEach(exitOverride);
-  });
+  finish(program);
   return program;
 }
 

@@ -14,76 +14,92 @@ function freshDatabase(): { path: string; url: string } {
 
 /**
  * Bad arguments are refused by the parser, before any database is opened: a non-zero exit, nothing on stdout,
- * and commander's message naming the option (or argument) and what it must be, followed by the usage.
+ * and two lines on stderr: commander's message naming the option (or argument) and what it must be, then where
+ * the usage is (not the whole help).
  */
-const BAD_ARGUMENTS: readonly (readonly [args: string, message: string])[] = [
+const BAD_ARGUMENTS: readonly (readonly [args: string, message: string, command: string])[] = [
   [
     'gym create --partner abc --name X',
     "error: option '--partner <id>' argument 'abc' is invalid. must be a positive integer",
+    'gatehouse gym create',
   ],
   [
     'product create --gym 1 --description Day --payout-cents 12.50',
     "error: option '--payout-cents <cents>' argument '12.50' is invalid. must be a whole number of cents",
+    'gatehouse product create',
   ],
   [
     'product create --gym 1 --description Day --currency brl',
     "error: option '--currency <code>' argument 'brl' is invalid. must be a three-letter ISO code",
+    'gatehouse product create',
   ],
   [
     'key issue --partner 1 --gyms 1,x',
     "error: option '--gyms <ids>' argument '1,x' is invalid. must be a positive integer",
+    'gatehouse key issue',
   ],
   [
     'key issue --partner 1 --expires-at tomorrow',
     "error: option '--expires-at <time>' argument 'tomorrow' is invalid. must be an ISO-8601 date or date-time",
+    'gatehouse key issue',
   ],
   [
     'key list --partner -1',
     "error: option '--partner <id>' argument '-1' is invalid. must be a positive integer",
+    'gatehouse key list',
   ],
   [
     'key revoke abc',
     "error: command-argument value 'abc' is invalid for argument 'key-id'. must be a positive integer",
+    'gatehouse key revoke',
   ],
   [
     'checkin cancel first',
     "error: command-argument value 'first' is invalid for argument 'checkin-id'. must be a positive integer",
+    'gatehouse checkin cancel',
   ],
   [
     'checkin create --platform-id 123456789012 --gym 1 --product 1',
     "error: option '--platform-id <id>' argument '123456789012' is invalid. must be 13 digits",
+    'gatehouse checkin create',
   ],
   [
     'checkin list --status done',
     "error: option '--status <status>' argument 'done' is invalid. must be one of pending, validated, cancelled, expired",
+    'gatehouse checkin list',
   ],
   [
     'partner list --format xml',
     "error: option '--format <format>' argument 'xml' is invalid. must be one of table, json, csv",
+    'gatehouse partner list',
   ],
   [
     'payouts --from yesterday --to 2025-01-02',
     "error: option '--from <time>' argument 'yesterday' is invalid. must be an ISO-8601 date or date-time",
+    'gatehouse payouts',
   ],
   [
     'transactions --to 2025-13-01',
     "error: option '--to <time>' argument '2025-13-01' is invalid. must be an ISO-8601 date or date-time",
+    'gatehouse transactions',
   ],
-  ['gym create --name X', "error: required option '--partner <id>' not specified"],
-  ['checkin cancel', "error: missing required argument 'checkin-id'"],
-  ['partner list --bogus', "error: unknown option '--bogus'"],
-  ['frobnicate', "error: unknown command 'frobnicate'"],
+  ['gym create --name X', "error: required option '--partner <id>' not specified", 'gatehouse gym create'],
+  ['checkin cancel', "error: missing required argument 'checkin-id'", 'gatehouse checkin cancel'],
+  ['partner list --bogus', "error: unknown option '--bogus'", 'gatehouse partner list'],
+  ['frobnicate', "error: unknown command 'frobnicate'", 'gatehouse'],
 ];
 
 describe.concurrent('bad arguments: a non-zero exit and a message on stderr naming the option', () => {
-  test.for(BAD_ARGUMENTS)('gatehouse %s', async ([args, message], { expect }) => {
+  test.for(BAD_ARGUMENTS)('gatehouse %s', async ([args, message, command], { expect }) => {
     const database = freshDatabase();
 
     const result = await gatehouse(args.split(' '), { GATEHOUSE_DATABASE_URL: database.url });
 
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr.startsWith(message), result.stderr).toBe(true);
+    const [first, ...rest] = result.stderr.split('\n');
+    expect(first?.startsWith(message), result.stderr).toBe(true);
+    expect(rest).toEqual([`Run '${command} --help' for its usage.`, '']);
     // Refused before anything was opened: the database was not even created.
     expect(existsSync(database.path)).toBe(false);
   });
