@@ -4,7 +4,8 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
 import { currency, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
 
 const all = { afterId: 0, limit: MAX_PAGE_SIZE };
 
@@ -47,11 +48,10 @@ export function addCatalogCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { format: Format }) =>
       withServices(async (services) => {
-        const { Partner } = await import('../operator-api/schemas.js');
         print(
           (await services.catalog.listPartners(all)).items.map(presentPartner),
           options.format,
-          columnsOf(Partner),
+          COLUMNS.partner,
         );
       }),
     );
@@ -83,12 +83,11 @@ export function addCatalogCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { partner?: number; format: Format }) =>
       withServices(async (services) => {
-        const { Gym } = await import('../operator-api/schemas.js');
         const filter = options.partner === undefined ? {} : { partnerId: options.partner };
         print(
           (await services.catalog.listGyms(filter, all)).items.map(presentGym),
           options.format,
-          columnsOf(Gym),
+          COLUMNS.gym,
         );
       }),
     );
@@ -131,12 +130,11 @@ export function addCatalogCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { gym: number; format: Format }) =>
       withServices(async (services) => {
-        const { Product } = await import('../operator-api/schemas.js');
         const gymRecord = await services.catalog.getGym(options.gym);
         print(
           (await services.catalog.listProducts(gymRecord.id)).map(presentProduct),
           options.format,
-          columnsOf(Product),
+          COLUMNS.product,
         );
       }),
     );

@@ -3,7 +3,8 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../operator-api/presenters.js';
 import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
-import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
 
 /** `gatehouse key issue|list|revoke` */
 export function addKeyCommands(program: Command): void {
@@ -47,9 +48,8 @@ export function addKeyCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: { partner: number; format: Format }) =>
       withServices(async (services) => {
-        const { ApiKey } = await import('../operator-api/schemas.js');
         const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentKey), options.format, columnsOf(ApiKey));
+        print(page.items.map(presentKey), options.format, COLUMNS.apiKey);
       }),
     );
   key

@@ -98,6 +98,8 @@ buildProgram()
       process.exitCode = error.exitCode;
       return;
     }
-    process.stderr.write(`gatehouse: ${describeFailure(error)}\n`);
+    // One line per problem (several bad settings are reported together), each saying where it comes from.
+    const lines = describeFailure(error).split('\n');
+    process.stderr.write(lines.map((line) => `gatehouse: ${line}\n`).join(''));
     process.exitCode = 1;
   });

@@ -20,11 +20,6 @@ export function formatOption(): Option {
   return new Option('--format <format>', 'table, json or csv').argParser(parseFormat).default('table');
 }
 
-/** The columns of a record schema, in the API's order (CSV headers of empty lists need them). */
-export function columnsOf(schema: { properties: Record<string, unknown> }): string[] {
-  return Object.keys(schema.properties);
-}
-
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.join(',');
