@@ -23,7 +23,7 @@ function allowedValues(setting: Setting): string {
 }
 
 /** A URL's password is as secret as a token: `postgres://app:***@db/gatehouse`. */
-function withoutPassword(value: string): string {
+export function withoutPassword(value: string): string {
   return value.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
 }
 

@@ -122,6 +122,12 @@ function assertTimezone(timezone: string): void {
   }
 }
 
+/** The pattern lets `postgres://` through with anything after it: the driver needs a URL it can parse. */
+function assertDatabaseUrl(url: string | undefined): void {
+  if (url === undefined || url.startsWith('sqlite:') || URL.canParse(url)) return;
+  throw new ConfigError(describeSetting('GATEHOUSE_DATABASE_URL', url, SETTINGS.GATEHOUSE_DATABASE_URL));
+}
+
 /** One line per variable env-schema refused, whatever number of rules it broke. */
 function describeInvalid(error: unknown, given: Record<string, string | undefined>): string {
   const failures = (error as { errors?: { instancePath?: string }[] }).errors ?? [];
@@ -144,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(describeInvalid(error, relevant));
   }
   assertTimezone(parsed.GATEHOUSE_TIMEZONE);
+  assertDatabaseUrl(parsed.GATEHOUSE_DATABASE_URL);
   if (parsed.GATEHOUSE_HEADERS_TIMEOUT_MS > parsed.GATEHOUSE_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('GATEHOUSE_HEADERS_TIMEOUT_MS must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS');
   }

@@ -1,9 +1,11 @@
 import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
+import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.js';
 
 /**
  * Runs an operator command over the same services as the operator API, on the configured database (migrated
- * first unless GATEHOUSE_MIGRATE=false), and closes everything afterwards. The configuration, the store and the
+ * first unless GATEHOUSE_MIGRATE=false), and closes everything afterwards. Only `migrate` (`options.migrate`)
+ * may create the database; every other command needs it to exist. The configuration, the store and the
  * services are loaded here, on first use, so `--help` and a usage error never pay for them.
  */
 export async function withServices<T>(
@@ -17,7 +19,14 @@ export async function withServices<T>(
     import('../store/create-store.js'),
   ]);
   const config = loadConfig();
+  if (options.migrate !== true) assertSqliteFileExists(config.databaseUrl);
   const store = createStore(config);
+  try {
+    await assertDatabaseAccepts(store, config.databaseUrl);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const services = createServices({ store, clock: systemClock, config });
   try {
     // `migrated`: whether this call applied any migration (for `migrate` to say so).

@@ -6,6 +6,7 @@ import { AppError } from '../domain/errors.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
+import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
 
@@ -85,7 +86,7 @@ function buildProgram(): Command {
 
 function describeFailure(error: unknown): string {
   if (error instanceof AppError) return `${error.message} (${error.key})`;
-  if (error instanceof ConfigError) return error.message;
+  if (error instanceof ConfigError || error instanceof DatabaseRefusedError) return error.message;
   // Anything else (the database unreachable, not migrated): its message, never a stack trace.
   return error instanceof Error ? error.message : String(error);
 }

@@ -10,6 +10,7 @@ import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
 import { createStore, isStoreUnavailable } from '../store/create-store.js';
 import type { Store } from '../store/store.js';
+import { assertDatabaseAccepts } from './database-check.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -30,7 +31,7 @@ async function demoBanner(config: Config, services: Services, baseUrl: string): 
 
 /**
  * Applies migrations, waiting for the database when it is unreachable: the process stays up meanwhile, answering
- * 503 (product.md §7: no crash loop when PostgreSQL is down at start).
+ * 503 (no crash loop when PostgreSQL is down at start). Any other failure is thrown.
  */
 async function migrateWhenReachable(
   store: Store,
@@ -67,6 +68,13 @@ export async function serve(config: Config): Promise<void> {
   boundHeapGrowth();
   let logBackgroundError = (error: Error): void => void process.stderr.write(`gatehouse: ${error.message}\n`);
   const store = createStore({ ...config, onBackgroundError: (error) => logBackgroundError(error) });
+  try {
+    // A missing database or a refused login stops here, in one line, before anything listens or retries.
+    await assertDatabaseAccepts(store, config.databaseUrl);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const state = { migrated: !config.migrate, closing: false };
   const log = bufferedStdout();
   const { server, services } = await buildApp({
@@ -86,7 +94,16 @@ export async function serve(config: Config): Promise<void> {
   });
   await server.listen({ host: config.host, port: config.port });
   if (config.migrate) {
-    state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
+    try {
+      state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
+    } catch (error) {
+      // Not a wait-and-see failure (the database was dropped meanwhile, say): stop rather than serve 503s for ever.
+      state.closing = true;
+      await server.close();
+      await store.close();
+      log.stop();
+      throw error;
+    }
     if (!state.migrated) return;
     server.log.info('migrations applied');
   }

@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cliOn, gatehouse, openPartnerApi, openStore, useTempDir, type PartnerApi } from './cli.js';
+import {
+  cliOn,
+  expectSuccess,
+  gatehouse,
+  openPartnerApi,
+  openStore,
+  useTempDir,
+  type PartnerApi,
+} from './cli.js';
 
 const tempDir = useTempDir();
 let files = 0;
@@ -189,6 +197,7 @@ const UNKNOWN_ENTITIES: readonly (readonly [args: string, stderr: string])[] = [
 describe.concurrent('unknown entities on a migrated, empty database', () => {
   test.for(UNKNOWN_ENTITIES)('gatehouse %s', async ([args, stderr], { expect }) => {
     const database = freshDatabase();
+    expectSuccess(await gatehouse(['migrate'], { GATEHOUSE_DATABASE_URL: database.url }));
 
     const result = await gatehouse(args.split(' '), { GATEHOUSE_DATABASE_URL: database.url });
 

@@ -73,6 +73,7 @@ describe('gatehouse demo', () => {
     const url = `sqlite:${join(tempDir(), 'demo.db')}`;
     // A database the user named: `demo` seeds it because it was asked to (serve never would).
     const cli = cliOn(url);
+    expectSuccess(await cli(['migrate']));
 
     const first = expectSuccess(await cli(['demo'], { GATEHOUSE_PORT: '9123' }));
 

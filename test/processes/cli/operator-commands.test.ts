@@ -66,9 +66,10 @@ describe('the operator side, through `gatehouse` processes', () => {
   let api: PartnerApi;
   let story: Created;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     databaseUrl = `sqlite:${join(tempDir(), 'operator.db')}`;
     cli = cliOn(databaseUrl);
+    expectSuccess(await cli(['migrate']));
   });
   afterAll(async () => {
     await api?.close();
