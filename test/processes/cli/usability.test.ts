@@ -32,7 +32,6 @@ describe('the CLI explains itself', () => {
     ['key issue', ['--partner <id>']],
     ['key list', ['--partner <id>']],
     ['checkin create', ['--platform-id <id>', '--gym <id>', '--product <id>']],
-    ['payouts', ['--from <time>', '--to <time>']],
   ] as const)(
     'when a command has required options (%s), then its help marks each one "(required)", and no other option',
     async ([command, required]) => {
