@@ -6,6 +6,9 @@ import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import { formatOption, print, printOne, type Format } from './output.js';
 
+const SHOWN_ONCE =
+  'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n';
+
 /** `gatehouse key issue|list|revoke` */
 export function addKeyCommands(program: Command): void {
   const key = program.command('key').description("API keys: a partner's access to its gyms");
@@ -29,16 +32,19 @@ export function addKeyCommands(program: Command): void {
             gymIds: options.gyms ?? null,
             expiresAt: options.expiresAt ?? null,
           });
-          if (options.format !== 'table') {
+          if (options.format === 'json' || options.format === 'csv') {
             printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+            return;
+          }
+          if (options.format === 'id') {
+            // stdout is for the shell to keep; the secret still reaches the person, once.
+            process.stdout.write(`${issued.key.id}\n`);
+            process.stderr.write(`key: ${issued.secret}\n${SHOWN_ONCE}`);
             return;
           }
           // For a person at a terminal: the secret on a line of its own, and why it must be copied now.
           printOne(presentKey(issued.key), options.format);
-          process.stdout.write(
-            `\nkey: ${issued.secret}\n\n` +
-              'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n',
-          );
+          process.stdout.write(`\nkey: ${issued.secret}\n\n${SHOWN_ONCE}`);
         }),
     );
   key

@@ -102,7 +102,7 @@ export function addLedgerCommands(program: Command): void {
     .option('--to <time>', TO_HELP, instant)
     .option('--partner <id>', "only this partner's", positiveInt)
     .option('--gym <id>', "only this gym's", positiveInt)
-    .addOption(formatOption())
+    .addOption(formatOption('without-ids'))
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {
         const period = periodOf(options, services.clock.now(), config.timezone);

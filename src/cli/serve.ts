@@ -18,14 +18,14 @@ const MIGRATION_RETRY_MS = 1000;
 async function demoBanner(config: Config, services: Services, baseUrl: string): Promise<string | undefined> {
   if (!config.databaseUrlIsDefault) return undefined;
   if (!(await services.catalog.isEmpty())) {
-    return `gatehouse is serving ${baseUrl}. For a fresh demo check-in and key: npx gatehouse demo\n`;
+    return `gatehouse is serving ${baseUrl}. For a fresh demo check-in and key: ./gatehouse demo\n`;
   }
   const demo = await seedDemo(services);
   return (
     `\ngatehouse is serving ${baseUrl} on ${config.databaseUrl}, seeded with a demo partner.\n` +
     `Validate the demo check-in (it expires in ${Math.round(config.checkinTtlSeconds / 60)} minutes):\n\n` +
     `  ${curlValidateLine(baseUrl, demo)}\n\n` +
-    `A fresh one later: npx gatehouse demo\n`
+    `A fresh one later: ./gatehouse demo\n`
   );
 }
 

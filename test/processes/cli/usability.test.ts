@@ -89,6 +89,22 @@ describe('operator commands say what the output alone would not', () => {
     expect(key).toMatchObject({ prefix: A_KEY_PREFIX, key: A_KEY_SECRET });
   });
 
+  test('when a key is issued with --format id, then stdout has only its id and stderr the secret with the warning', async () => {
+    const partner = jsonOf<{ id: number }>(
+      await cli(['partner', 'create', 'Shell Users', '--format', 'json']),
+    );
+
+    const result = await cli(['key', 'issue', '--partner', String(partner.id), '--format', 'id']);
+
+    expect(result).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^\d+\n$/) as unknown,
+      stderr: expect.stringMatching(
+        /^key: ghk_[0-9a-f]{8}_[0-9a-f]{40}\nThis is the only time the key is shown: gatehouse stores only its hash\. Give it to the partner now\.\n$/,
+      ) as unknown,
+    });
+  });
+
   test('when a partner is created with a name that exists, then it is created and a note names the namesake', async () => {
     const first = jsonOf<{ id: number }>(await cli(['partner', 'create', 'Twin Gyms', '--format', 'json']));
 
