@@ -50,6 +50,7 @@ export const SETTINGS = {
   GATEHOUSE_KEY_CACHE_SECONDS: { type: 'integer', default: 5, minimum: 0 },
   GATEHOUSE_KEY_USAGE_FLUSH_SECONDS: { type: 'integer', default: 10, minimum: 1 },
   GATEHOUSE_LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS },
+  GATEHOUSE_LOG_FORMAT: { type: 'string', default: 'auto', enum: ['auto', 'json', 'pretty'] },
 } as const satisfies Record<string, Setting>;
 
 type Name = keyof typeof SETTINGS;
@@ -110,6 +111,8 @@ export interface Config {
   /** How often the last use of each key is written (batched: never a write per request). */
   readonly keyUsageFlushSeconds: number;
   readonly logLevel: string;
+  /** JSON lines, or readable ones; `auto`: readable when stdout is a terminal. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
 }
 
 function assertTimezone(timezone: string): void {
@@ -182,5 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
     keyUsageFlushSeconds: parsed.GATEHOUSE_KEY_USAGE_FLUSH_SECONDS,
     logLevel: parsed.GATEHOUSE_LOG_LEVEL,
+    logFormat: parsed.GATEHOUSE_LOG_FORMAT,
   });
 }

@@ -4,13 +4,14 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from '../app.js';
-import { bufferedStdout, flushLog, loggerOptions } from '../http/logging.js';
+import { flushLog, loggerOptions } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
 import { createStore, isStoreUnavailable } from '../store/create-store.js';
 import type { Store } from '../store/store.js';
 import { assertDatabaseAccepts } from './database-check.js';
+import { logOutput } from './log-output.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -76,7 +77,7 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   const state = { migrated: !config.migrate, closing: false };
-  const log = bufferedStdout();
+  const log = await logOutput(config.logFormat, process.stdout.isTTY);
   const { server, services } = await buildApp({
     config,
     store,
