@@ -8,19 +8,16 @@ import type { Database } from './database.js';
  * SQLite has one writer: rows are committed in the order their rowids are assigned, so the rowid is the position
  * (and commit_order stays 0; the feed reads in id order).
  *
- * PostgreSQL assigns sequence values before commit, and several processes commit at once: a row with a smaller
- * value could become visible after a reader has passed a larger one. So every transaction that appends events or
- * ledger rows takes one advisory lock before its first append and holds it to its commit; positions and
- * commit_order are drawn from their sequences while it is held. The lock is released only once the commit is
- * visible, so whoever draws the next value commits after it: sequence order is commit order. Only that last part
- * of a write is serialised — the reads, the decisions and the member locks before it run concurrently.
+ * PostgreSQL assigns ids before commit, and several processes commit at once: a row with a smaller id can become
+ * visible after a reader has passed a larger one. So positions are given inside COMMIT. A transaction that appends
+ * events or ledger rows writes them unnumbered and inserts one row into commit_marks; that table's deferred
+ * trigger (migration 0003) runs as the transaction commits: it takes one advisory lock, numbers the transaction's
+ * rows after the greatest committed ones, and the lock is released only once the commit is visible — so numbering
+ * order is commit order. Only that step is serialised, and no round trip to the client happens inside it.
  */
-export const COMMIT_ORDER_LOCK = 'gatehouse:commit-order';
+export const COMMIT_MARK_SQL = 'insert into commit_marks default values on conflict do nothing';
 
-/** The lock as SQL text, for a statement that must take it itself (see postgres-write-batch.ts). */
-export const COMMIT_ORDER_LOCK_SQL = `pg_advisory_xact_lock(hashtextextended('${COMMIT_ORDER_LOCK}', 0))`;
-
-/** Inside a PostgreSQL write transaction, before its first append: see above. */
-export async function lockCommitOrder(db: Kysely<Database>): Promise<void> {
-  await sql.raw(`select ${COMMIT_ORDER_LOCK_SQL}`).execute(db);
+/** Inside a PostgreSQL write transaction that appends: numbers its rows at commit (see above). Idempotent. */
+export async function markForCommitOrder(db: Kysely<Database>): Promise<void> {
+  await sql.raw(COMMIT_MARK_SQL).execute(db);
 }

@@ -77,14 +77,14 @@ export interface TransactionsTable {
   currency: string;
   validated_at: number;
   /**
-   * The partner feed reads in (commit_order, id) order: on PostgreSQL a sequence drawn under the commit-order lock
-   * (a column default), on SQLite 0, whose single writer commits in id order (src/store/commit-order.ts).
+   * The partner feed reads in (commit_order, id) order: on PostgreSQL numbered as the row's transaction commits,
+   * on SQLite 0, whose single writer commits in id order (src/store/commit-order.ts).
    */
   commit_order: Generated<number>;
 }
 
 export interface EventsTable {
-  /** In commit order: SQLite's rowid, or PostgreSQL's identity drawn under the commit-order lock. */
+  /** In commit order: SQLite's rowid, or numbered as PostgreSQL commits (src/store/commit-order.ts). */
   position: Generated<number>;
   id: string;
   type: string;

@@ -5,7 +5,7 @@ import { recordAudit } from './audit-repository.js';
 import { insertCheckinRow, setCheckinStatus } from './checkin-repository.js';
 import { deleteCustomCode, insertCustomCode, updateCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
-import { lockCommitOrder } from './commit-order.js';
+import { markForCommitOrder } from './commit-order.js';
 import { appendEvents } from './event-repository.js';
 import { insertTransaction } from './transaction-repository.js';
 
@@ -21,9 +21,9 @@ export async function applyWrites(
   const events: NewEvent[] = [];
   /** The ids the database gave the transactions inserted here, by check-in. */
   const transactions = new Map<number, number>();
-  // Appends (ledger rows, events) take their place in commit order: writes without one (codes) need no lock.
+  // Appends (ledger rows, events) are numbered in commit order when this transaction commits.
   if (postgres && writes.some((write) => write.kind === 'event' || write.kind === 'insert-transaction')) {
-    await lockCommitOrder(db);
+    await markForCommitOrder(db);
   }
   for (const write of writes) {
     if (write.kind === 'event') events.push(withTransactionId(write, transactions));

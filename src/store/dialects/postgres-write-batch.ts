@@ -2,13 +2,13 @@ import type pg from 'pg';
 import { actorName } from '../../domain/audit.js';
 import { newEventId } from '../../domain/events.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
-import { COMMIT_ORDER_LOCK_SQL } from '../commit-order.js';
+import { COMMIT_MARK_SQL } from '../commit-order.js';
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
  * as parallel arrays. It matches the query-builder applier (src/store/write-applier.ts): the same guarded status
- * changes and code updates, ledger rows and events drawing their place in commit order under the commit-order
- * lock (src/store/commit-order.ts).
+ * changes and code updates, ledger rows and events numbered in commit order as the transaction commits
+ * (src/store/commit-order.ts).
  */
 const WRITE_BATCH = `
 with status as (
@@ -30,8 +30,6 @@ with status as (
     (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
   select * from unnest($12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[], $16::text[],
                        $17::bigint[], $18::text[], $19::bigint[])
-  -- Each row waits for the commit-order lock before its commit_order is drawn (the default, in the projection).
-  where ${COMMIT_ORDER_LOCK_SQL} is not null
   returning id, checkin_id
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
@@ -61,8 +59,10 @@ with status as (
   from unnest($35::text[], $36::text[], $37::bigint[], $38::bigint[], $39::bigint[], $40::text[], $41::bigint[])
     as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of)
   left join new_transactions t on t.checkin_id = e.transaction_of
-  -- As above: the position (an identity) is drawn only once the commit-order lock is held.
-  where ${COMMIT_ORDER_LOCK_SQL} is not null
+  returning 1
+), marked as (
+  -- Numbers this transaction's ledger rows and events in commit order when it commits (src/store/commit-order.ts).
+  ${COMMIT_MARK_SQL}
   returning 1
 )
 select (select count(*) from status)::int as status,

@@ -53,8 +53,10 @@ export function createPostgresStore(options: StoreOptions): Store {
           fallback: (request) => builder('validate', request),
           isUnavailable: (error) =>
             error instanceof Error && isPostgresUnavailable(codeOf(error), error.message),
-          // One connection stays free for everything else (check-ins, keys, the operator API).
-          batchesInFlight: Math.max(1, poolSize - 1),
+          // Commits that append are numbered one at a time (src/store/commit-order.ts): beyond two batches in flight
+          // (one committing while the next reads and writes) more would only queue there, in smaller batches. Measured
+          // against nine at 50 connections: 1,778 vs 949 req/s. One connection always stays free for everything else.
+          batchesInFlight: Math.min(2, Math.max(1, poolSize - 1)),
         });
   return {
     dialect: 'postgres',
