@@ -1,7 +1,8 @@
 /**
  * A real request body for each route that takes one, keyed `METHOD url` as the route is registered. /docs
  * pre-fills "Try it out" with it, instead of strings Swagger UI makes up from the patterns (a custom code like
- * `U;yY5WJ[q</_P`). test/docs/openapi-examples.test.ts checks that every body has one and that each is valid.
+ * `U;yY5WJ[q</_P`). test/docs/openapi-examples.test.ts checks that every body and parameter has one, and that
+ * each is valid.
  */
 export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   'POST /access/v1/validate': { platform_id: '1234567890123', custom_code: '4321' },
@@ -13,6 +14,37 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
   'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
 };
+
+/**
+ * A real value for each path, query and header parameter, by name (they mean the same on every route): /docs
+ * fills "Try it out" with these. The cursor is a real one: the page after id 100.
+ */
+export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
+  'x-gym-id': '42',
+  platform_id: '1234567890123',
+  partner_id: '2',
+  gym_id: '42',
+  key_id: '3',
+  checkin_id: '7',
+  from: '2026-11-01',
+  to: '2026-12-01',
+  limit: '100',
+  cursor: 'YWZ0ZXI6MTAw',
+  status: 'pending',
+  format: 'json',
+  entity: 'key',
+};
+
+/** A params, querystring or headers schema whose properties carry their examples, for the document only. */
+export function withParameterExamples(schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object' || !('properties' in schema)) return schema;
+  const properties = (schema as { properties: Record<string, object> }).properties;
+  const described = Object.entries(properties).map(([name, property]): [string, object] => {
+    const example = PARAMETER_EXAMPLES[name];
+    return [name, example === undefined ? property : { ...property, examples: [example] }];
+  });
+  return { ...schema, properties: Object.fromEntries(described) };
+}
 
 /** The body schema with its example, for the OpenAPI document only (validation never sees `examples`). */
 export function withExample(method: string | string[], url: string, body: unknown): unknown {

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
-import { withExample } from './openapi-examples.js';
+import { withExample, withParameterExamples } from './openapi-examples.js';
 
 /** The document's version is the package's: the one `gatehouse --version` prints. */
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -64,8 +64,16 @@ export const openApiPlugin = fp(
         if (route.config?.methodGuard === true || url === '/openapi.json' || url.startsWith('/docs')) {
           return { schema: { ...schema, hide: true }, url };
         }
+        const examples = Object.fromEntries(
+          (['params', 'querystring', 'headers'] as const)
+            .filter((part) => schema[part] !== undefined)
+            .map((part) => [part, withParameterExamples(schema[part])]),
+        );
         const body = withExample(route.method, url, schema.body);
-        return { schema: { ...schema, ...(body === undefined ? {} : { body }), ...classify(url) }, url };
+        return {
+          schema: { ...schema, ...examples, ...(body === undefined ? {} : { body }), ...classify(url) },
+          url,
+        };
       },
     });
     await app.register(swaggerUi, {

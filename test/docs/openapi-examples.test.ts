@@ -8,9 +8,18 @@ interface MediaType {
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
 }
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: Record<string, unknown>;
+  example?: unknown;
+}
 interface Document {
   info: { version: string };
-  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, MediaType> } }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, MediaType> } }>
+  >;
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -51,5 +60,26 @@ describe('the API reference at /docs shows real values', () => {
     });
 
     expect(findings).toEqual(findings.map(({ operation }) => ({ operation, examples: 1, valid: true })));
+  });
+
+  test('when an operation takes path, query or header parameters, then each has a real example its schema accepts', () => {
+    const ajv = new Ajv({ strict: false });
+    const parameters = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        (operation.parameters ?? []).map((parameter) => ({
+          where: `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`,
+          parameter,
+        })),
+      ),
+    );
+    expect(parameters.length).toBeGreaterThan(20);
+
+    const findings = parameters.map(({ where, parameter }) => ({
+      where,
+      example: parameter.example !== undefined,
+      valid: ajv.compile(parameter.schema ?? {})(parameter.example),
+    }));
+
+    expect(findings).toEqual(findings.map(({ where }) => ({ where, example: true, valid: true })));
   });
 });
