@@ -33,6 +33,8 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   status: 'pending',
   format: 'json',
   entity: 'key',
+  after: '120',
+  type: 'checkin.validated',
 };
 
 /** A params, querystring or headers schema whose properties carry their examples, for the document only. */
