@@ -8,7 +8,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'component', include: ['test/**/*.test.ts'], exclude: ['test/processes/**'] },
+        test: {
+          name: 'component',
+          // Unit tests of pure domain code sit next to it in src/.
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: ['test/processes/**'],
+        },
       },
       {
         // Real `gatehouse serve` processes and real database faults: built once, run one file at a time.

@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { measureExtras } from './extras.js';
 import { runLoad, type LoadResult } from './processes.js';
 import { median } from './stats.js';
+import { buildBase } from './base-build.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras]`: every variant in alternating rounds on fresh seeded
- * databases, load from a separate process; prints a markdown table with ratios and writes JSON to bench/results/.
+ * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras] [-- --base <git ref>]`: every variant in
+ * alternating rounds on fresh seeded databases, load from a separate process; prints a markdown table with ratios and
+ * writes JSON to bench/results/. `--base` adds gatehouse built from that revision (bench/base-build.ts).
  */
 const { values } = parseArgs({
   options: {
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     extras: { type: 'boolean' },
     'no-extras': { type: 'boolean' },
     soak: { type: 'string' },
+    base: { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -28,8 +31,11 @@ const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 const seconds = Number(values.seconds ?? (quick ? 3 : 10));
 const checkins = Number(values.checkins ?? (quick ? 60_000 : 200_000));
 const connections = values.connections ?? '50';
+const base = values.base === undefined ? undefined : buildBase(values.base);
+process.once('exit', () => base?.remove());
+const candidates = [...VARIANTS, ...(base?.variants ?? [])];
 const variants =
-  values.only === undefined ? VARIANTS : VARIANTS.filter((v) => values.only?.split(',').includes(v.name));
+  values.only === undefined ? candidates : candidates.filter((v) => values.only?.split(',').includes(v.name));
 
 interface Sample extends LoadResult {
   rssPeak: number;
@@ -109,6 +115,11 @@ const ratios = {
   'gatehouse-sqlite / raw-sqlite-full': ratio('gatehouse-sqlite', 'raw-sqlite-full'),
   'gatehouse-pg / raw-pg (goal ≥ 1.2)': ratio('gatehouse-pg', 'raw-pg'),
   'gatehouse-sqlite / http-floor': ratio('gatehouse-sqlite', 'http-floor'),
+  'gatehouse-sqlite / gatehouse-sqlite@base (goal ≥ 0.95)': ratio(
+    'gatehouse-sqlite',
+    'gatehouse-sqlite@base',
+  ),
+  'gatehouse-pg / gatehouse-pg@base (goal ≥ 0.95)': ratio('gatehouse-pg', 'gatehouse-pg@base'),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

@@ -75,10 +75,10 @@ function shippedNodeFlags(): string[] {
 const SHIPPED_NODE_FLAGS = shippedNodeFlags();
 
 /** gatehouse as shipped: `gatehouse serve` built for production, logging, metrics, auth and rate limits on. */
-const gatehouse =
-  (dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Variant['start'] =>
+export const gatehouse =
+  (dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}, build = cli): Variant['start'] =>
   (database) =>
-    startServer(process.execPath, [...SHIPPED_NODE_FLAGS, cli, 'serve'], {
+    startServer(process.execPath, [...SHIPPED_NODE_FLAGS, build, 'serve'], {
       NODE_ENV: 'production',
       GATEHOUSE_DATABASE_URL: database.url,
       GATEHOUSE_PORT: '0',

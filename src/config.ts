@@ -1,45 +1,91 @@
 import envSchema from 'env-schema';
-import { Type, type Static } from 'typebox';
+import { ConfigError } from './config-error.js';
+import { describeSetting, type Setting } from './config-messages.js';
 import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
+
+export { ConfigError };
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/gatehouse.db';
 
-const EnvSchema = Type.Object({
-  GATEHOUSE_HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
-  GATEHOUSE_PORT: Type.Integer({ default: 8080, minimum: 0, maximum: 65535 }),
-  GATEHOUSE_DATABASE_URL: Type.Optional(Type.String({ pattern: '^(sqlite:.+|postgres(ql)?://.+)$' })),
-  GATEHOUSE_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  GATEHOUSE_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
-  GATEHOUSE_CHECKIN_TTL_SECONDS: Type.Integer({ default: 1200, minimum: 1 }),
-  GATEHOUSE_DAILY_VISIT_LIMIT: Type.Integer({ default: 1, minimum: 0 }),
-  GATEHOUSE_TIMEZONE: Type.String({ default: 'UTC', minLength: 1 }),
-  GATEHOUSE_CURRENCY: Type.String({ default: 'BRL', pattern: '^[A-Z]{3}$' }),
-  GATEHOUSE_RATE_LIMIT_PER_SECOND: Type.Integer({ default: 200, minimum: 0 }),
-  GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: Type.Integer({ default: 60, minimum: 0 }),
-  GATEHOUSE_TRUST_PROXY: Type.String({ default: 'false', minLength: 1 }),
-  GATEHOUSE_REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
-  GATEHOUSE_HEADERS_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
-  GATEHOUSE_REQUEST_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100 }),
-  GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
-  GATEHOUSE_SHUTDOWN_GRACE_MS: Type.Integer({ default: 10_000, minimum: 0 }),
-  GATEHOUSE_SQLITE_SYNCHRONOUS: Type.Union([Type.Literal('full'), Type.Literal('normal')], {
-    default: 'full',
-  }),
-  GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS: Type.Integer({ default: 250, minimum: 0 }),
-  GATEHOUSE_PG_POOL_SIZE: Type.Integer({ default: 10, minimum: 1 }),
-  GATEHOUSE_PG_CONNECT_TIMEOUT_MS: Type.Integer({ default: 2000, minimum: 1 }),
-  GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 1 }),
-  GATEHOUSE_PG_IDLE_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 0 }),
-  GATEHOUSE_MIGRATE: Type.Boolean({ default: true }),
-  GATEHOUSE_KEY_CACHE_SECONDS: Type.Integer({ default: 5, minimum: 0 }),
-  GATEHOUSE_KEY_USAGE_FLUSH_SECONDS: Type.Integer({ default: 10, minimum: 1 }),
-  GATEHOUSE_LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-    { default: 'info' },
-  ),
-});
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-type Env = Static<typeof EnvSchema>;
+/**
+ * Every setting: a JSON Schema property for env-schema, plus `allowed`, the words an error shows when the pattern
+ * alone would not tell. Plain JSON Schema rather than TypeBox: loading TypeBox costs every CLI call about 200 ms,
+ * a third of an operator command's budget, and this is the only schema a CLI call needs.
+ * The README's configuration table and `.env.example` list exactly these variables (a test holds them to it).
+ */
+export const SETTINGS = {
+  GATEHOUSE_HOST: { type: 'string', default: '127.0.0.1', minLength: 1 },
+  GATEHOUSE_PORT: { type: 'integer', default: 8080, minimum: 0, maximum: 65535 },
+  GATEHOUSE_DATABASE_URL: {
+    type: 'string',
+    pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
+    allowed: 'sqlite:<path>, sqlite::memory: or postgres://<user>@<host>:<port>/<database>',
+  },
+  GATEHOUSE_ADMIN_TOKEN: { type: 'string', minLength: 16, secret: true },
+  GATEHOUSE_METRICS_TOKEN: { type: 'string', minLength: 16, secret: true },
+  GATEHOUSE_CHECKIN_TTL_SECONDS: { type: 'integer', default: 1200, minimum: 1 },
+  GATEHOUSE_DAILY_VISIT_LIMIT: { type: 'integer', default: 1, minimum: 0 },
+  GATEHOUSE_TIMEZONE: { type: 'string', default: 'UTC', minLength: 1 },
+  GATEHOUSE_CURRENCY: {
+    type: 'string',
+    default: 'BRL',
+    pattern: '^[A-Z]{3}$',
+    allowed: 'a three-letter ISO 4217 code such as BRL',
+  },
+  GATEHOUSE_RATE_LIMIT_PER_SECOND: { type: 'integer', default: 200, minimum: 0 },
+  GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: { type: 'integer', default: 60, minimum: 0 },
+  GATEHOUSE_TRUST_PROXY: {
+    type: 'string',
+    default: 'false',
+    minLength: 1,
+    allowed: 'false, a hop count such as 1, or proxy addresses/CIDRs such as 10.0.0.0/8,127.0.0.1',
+  },
+  GATEHOUSE_REDIS_URL: { type: 'string', pattern: '^rediss?://.+', allowed: 'redis://… or rediss://…' },
+  GATEHOUSE_HEADERS_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 100 },
+  GATEHOUSE_REQUEST_TIMEOUT_MS: { type: 'integer', default: 10_000, minimum: 100 },
+  GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 100 },
+  GATEHOUSE_SHUTDOWN_GRACE_MS: { type: 'integer', default: 10_000, minimum: 0 },
+  GATEHOUSE_SQLITE_SYNCHRONOUS: { type: 'string', default: 'full', enum: ['full', 'normal'] },
+  GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS: { type: 'integer', default: 250, minimum: 0 },
+  GATEHOUSE_PG_POOL_SIZE: { type: 'integer', default: 10, minimum: 1 },
+  GATEHOUSE_PG_CONNECT_TIMEOUT_MS: { type: 'integer', default: 2000, minimum: 1 },
+  GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: { type: 'integer', default: 5000, minimum: 1 },
+  GATEHOUSE_PG_IDLE_TIMEOUT_MS: { type: 'integer', default: 10_000, minimum: 0 },
+  GATEHOUSE_MIGRATE: { type: 'boolean', default: true },
+  GATEHOUSE_KEY_CACHE_SECONDS: { type: 'integer', default: 5, minimum: 0 },
+  GATEHOUSE_KEY_USAGE_FLUSH_SECONDS: { type: 'integer', default: 10, minimum: 1 },
+  GATEHOUSE_LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS },
+  GATEHOUSE_LOG_FORMAT: { type: 'string', default: 'auto', enum: ['auto', 'json', 'pretty'] },
+} as const satisfies Record<string, Setting>;
+
+type Name = keyof typeof SETTINGS;
+type ValueOf<S> = S extends { enum: readonly (infer E)[] }
+  ? E
+  : S extends { type: 'integer' }
+    ? number
+    : S extends { type: 'boolean' }
+      ? boolean
+      : string;
+/** What env-schema returns: every setting with a default is present, the others may be absent. */
+type Env = {
+  readonly [N in Name]: (typeof SETTINGS)[N] extends { default: unknown }
+    ? ValueOf<(typeof SETTINGS)[N]>
+    : ValueOf<(typeof SETTINGS)[N]> | undefined;
+};
+
+/** The JSON Schema env-schema validates with: each setting without our own `allowed` and `secret`. */
+function jsonSchema() {
+  const ours = new Set(['allowed', 'secret']);
+  const properties = Object.fromEntries(
+    Object.entries(SETTINGS).map(([name, setting]) => [
+      name,
+      Object.fromEntries(Object.entries(setting).filter(([keyword]) => !ours.has(keyword))),
+    ]),
+  );
+  return { type: 'object', properties } as const;
+}
 
 export interface Config {
   readonly host: string;
@@ -75,17 +121,17 @@ export interface Config {
   /** How often the last use of each key is written (batched: never a write per request). */
   readonly keyUsageFlushSeconds: number;
   readonly logLevel: string;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+  /** JSON lines, or readable ones; `auto`: readable when stdout is a terminal. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
 }
 
 function assertTimezone(timezone: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
   } catch {
-    throw new ConfigError(`GATEHOUSE_TIMEZONE: unknown time zone "${timezone}"`);
+    throw new ConfigError(
+      `GATEHOUSE_TIMEZONE=${JSON.stringify(timezone)} is not valid: use an IANA time zone such as UTC or America/Sao_Paulo`,
+    );
   }
 }
 
@@ -97,6 +143,22 @@ function trustedProxies(value: string): TrustedProxies {
   }
 }
 
+/** The pattern lets `postgres://` through with anything after it: the driver needs a URL it can parse. */
+function assertDatabaseUrl(url: string | undefined): void {
+  if (url === undefined || url.startsWith('sqlite:') || URL.canParse(url)) return;
+  throw new ConfigError(describeSetting('GATEHOUSE_DATABASE_URL', url, SETTINGS.GATEHOUSE_DATABASE_URL));
+}
+
+/** One line per variable env-schema refused, whatever number of rules it broke. */
+function describeInvalid(error: unknown, given: Record<string, string | undefined>): string {
+  const failures = (error as { errors?: { instancePath?: string }[] }).errors ?? [];
+  const names = new Set(failures.map((failure) => failure.instancePath?.replace(/^\//, '') ?? ''));
+  const lines = [...names]
+    .filter((name): name is Name => name in SETTINGS)
+    .map((name) => describeSetting(name, given[name], SETTINGS[name]));
+  return lines.length > 0 ? lines.join('\n') : `invalid configuration: ${(error as Error).message}`;
+}
+
 /** The only reader of the environment: validates once and returns a frozen config. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const relevant = Object.fromEntries(
@@ -104,11 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   let parsed: Env;
   try {
-    parsed = envSchema<Env>({ schema: EnvSchema, data: relevant, env: false, dotenv: false });
+    parsed = envSchema<Env>({ schema: jsonSchema(), data: relevant, env: false, dotenv: false });
   } catch (error) {
-    throw new ConfigError(`invalid configuration: ${(error as Error).message}`);
+    throw new ConfigError(describeInvalid(error, relevant));
   }
   assertTimezone(parsed.GATEHOUSE_TIMEZONE);
+  assertDatabaseUrl(parsed.GATEHOUSE_DATABASE_URL);
   if (parsed.GATEHOUSE_HEADERS_TIMEOUT_MS > parsed.GATEHOUSE_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('GATEHOUSE_HEADERS_TIMEOUT_MS must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS');
   }
@@ -141,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
     keyUsageFlushSeconds: parsed.GATEHOUSE_KEY_USAGE_FLUSH_SECONDS,
     logLevel: parsed.GATEHOUSE_LOG_LEVEL,
+    logFormat: parsed.GATEHOUSE_LOG_FORMAT,
   });
 }

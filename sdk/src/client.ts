@@ -121,10 +121,12 @@ export class GatehouseClient {
     return body.results;
   }
 
-  /** The gym's validated visits, a page at a time: pass `nextCursor` back as `cursor` for the next page. */
-  async listTransactions(
-    input: ListTransactionsInput = {},
-  ): Promise<{ transactions: GymTransaction[]; nextCursor: string | null }> {
+  /**
+   * The gym's validated visits, a page at a time. `nextCursor` is the cursor of the next page, null on the last
+   * (loop while it is not null); `resumeCursor` is given on every page, the last one too: keep it and poll with it
+   * later to get exactly the transactions that came since, none skipped.
+   */
+  async listTransactions(input: ListTransactionsInput = {}): Promise<TransactionsList> {
     const query: TransactionsQueryParams = {};
     if (input.from !== undefined) query.from = instant(input.from);
     if (input.to !== undefined) query.to = instant(input.to);
@@ -135,8 +137,24 @@ export class GatehouseClient {
     const { answer } = await sendIdempotent(this.#options, this.#retries, 'GET', path);
     const page = expectStatus(answer, 200).body as Partial<TransactionsPageBody> | undefined;
     if (!Array.isArray(page?.results)) throw unexpected(answer);
-    return { transactions: page.results, nextCursor: page.next_cursor ?? null };
+    const cursor = typeof page.next_cursor === 'string' ? page.next_cursor : null;
+    const hasMore = typeof page.has_more === 'boolean' ? page.has_more : cursor !== null;
+    return {
+      transactions: page.results,
+      nextCursor: hasMore ? cursor : null,
+      hasMore,
+      resumeCursor: cursor ?? input.cursor ?? null,
+    };
   }
+}
+
+export interface TransactionsList {
+  readonly transactions: GymTransaction[];
+  /** The next page's cursor; null when this page is the last for now. */
+  readonly nextCursor: string | null;
+  readonly hasMore: boolean;
+  /** Where to poll from later for what comes next (null only from a server that gives no cursor at the end). */
+  readonly resumeCursor: string | null;
 }
 
 function instant(value: string | Date): string {

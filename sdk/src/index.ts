@@ -1,5 +1,10 @@
 /** @gatehouse/client: a typed client of the gatehouse partner API (/access/v1), with no runtime dependencies. */
-export { GatehouseClient, type GatehouseClientOptions, type ListTransactionsInput } from './client.js';
+export {
+  GatehouseClient,
+  type GatehouseClientOptions,
+  type ListTransactionsInput,
+  type TransactionsList,
+} from './client.js';
 export { GatehouseError, OutcomeUnknownError, type GatehouseErrorKey } from './errors.js';
 export type { RetryPolicy } from './transport.js';
 export type { ValidateInput, ValidateResult, ValidateRetry } from './validate.js';

@@ -1,12 +1,25 @@
 import type { Command } from 'commander';
+import type { Services } from '../services/index.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
 import { currency, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { Gym, Partner, Product } from '../operator-api/schemas.js';
-import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
 
 const all = { afterId: 0, limit: MAX_PAGE_SIZE };
+
+/** The ids of the partners already called `name`, over every page. */
+async function partnersNamed(services: Services, name: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let afterId = 0; ;) {
+    const page = await services.catalog.listPartners({ afterId, limit: MAX_PAGE_SIZE });
+    ids.push(...page.items.filter((partner) => partner.name === name).map((partner) => partner.id));
+    const last = page.items.at(-1);
+    if (page.nextCursor === null || last === undefined) return ids;
+    afterId = last.id;
+  }
+}
 
 /** `gatehouse partner|gym|product …` */
 export function addCatalogCommands(program: Command): void {
@@ -16,22 +29,31 @@ export function addCatalogCommands(program: Command): void {
     .description('create a partner')
     .addOption(formatOption())
     .action((name: string, options: { format: Format }) =>
-      withServices(async (services) =>
-        printOne(presentPartner(await services.catalog.createPartner(name)), options.format),
-      ),
+      withServices(async (services) => {
+        const namesakes = await partnersNamed(services, name);
+        const created = await services.catalog.createPartner(name);
+        printOne(presentPartner(created), options.format);
+        // Names may repeat (ids are what every other command takes), but a repeat is usually a second run.
+        if (namesakes.length > 0) {
+          process.stderr.write(
+            `gatehouse: note: a partner named "${name}" already exists (id ${namesakes.join(', ')}); ` +
+              `this one is id ${created.id}\n`,
+          );
+        }
+      }),
     );
   partner
     .command('list')
     .description('list partners (the first 1000)')
     .addOption(formatOption())
     .action((options: { format: Format }) =>
-      withServices(async (services) =>
+      withServices(async (services) => {
         print(
           (await services.catalog.listPartners(all)).items.map(presentPartner),
           options.format,
-          columnsOf(Partner),
-        ),
-      ),
+          COLUMNS.partner,
+        );
+      }),
     );
 
   const gym = program
@@ -65,7 +87,7 @@ export function addCatalogCommands(program: Command): void {
         print(
           (await services.catalog.listGyms(filter, all)).items.map(presentGym),
           options.format,
-          columnsOf(Gym),
+          COLUMNS.gym,
         );
       }),
     );
@@ -112,7 +134,7 @@ export function addCatalogCommands(program: Command): void {
         print(
           (await services.catalog.listProducts(gymRecord.id)).map(presentProduct),
           options.format,
-          columnsOf(Product),
+          COLUMNS.product,
         );
       }),
     );

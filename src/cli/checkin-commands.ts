@@ -3,8 +3,8 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentCheckin } from '../operator-api/presenters.js';
 import { instant, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
-import { Checkin } from '../operator-api/schemas.js';
-import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
 
 const STATUSES = ['pending', 'validated', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
@@ -67,7 +67,7 @@ export function addCheckinCommands(program: Command): void {
         print(
           page.items.map((item) => presentCheckin(item, now)),
           options.format,
-          columnsOf(Checkin),
+          COLUMNS.checkin,
         );
       }),
     );

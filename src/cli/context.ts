@@ -1,19 +1,38 @@
-import { loadConfig, type Config } from '../config.js';
-import { systemClock } from '../domain/clock.js';
-import { createServices, type Services } from '../services/index.js';
-import { createStore } from '../store/create-store.js';
+import type { Config } from '../config.js';
+import type { Services } from '../services/index.js';
+import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.js';
 
 /**
  * Runs an operator command over the same services as the operator API, on the configured database (migrated
- * first unless GATEHOUSE_MIGRATE=false), and closes everything afterwards.
+ * first unless GATEHOUSE_MIGRATE=false), and closes everything afterwards. Only `migrate` (`options.migrate`)
+ * may create the database; every other command needs it to exist. The configuration, the store and the
+ * services are loaded here, on first use, so `--help` and a usage error never pay for them.
  */
-export async function withServices<T>(run: (services: Services, config: Config) => Promise<T>): Promise<T> {
+export async function withServices<T>(
+  run: (services: Services, config: Config, migrated: boolean) => Promise<T>,
+  options: { readonly migrate?: boolean } = {},
+): Promise<T> {
+  const [{ loadConfig }, { systemClock }, { createServices }, { createStore }] = await Promise.all([
+    import('../config.js'),
+    import('../domain/clock.js'),
+    import('../services/index.js'),
+    import('../store/create-store.js'),
+  ]);
   const config = loadConfig();
+  if (options.migrate !== true) assertSqliteFileExists(config.databaseUrl);
   const store = createStore(config);
+  try {
+    await assertDatabaseAccepts(store, config.databaseUrl);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const services = createServices({ store, clock: systemClock, config });
   try {
-    if (config.migrate) await store.migrate();
-    return await run(services, config);
+    // `migrated`: whether this call applied any migration (for `migrate` to say so).
+    const pending = (options.migrate === true || config.migrate) && !(await store.isReady());
+    if (pending) await store.migrate();
+    return await run(services, config, pending);
   } finally {
     await services.apiKeys.close();
     await store.close();

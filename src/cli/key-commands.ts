@@ -3,8 +3,11 @@ import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../operator-api/presenters.js';
 import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
-import { ApiKey } from '../operator-api/schemas.js';
-import { formatOption, columnsOf, print, printOne, type Format } from './output.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
+
+const SHOWN_ONCE =
+  'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n';
 
 /** `gatehouse key issue|list|revoke` */
 export function addKeyCommands(program: Command): void {
@@ -29,7 +32,19 @@ export function addKeyCommands(program: Command): void {
             gymIds: options.gyms ?? null,
             expiresAt: options.expiresAt ?? null,
           });
-          printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+          if (options.format === 'json' || options.format === 'csv') {
+            printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
+            return;
+          }
+          if (options.format === 'id') {
+            // stdout is for the shell to keep; the secret still reaches the person, once.
+            process.stdout.write(`${issued.key.id}\n`);
+            process.stderr.write(`key: ${issued.secret}\n${SHOWN_ONCE}`);
+            return;
+          }
+          // For a person at a terminal: the secret on a line of its own, and why it must be copied now.
+          printOne(presentKey(issued.key), options.format);
+          process.stdout.write(`\nkey: ${issued.secret}\n\n${SHOWN_ONCE}`);
         }),
     );
   key
@@ -40,7 +55,7 @@ export function addKeyCommands(program: Command): void {
     .action((options: { partner: number; format: Format }) =>
       withServices(async (services) => {
         const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentKey), options.format, columnsOf(ApiKey));
+        print(page.items.map(presentKey), options.format, COLUMNS.apiKey);
       }),
     );
   key

@@ -1,8 +1,14 @@
 import type { Command } from 'commander';
 import { presentPayout, presentTransaction } from '../operator-api/presenters.js';
+import { localDayBounds } from '../domain/local-day.js';
 import { instant, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { formatOption, print, streamCsv, type Format } from './output.js';
+
+interface Period {
+  readonly from: number;
+  readonly to: number;
+}
 
 interface PeriodOptions {
   partner?: number;
@@ -12,13 +18,33 @@ interface PeriodOptions {
   format: Format;
 }
 
-function periodFilter(options: PeriodOptions) {
+function filterOf(options: PeriodOptions) {
   return {
     ...(options.partner === undefined ? {} : { partnerId: options.partner }),
     ...(options.gym === undefined ? {} : { gymId: options.gym }),
-    ...(options.from === undefined ? {} : { from: options.from }),
-    ...(options.to === undefined ? {} : { to: options.to }),
   };
+}
+
+/**
+ * The period an export covers: what the operator gave, and otherwise today in GATEHOUSE_TIMEZONE (the day the
+ * visit limit counts in). Only --from: up to the end of today. Only --to: the day that ends there.
+ */
+export function periodOf(options: PeriodOptions, now: number, timezone: string): Period {
+  if (options.from !== undefined && options.to !== undefined) return { from: options.from, to: options.to };
+  if (options.to !== undefined)
+    return { from: localDayBounds(options.to - 1, timezone).start, to: options.to };
+  const today = localDayBounds(now, timezone);
+  return { from: options.from ?? today.start, to: today.end };
+}
+
+/** On stderr, so a CSV or JSON on stdout stays what it is: why nothing was printed, and how to ask otherwise. */
+function sayWhenEmpty(what: string, count: number, period: Period, timezone: string): void {
+  if (count > 0) return;
+  const at = (instant: number) => new Date(instant).toISOString().replace('.000Z', 'Z');
+  process.stderr.write(
+    `gatehouse: no ${what} from ${at(period.from)} to ${at(period.to)} (the end excluded; ` +
+      `days in ${timezone}); choose another period with --from and --to\n`,
+  );
 }
 
 const TRANSACTION_COLUMNS = [
@@ -33,52 +59,56 @@ const TRANSACTION_COLUMNS = [
   'validated_at',
 ];
 
+const FROM_HELP = 'validated at or after (ISO-8601, UTC when no offset; default: the start of today)';
+const TO_HELP = 'validated before (ISO-8601, UTC when no offset; default: the end of today)';
+
 const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'payout_cents'];
 
 /** `gatehouse transactions` and `gatehouse payouts`: the ledger, for paying gyms. */
 export function addLedgerCommands(program: Command): void {
   program
     .command('transactions')
-    .description('the transactions of validated check-ins (every matching row)')
+    .description('the transactions of validated check-ins in a period (default: today), every matching row')
     .option('--partner <id>', "only this partner's", positiveInt)
     .option('--gym <id>', "only this gym's", positiveInt)
-    .option('--from <time>', 'validated at or after (ISO-8601, UTC when no offset)', instant)
-    .option('--to <time>', 'validated before (ISO-8601, UTC when no offset)', instant)
+    .option('--from <time>', FROM_HELP, instant)
+    .option('--to <time>', TO_HELP, instant)
     .addOption(formatOption())
     .action((options: PeriodOptions) =>
-      withServices(async (services) => {
-        const rows = services.ledger.exportAll(periodFilter(options));
-        if (options.format === 'csv') {
-          await streamCsv(
-            TRANSACTION_COLUMNS,
-            (async function* () {
-              for await (const row of rows) yield presentTransaction(row);
-            })(),
-          );
-          return;
+      withServices(async (services, config) => {
+        const period = periodOf(options, services.clock.now(), config.timezone);
+        const rows = services.ledger.exportAll({ ...filterOf(options), ...period });
+        let count = 0;
+        const presented = (async function* () {
+          for await (const row of rows) {
+            count += 1;
+            yield presentTransaction(row);
+          }
+        })();
+        if (options.format === 'csv') await streamCsv(TRANSACTION_COLUMNS, presented);
+        else {
+          const all = [];
+          for await (const row of presented) all.push(row);
+          print(all, options.format, TRANSACTION_COLUMNS);
         }
-        const all = [];
-        for await (const row of rows) all.push(presentTransaction(row));
-        print(all, options.format, TRANSACTION_COLUMNS);
+        sayWhenEmpty('transactions validated', count, period, config.timezone);
       }),
     );
 
   program
     .command('payouts')
-    .description('count and sum of payouts per partner, gym and currency for a period')
-    .requiredOption('--from <time>', 'validated at or after (ISO-8601, UTC when no offset)', instant)
-    .requiredOption('--to <time>', 'validated before (ISO-8601, UTC when no offset)', instant)
+    .description('count and sum of payouts per partner, gym and currency for a period (default: today)')
+    .option('--from <time>', FROM_HELP, instant)
+    .option('--to <time>', TO_HELP, instant)
     .option('--partner <id>', "only this partner's", positiveInt)
     .option('--gym <id>', "only this gym's", positiveInt)
-    .addOption(formatOption())
-    .action((options: PeriodOptions & { from: number; to: number }) =>
-      withServices(async (services) => {
-        const lines = await services.ledger.payouts({
-          ...periodFilter(options),
-          from: options.from,
-          to: options.to,
-        });
+    .addOption(formatOption('without-ids'))
+    .action((options: PeriodOptions) =>
+      withServices(async (services, config) => {
+        const period = periodOf(options, services.clock.now(), config.timezone);
+        const lines = await services.ledger.payouts({ ...filterOf(options), ...period });
         print(lines.map(presentPayout), options.format, PAYOUT_COLUMNS);
+        sayWhenEmpty('validated visits to pay', lines.length, period, config.timezone);
       }),
     );
 }

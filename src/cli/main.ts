@@ -1,15 +1,37 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
-import { curlValidateLine, seedDemo } from '../services/demo.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
+import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
-import { serve } from './serve.js';
+
+// Only commander and the command definitions load up front: `--help` and a usage error answer in a blink, and each
+// action loads the configuration, the store (and, for serve, the whole server) when it runs.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+function commandPath(command: Command): string {
+  return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
+}
+
+/**
+ * Every command, however deep: a usage error prints the one thing that is wrong and where to find the usage (not
+ * the whole help), and required options say so in the help.
+ */
+function finish(command: Command): void {
+  command.exitOverride().showHelpAfterError(`Run '${commandPath(command)} --help' for its usage.`);
+  for (const option of command.options) {
+    if (option.mandatory) option.description = `(required) ${option.description}`;
+  }
+  command.commands.forEach(finish);
+}
 
 function buildProgram(): Command {
   const program = new Command('gatehouse')
@@ -17,22 +39,32 @@ function buildProgram(): Command {
       'Access control for gym networks.\n\nConfiguration comes from GATEHOUSE_* environment variables (see the README);\n' +
         'the database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).',
     )
-    .showHelpAfterError()
-    .exitOverride();
+    .version(version, '-V, --version', 'print the version of gatehouse');
 
   program
     .command('serve')
     .description(
       'serve the partner and operator APIs (applies pending migrations unless GATEHOUSE_MIGRATE=false)',
     )
-    .action(() => serve(loadConfig()));
+    .action(async () => {
+      const [{ loadConfig }, { serve }] = await Promise.all([import('../config.js'), import('./serve.js')]);
+      await serve(loadConfig());
+    });
   program
     .command('migrate')
     .description('apply pending database migrations and exit')
     .action(() =>
-      withServices(async (_services, config) => {
-        process.stdout.write(`migrations applied to ${redactCredentials(config.databaseUrl)}\n`);
-      }),
+      withServices(
+        async (_services, config, pending) => {
+          const database = redactCredentials(config.databaseUrl);
+          process.stdout.write(
+            pending
+              ? `migrations applied to ${database}\n`
+              : `no pending migrations: ${database} is up to date\n`,
+          );
+        },
+        { migrate: true },
+      ),
     );
   program
     .command('demo')
@@ -41,6 +73,7 @@ function buildProgram(): Command {
     )
     .action(() =>
       withServices(async (services, config) => {
+        const { curlValidateLine, seedDemo } = await import('../services/demo.js');
         const access = await seedDemo(services);
         process.stdout.write(`${curlValidateLine(`http://${config.host}:${config.port}`, access)}\n`);
       }),
@@ -49,16 +82,13 @@ function buildProgram(): Command {
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);
-  program.commands.forEach(function exitOverride(command: Command): void {
-    command.exitOverride().showHelpAfterError();
-    command.commands.forEach(exitOverride);
-  });
+  finish(program);
   return program;
 }
 
 function describeFailure(error: unknown): string {
   if (error instanceof AppError) return `${error.message} (${error.key})`;
-  if (error instanceof ConfigError) return error.message;
+  if (error instanceof ConfigError || error instanceof DatabaseRefusedError) return error.message;
   // Anything else (the database unreachable, not migrated): its message, never a stack trace.
   return error instanceof Error ? error.message : String(error);
 }
@@ -71,6 +101,8 @@ buildProgram()
       process.exitCode = error.exitCode;
       return;
     }
-    process.stderr.write(`gatehouse: ${redactCredentials(describeFailure(error))}\n`);
+    // One line per problem (several bad settings are reported together), each saying where it comes from.
+    const lines = redactCredentials(describeFailure(error)).split('\n');
+    process.stderr.write(lines.map((line) => `gatehouse: ${line}\n`).join(''));
     process.exitCode = 1;
   });

@@ -5,25 +5,27 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { csvOptions } from '../http/csv.js';
 
-export type Format = 'table' | 'json' | 'csv';
-export const FORMATS: Format[] = ['table', 'json', 'csv'];
+export type Format = 'table' | 'json' | 'csv' | 'id';
+export const FORMATS: Format[] = ['table', 'json', 'csv', 'id'];
 
 type Row = Record<string, unknown>;
 
-function parseFormat(value: string): Format {
-  if (!(FORMATS as string[]).includes(value))
-    throw new InvalidArgumentError(`must be one of ${FORMATS.join(', ')}`);
-  return value as Format;
+function formatParser(formats: readonly Format[]) {
+  return (value: string): Format => {
+    if (!(formats as string[]).includes(value))
+      throw new InvalidArgumentError(`must be one of ${formats.join(', ')}`);
+    return value as Format;
+  };
 }
 
-/** `--format table|json|csv`, the same on every command that prints records. */
-export function formatOption(): Option {
-  return new Option('--format <format>', 'table, json or csv').argParser(parseFormat).default('table');
-}
-
-/** The columns of a record schema, in the API's order (CSV headers of empty lists need them). */
-export function columnsOf(schema: { properties: Record<string, unknown> }): string[] {
-  return Object.keys(schema.properties);
+/**
+ * `--format table|json|csv|id`, the same on every command that prints records. `id` prints only the ids, one a
+ * line, for a shell to keep: `partner=$(./gatehouse partner create Acme --format id)`.
+ */
+export function formatOption(records: 'with-ids' | 'without-ids' = 'with-ids'): Option {
+  const formats = records === 'with-ids' ? FORMATS : FORMATS.filter((format) => format !== 'id');
+  const help = records === 'with-ids' ? 'table, json, csv, or id (the ids alone)' : 'table, json or csv';
+  return new Option('--format <format>', help).argParser(formatParser(formats)).default('table');
 }
 
 /** C0, DEL and C1: a name holding ESC could drive the operator's terminal (colours, titles, cursor moves). */
@@ -65,7 +67,8 @@ function table(rows: readonly Row[]): string {
  * names `columns` even when there are no rows.
  */
 export function print(rows: readonly Row[], format: Format, columns: readonly string[]): void {
-  if (format === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  if (format === 'id') process.stdout.write(rows.map((row) => `${cell(row.id)}\n`).join(''));
+  else if (format === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else if (format === 'csv') process.stdout.write(stringify([...rows], csvOptions(columns)));
   else process.stdout.write(table(rows));
 }

@@ -5,12 +5,14 @@ import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { redactCredentials } from '../domain/credentials.js';
-import { bufferedStdout, flushLog, loggableError, loggerOptions } from '../http/logging.js';
+import { flushLog, loggableError, loggerOptions } from '../http/logging.js';
 import type { Config } from '../config.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
 import { createStore, isStoreUnavailable } from '../store/create-store.js';
 import type { Store } from '../store/store.js';
+import { assertDatabaseAccepts } from './database-check.js';
+import { logOutput } from './log-output.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -18,20 +20,20 @@ const MIGRATION_RETRY_MS = 1000;
 async function demoBanner(config: Config, services: Services, baseUrl: string): Promise<string | undefined> {
   if (!config.databaseUrlIsDefault) return undefined;
   if (!(await services.catalog.isEmpty())) {
-    return `gatehouse is serving ${baseUrl}. For a fresh demo check-in and key: npx gatehouse demo\n`;
+    return `gatehouse is serving ${baseUrl}. For a fresh demo check-in and key: ./gatehouse demo\n`;
   }
   const demo = await seedDemo(services);
   return (
     `\ngatehouse is serving ${baseUrl} on ${redactCredentials(config.databaseUrl)}, seeded with a demo partner.\n` +
     `Validate the demo check-in (it expires in ${Math.round(config.checkinTtlSeconds / 60)} minutes):\n\n` +
     `  ${curlValidateLine(baseUrl, demo)}\n\n` +
-    `A fresh one later: npx gatehouse demo\n`
+    `A fresh one later: ./gatehouse demo\n`
   );
 }
 
 /**
  * Applies migrations, waiting for the database when it is unreachable: the process stays up meanwhile, answering
- * 503 (product.md §7: no crash loop when PostgreSQL is down at start).
+ * 503 (no crash loop when PostgreSQL is down at start). Any other failure is thrown.
  */
 async function migrateWhenReachable(
   store: Store,
@@ -66,14 +68,22 @@ function boundHeapGrowth(): void {
 /** `gatehouse serve`: listen, migrate (unless told not to), and drain cleanly on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   boundHeapGrowth();
-  const log = bufferedStdout();
+  const log = await logOutput(config.logFormat, process.stdout.isTTY);
   const logger = pino(loggerOptions(config.logLevel), log.stream);
   // The logger exists before the store: a connection error reported while the app is being built is a log line
-  // too, not a stray line on stderr.
+  // too, not a stray line on stderr beside the message a failed start exits with.
   const store = createStore({
     ...config,
     onBackgroundError: (error) => logger.warn({ error: loggableError(error) }, 'database connection error'),
   });
+  try {
+    // A missing database or a refused login stops here, in one line, before anything listens or retries.
+    await assertDatabaseAccepts(store, config.databaseUrl);
+  } catch (error) {
+    await store.close();
+    log.stop();
+    throw error;
+  }
   const state = { migrated: !config.migrate, closing: false };
   const { server, services } = await buildApp({
     config,
@@ -115,6 +125,8 @@ interface Started {
 async function start(config: Config, { server, services, store, state }: Started): Promise<void> {
   await server.listen({ host: config.host, port: config.port });
   if (config.migrate) {
+    // A failure that is not a wait-and-see one (the database was dropped meanwhile, say) is a failure to start:
+    // serve() stops rather than answer 503 for ever.
     state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
     if (!state.migrated) return;
     server.log.info('migrations applied');

@@ -2,6 +2,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { readFileSync } from 'node:fs';
+import { withExample } from './openapi-examples.js';
+
+/** The document's version is the package's: the one `gatehouse --version` prints. */
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** Which part of the API a path belongs to: its tag and how it authenticates. */
 function classify(url: string): { tags: string[]; security?: Record<string, string[]>[] } {
@@ -35,7 +42,7 @@ export const openApiPlugin = fp(
         openapi: '3.1.0',
         info: {
           title: 'gatehouse',
-          version: '1',
+          version,
           description:
             'Access control for gym networks. The partner API (`/access/v1`) follows the access-control ' +
             'specification to the letter; the operator API (`/admin/v1`) runs the platform behind it.',
@@ -57,7 +64,8 @@ export const openApiPlugin = fp(
         if (route.config?.methodGuard === true || url === '/openapi.json' || url.startsWith('/docs')) {
           return { schema: { ...schema, hide: true }, url };
         }
-        return { schema: { ...schema, ...classify(url) }, url };
+        const body = withExample(route.method, url, schema.body);
+        return { schema: { ...schema, ...(body === undefined ? {} : { body }), ...classify(url) }, url };
       },
     });
     await app.register(swaggerUi, {

@@ -3,6 +3,7 @@ import type { Services } from '../services/index.js';
 import { authenticateOperator } from './authenticate.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { checkinRoutes } from './checkin-routes.js';
+import { eventRoutes } from './event-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { ledgerRoutes } from './ledger-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
@@ -18,4 +19,5 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   await app.register(checkinRoutes, { services });
   await app.register(ledgerRoutes, { services });
   await app.register(lookupRoutes, { services });
+  await app.register(eventRoutes, { services });
 };

@@ -96,7 +96,8 @@ export const TransactionsQuery = Type.Object({
 export const TransactionsPage = Type.Object({
   metadata: Type.Object({ total: Type.Integer(), errors: Type.Literal(0) }),
   results: Type.Array(GymTransaction),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+  next_cursor: Type.String({ description: 'On every page, the last one too: poll with it for what follows' }),
+  has_more: Type.Boolean({ description: 'Whether more rows follow now' }),
 });
 
 /** The error answers every partner route shares. */

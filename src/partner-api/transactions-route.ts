@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseInstant } from '../domain/instant.js';
-import { pageRequest } from '../domain/pagination.js';
+import { decodeFeedCursor, pageLimit } from '../domain/pagination.js';
 import { formatValidatedAt } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, TransactionsPage, TransactionsQuery, partnerErrorResponses } from './schemas.js';
 
 /**
- * GET /access/v1/transactions (product.md §2.13, an addition to the spec): the calling gym's own validated
- * visits and their payouts, in the spec's envelope, cursor-paginated.
+ * GET /access/v1/transactions (an addition to the spec): the calling gym's own validated visits and their payouts,
+ * in the spec's envelope. `next_cursor` comes on every page, the last one too: a partner that keeps polling with the
+ * last cursor it got sees every transaction exactly once, even those that commit after it has read later ones.
  */
 export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
@@ -36,7 +37,8 @@ export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }
           ...(from === undefined ? {} : { from: parseInstant('from', from) }),
           ...(to === undefined ? {} : { to: parseInstant('to', to) }),
         },
-        pageRequest(request.query),
+        decodeFeedCursor(request.query.cursor),
+        pageLimit(request.query.limit),
       );
       return {
         metadata: { total: page.items.length, errors: 0 as const },
@@ -50,6 +52,7 @@ export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }
           validated_at: formatValidatedAt(transaction.validatedAt),
         })),
         next_cursor: page.nextCursor,
+        has_more: page.hasMore,
       };
     },
   );

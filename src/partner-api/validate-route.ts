@@ -22,12 +22,13 @@ export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = 
       preValidation: async (request) => assertIdsAgree(request.body),
     },
     async (request) => {
-      const { gymId } = principalOf(request);
+      const { gymId, actor } = principalOf(request);
       const member = resolveMember(request.body);
       const validation = await services.validation.validate({
         gymId,
         platformId: member.platformId,
         customCode: request.body.custom_code ?? undefined,
+        actor,
       });
       return successEnvelope({
         user: member.echo,

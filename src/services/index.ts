@@ -5,6 +5,7 @@ import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { createEventService } from './event-service.js';
 import { createGymOwners } from './gym-owners.js';
 import { createValidationService } from './validation-service.js';
 
@@ -21,6 +22,7 @@ export function createServices(deps: ServiceDependencies) {
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),
     audit: createAuditService(deps),
+    events: createEventService(deps),
   };
 }
 

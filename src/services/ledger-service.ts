@@ -1,6 +1,13 @@
 import type { LedgerTransaction } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
-import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
+import {
+  toFeedPage,
+  toPage,
+  type FeedPage,
+  type FeedPosition,
+  type Page,
+  type PageRequest,
+} from '../domain/pagination.js';
 import {
   listGymTransactions,
   listTransactions,
@@ -41,12 +48,15 @@ export function createLedgerService({ store }: ServiceDependencies) {
       }
     },
 
+    /** The partner feed: never skips a row, and always says where to continue. */
     async listForGym(
       filter: TransactionFilter & { gymId: number },
-      page: PageRequest,
-    ): Promise<Page<GymTransaction>> {
+      after: FeedPosition,
+      limit: number,
+    ): Promise<FeedPage<GymTransaction>> {
       assertPeriod(filter);
-      return toPage(await listGymTransactions(store.db, filter, page), page.limit);
+      const rows = await listGymTransactions(store.db, filter, after, limit);
+      return toFeedPage(rows, limit, after);
     },
 
     payouts(filter: TransactionFilter & { from: number; to: number }): Promise<PayoutLine[]> {

@@ -1,3 +1,4 @@
+import { OPERATOR, type Actor } from '../domain/audit.js';
 import {
   CheckinAlreadyValidatedError,
   CheckinCancelledError,
@@ -11,6 +12,8 @@ export interface ValidateInput {
   readonly gymId: number;
   readonly platformId: string;
   readonly customCode: string | undefined;
+  /** Who asks (the audit names it when a refused validation stores a code): the operator unless told. */
+  readonly actor?: Actor;
 }
 
 export interface Validation {
@@ -26,12 +29,16 @@ const refusals = {
   'already-validated': CheckinAlreadyValidatedError,
 } as const;
 
-/** Validate a member's check-in at a gym (spec §3, §4.1). */
+/** Validate a member's check-in at a gym: the partner API's POST /access/v1/validate. */
 export function createValidationService({ store, clock, observer = silentObserver }: ServiceDependencies) {
   return {
     async validate(input: ValidateInput): Promise<Validation> {
       const started = performance.now();
-      const outcome = await store.validate({ ...input, now: clock.now() });
+      const outcome = await store.apply('validate', {
+        ...input,
+        actor: input.actor ?? OPERATOR,
+        now: clock.now(),
+      });
       const seconds = (performance.now() - started) / 1000;
       if (outcome.condition === 'valid') {
         observer.validation('validated', seconds);

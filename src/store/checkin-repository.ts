@@ -20,25 +20,32 @@ export function toCheckin(row: CheckinRow): Checkin {
   };
 }
 
-export async function insertCheckin(
+/** Inserts a check-in with the id the store reserved for it. */
+export async function insertCheckinRow(
   db: Db,
-  checkin: { platformId: string; gymId: number; productId: number; checkedInAt: number; expiresAt: number },
-  now: number,
-): Promise<Checkin> {
-  const row = await db
+  checkin: {
+    id: number;
+    platformId: string;
+    gymId: number;
+    productId: number;
+    checkedInAt: number;
+    expiresAt: number;
+    createdAt: number;
+  },
+): Promise<void> {
+  await db
     .insertInto('checkins')
     .values({
+      id: checkin.id,
       platform_id: checkin.platformId,
       gym_id: checkin.gymId,
       product_id: checkin.productId,
       status: 'pending',
       checked_in_at: checkin.checkedInAt,
       expires_at: checkin.expiresAt,
-      created_at: now,
+      created_at: checkin.createdAt,
     })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toCheckin(row);
+    .execute();
 }
 
 export async function findCheckin(db: Db, id: number): Promise<Checkin | undefined> {
@@ -46,13 +53,20 @@ export async function findCheckin(db: Db, id: number): Promise<Checkin | undefin
   return row && toCheckin(row);
 }
 
-/** Cancels a pending check-in; returns false when it was not pending. */
-export async function cancelPendingCheckin(db: Db, id: number, now: number): Promise<boolean> {
+/** Moves a check-in from one status to another; false when it was not in the `from` status. */
+export async function setCheckinStatus(
+  db: Db,
+  change: { checkinId: number; from: CheckinStatus; to: 'validated' | 'cancelled'; at: number },
+): Promise<boolean> {
   const result = await db
     .updateTable('checkins')
-    .set({ status: 'cancelled', cancelled_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .set(
+      change.to === 'validated'
+        ? { status: 'validated', validated_at: change.at }
+        : { status: 'cancelled', cancelled_at: change.at },
+    )
+    .where('id', '=', change.checkinId)
+    .where('status', '=', change.from)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

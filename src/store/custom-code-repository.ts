@@ -1,15 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { CodeKey } from '../domain/decisions/custom-code.js';
 import type { CustomCode } from '../domain/entities.js';
 import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
 
-export interface CodeKey {
-  readonly gymId: number;
-  readonly platformId: string;
-}
-
-/** Inserts a code; returns false when the member already has one at the gym. */
+/** Inserts a code; false when the member already has one at the gym. */
 export async function insertCustomCode(db: Db, key: CodeKey, code: string, now: number): Promise<boolean> {
   const rows = await db
     .insertInto('custom_codes')
@@ -29,14 +25,6 @@ export async function updateCustomCode(db: Db, key: CodeKey, code: string, now: 
     .where('platform_id', '=', key.platformId)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-export async function upsertCustomCode(db: Db, key: CodeKey, code: string, now: number): Promise<void> {
-  await db
-    .insertInto('custom_codes')
-    .values({ gym_id: key.gymId, platform_id: key.platformId, code, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['gym_id', 'platform_id']).doUpdateSet({ code, updated_at: now }))
-    .execute();
 }
 
 export async function deleteCustomCode(db: Db, key: CodeKey): Promise<boolean> {

@@ -76,6 +76,23 @@ export interface TransactionsTable {
   payout_cents: number;
   currency: string;
   validated_at: number;
+  /**
+   * The partner feed reads in (commit_order, id) order: on PostgreSQL a sequence drawn under the commit-order lock
+   * (a column default), on SQLite 0, whose single writer commits in id order (src/store/commit-order.ts).
+   */
+  commit_order: Generated<number>;
+}
+
+export interface EventsTable {
+  /** In commit order: SQLite's rowid, or PostgreSQL's identity drawn under the commit-order lock. */
+  position: Generated<number>;
+  id: string;
+  type: string;
+  occurred_at: number;
+  partner_id: number;
+  gym_id: number;
+  /** JSON text; null once purged. */
+  data: string | null;
 }
 
 export interface AuditLogTable {
@@ -89,6 +106,7 @@ export interface AuditLogTable {
 
 export interface Database {
   audit_log: AuditLogTable;
+  events: EventsTable;
   partners: PartnersTable;
   gyms: GymsTable;
   products: ProductsTable;

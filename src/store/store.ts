@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import type { ValidationOutcome, ValidationRequest } from './validation-unit.js';
+import type { ChangeKind, ChangeOutcome, ChangeRequest } from '../domain/changes.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -26,10 +26,11 @@ export interface Store {
   /** Inside `write`: tells every other process, on commit, that keys changed. */
   announceKeyChange(trx: Kysely<Database>): Promise<void>;
   /**
-   * The validate unit of work: classify the member's latest check-in, flip it and record its transaction, and
-   * upsert the custom code, atomically. Routes reach the store only through this call.
+   * Carries out one state change atomically: reads what it is decided from (under the member's lock), lets the
+   * domain decide (src/domain/changes.ts), writes what the decision says, events included, and commits before it
+   * answers. Dialects batch the changes that arrive together where they can; each change's failure stays its own.
    */
-  validate(request: ValidationRequest): Promise<ValidationOutcome>;
+  apply<K extends ChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>>;
   /** Applies pending migrations under the migrator's lock. */
   migrate(): Promise<void>;
   /** True when the store answers and every migration is applied. */
@@ -37,14 +38,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Settings every dialect reads from; unset ones take the defaults of product.md §5. */
+/** Settings every dialect reads from; unset ones take the defaults documented in the README. */
 export interface StoreOptions {
   readonly databaseUrl: string;
   readonly sqliteSynchronous?: 'full' | 'normal';
   readonly sqliteBusyTimeoutMs?: number;
-  /** Group commit for validations on SQLite (default true); false runs the query-builder version. */
+  /** Group commit for validations on SQLite (default true); false runs the query-builder unit of work. */
   readonly sqliteGroupCommit?: boolean;
-  /** Batched validations on PostgreSQL (default true); false runs the query-builder version. */
+  /** Batched validations on PostgreSQL (default true); false runs the query-builder unit of work. */
   readonly pgBatchedValidation?: boolean;
   readonly pgPoolSize?: number;
   readonly pgConnectTimeoutMs?: number;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LedgerTransaction } from '../domain/entities.js';
-import type { PageRequest } from '../domain/pagination.js';
+import type { FeedPosition, PageRequest } from '../domain/pagination.js';
 import type { Database, TransactionRow } from './database.js';
 
 type Db = Kysely<Database>;
@@ -51,25 +51,60 @@ export async function listTransactions(
   return rows.map(toTransaction);
 }
 
-export interface GymTransaction extends LedgerTransaction {
-  readonly productDescription: string;
+/** Inserts a transaction and returns the id the database gave it. */
+export async function insertTransaction(db: Db, transaction: Omit<LedgerTransaction, 'id'>): Promise<number> {
+  const row = await db
+    .insertInto('transactions')
+    .values({
+      checkin_id: transaction.checkinId,
+      partner_id: transaction.partnerId,
+      gym_id: transaction.gymId,
+      product_id: transaction.productId,
+      platform_id: transaction.platformId,
+      payout_cents: transaction.payoutCents,
+      currency: transaction.currency,
+      validated_at: transaction.validatedAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
-/** A gym's own visits, with the product's description for the partner's reports. */
+export interface GymTransaction extends LedgerTransaction {
+  readonly productDescription: string;
+  readonly commitOrder: number;
+}
+
+/**
+ * A gym's own visits, with the product's description for the partner's reports, in commit order after `after`
+ * (src/store/commit-order.ts): no row can commit behind a reader.
+ */
 export async function listGymTransactions(
   db: Db,
   filter: TransactionFilter & { gymId: number },
-  page: PageRequest,
+  after: FeedPosition,
+  limit: number,
 ): Promise<GymTransaction[]> {
   const rows = await filtered(db, filter)
     .innerJoin('products', 'products.id', 'transactions.product_id')
     .selectAll('transactions')
     .select('products.description')
-    .where('transactions.id', '>', page.afterId)
+    .where((eb) =>
+      eb(
+        eb.refTuple('transactions.commit_order', 'transactions.id'),
+        '>',
+        eb.tuple(after.commitOrder, after.id),
+      ),
+    )
+    .orderBy('transactions.commit_order')
     .orderBy('transactions.id')
-    .limit(page.limit + 1)
+    .limit(limit + 1)
     .execute();
-  return rows.map((row) => ({ ...toTransaction(row), productDescription: row.description }));
+  return rows.map((row) => ({
+    ...toTransaction(row),
+    productDescription: row.description,
+    commitOrder: row.commit_order,
+  }));
 }
 
 export interface PayoutLine {

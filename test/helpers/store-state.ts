@@ -11,6 +11,7 @@ export const DATA_TABLES = [
   'checkins',
   'custom_codes',
   'transactions',
+  'events',
 ] as const;
 
 /** Every row of every table, in a stable order: compare two snapshots to prove a request wrote nothing. */
@@ -23,8 +24,23 @@ export async function snapshotStore(store: Store): Promise<Record<string, unknow
   return snapshot;
 }
 
+/** A check-in's ledger rows (commit_order, the partner feed's reading order, is the store's own bookkeeping). */
 export async function transactionsOf(store: Store, checkinId: number) {
-  return store.db.selectFrom('transactions').selectAll().where('checkin_id', '=', checkinId).execute();
+  return store.db
+    .selectFrom('transactions')
+    .select([
+      'id',
+      'checkin_id',
+      'partner_id',
+      'gym_id',
+      'product_id',
+      'platform_id',
+      'payout_cents',
+      'currency',
+      'validated_at',
+    ])
+    .where('checkin_id', '=', checkinId)
+    .execute();
 }
 
 export async function checkinRow(store: Store, checkinId: number) {

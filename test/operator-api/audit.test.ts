@@ -120,6 +120,45 @@ describe.each(dialects)('operator API: GET /admin/v1/audit, product.md §4 (%s)'
     expectReply(response, 200, { items: expected, next_cursor: null });
   });
 
+  test('when a refused validation stores a code, then the audit names the key that stored it, never the code', async () => {
+    const t = app();
+    const partner = await createPartner(t);
+    const gym = await createGym(t, partner.id);
+    const product = await createProduct(t, gym.id);
+    const key = await issueKey(t, partner.id);
+    const visit = await createCheckin(t, product);
+    expect((await validate(t, key.key, gym.id, visit.platform_id)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    const before = itemsOf((await admin(t, 'GET', '/audit')).body).length;
+
+    // Already validated: refused, and the code is stored all the same — by this key.
+    expect((await validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-1')).statusCode).toBe(400);
+    t.clock.advance(1000);
+    expect((await validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-2')).statusCode).toBe(400);
+
+    const entries = itemsOf((await admin(t, 'GET', '/audit')).body).slice(before);
+    const entity_id = `${gym.id}:${visit.platform_id}`;
+    expect(entries).toEqual([
+      {
+        id: before + 1,
+        actor: `key:${key.prefix}`,
+        action: 'create',
+        entity: 'custom-code',
+        entity_id,
+        at: at(1000),
+      },
+      {
+        id: before + 2,
+        actor: `key:${key.prefix}`,
+        action: 'update',
+        entity: 'custom-code',
+        entity_id,
+        at: at(2000),
+      },
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/REFUSED/);
+  });
+
   test('when the audit log is read, in the API or in the store, then no key secret, admin token or code value appears', async () => {
     const t = app();
     const { secrets } = await auditedStory(t);

@@ -11,6 +11,7 @@ import {
   operatorApp,
   partnerHeaders,
   wholeStore,
+  A_CURSOR,
 } from './support.js';
 
 type Route = [InjectOptions['method'], string, unknown?];
@@ -179,7 +180,12 @@ describe.each(dialects)(
         headers: a.headers,
       });
 
-      expectReply(response, 200, { metadata: { total: 0, errors: 0 }, results: [], next_cursor: null });
+      expectReply(response, 200, {
+        metadata: { total: 0, errors: 0 },
+        results: [],
+        next_cursor: A_CURSOR,
+        has_more: false,
+      });
     });
   },
 );

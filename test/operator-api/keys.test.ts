@@ -19,7 +19,7 @@ import {
   A_CURSOR,
 } from './support.js';
 
-const NO_VISITS = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: null };
+const NO_VISITS = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: A_CURSOR, has_more: false };
 /** product.md keeps the shape open; gatehouse's is `ghk_<8 hex>_<40 hex>` with `ghk_<8 hex>` the prefix. */
 const A_KEY: unknown = expect.stringMatching(/^ghk_[0-9a-f]{8}_[0-9a-f]{40}$/);
 

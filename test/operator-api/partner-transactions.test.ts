@@ -58,80 +58,115 @@ async function arrangeVisits(t: TestApp) {
   };
 }
 
-describe.each(dialects)(
-  'partner API extension: GET /access/v1/transactions, product.md §2.13 (%s)',
-  (dialect) => {
-    const app = operatorApp({ dialect });
+describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)', (dialect) => {
+  const app = operatorApp({ dialect });
 
-    test('when a gym asks for its transactions, then only its own validated visits come, in the envelope, validated_at to the second', async () => {
-      const t = app();
-      const { mine, results } = await arrangeVisits(t);
+  test('when a gym asks for its transactions, then only its own validated visits come, in the envelope, validated_at to the second', async () => {
+    const t = app();
+    const { mine, results } = await arrangeVisits(t);
 
-      const response = await partnerTransactions(t, mine.key.key, mine.gym.id);
+    const response = await partnerTransactions(t, mine.key.key, mine.gym.id);
 
-      expectReply(response, 200, { metadata: { total: 2, errors: 0 }, results, next_cursor: null });
-      expect(results.map((result) => result.id)).toEqual([expect.any(Number), expect.any(Number)]);
+    expectReply(response, 200, {
+      metadata: { total: 2, errors: 0 },
+      results,
+      next_cursor: A_CURSOR,
+      has_more: false,
+    });
+    expect(results.map((result) => result.id)).toEqual([expect.any(Number), expect.any(Number)]);
+  });
+
+  test('when asked with limit=1, then next_cursor leads to the second visit, and the last page says has_more false', async () => {
+    const t = app();
+    const { mine, results } = await arrangeVisits(t);
+
+    const first = await partnerTransactions(t, mine.key.key, mine.gym.id, '?limit=1');
+    const cursor = (JSON.parse(first.body) as { next_cursor: string }).next_cursor;
+    const second = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${cursor}`);
+    const last = (JSON.parse(second.body) as { next_cursor: string }).next_cursor;
+    const after = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${last}`);
+
+    expectReply(first, 200, {
+      metadata: { total: 1, errors: 0 },
+      results: [results[0]],
+      next_cursor: A_CURSOR,
+      has_more: true,
+    });
+    expectReply(second, 200, {
+      metadata: { total: 1, errors: 0 },
+      results: [results[1]],
+      next_cursor: A_CURSOR,
+      has_more: false,
+    });
+    // Polled again from the last cursor: nothing new yet, and the same place to come back to.
+    expectReply(after, 200, {
+      metadata: { total: 0, errors: 0 },
+      results: [],
+      next_cursor: last,
+      has_more: false,
+    });
+  });
+
+  test('when a partner polls from the last cursor after more visits, then it gets exactly the new ones', async () => {
+    const t = app();
+    const { mine } = await arrangeVisits(t);
+    const whole = await partnerTransactions(t, mine.key.key, mine.gym.id);
+    const cursor = (JSON.parse(whole.body) as { next_cursor: string }).next_cursor;
+
+    const checkin = await createCheckin(t, mine.product);
+    expect((await validate(t, mine.key.key, mine.gym.id, checkin.platform_id)).statusCode).toBe(200);
+    const polled = await partnerTransactions(t, mine.key.key, mine.gym.id, `?cursor=${cursor}`);
+
+    const body = JSON.parse(polled.body) as { results: { checkin_id: number }[]; has_more: boolean };
+    expect(polled.statusCode).toBe(200);
+    expect(body.results.map((row) => row.checkin_id)).toEqual([checkin.id]);
+    expect(body.has_more).toBe(false);
+  });
+
+  test('when from and to are the exact instant of a visit, then from includes it and to excludes it', async () => {
+    const t = app();
+    const { mine, results } = await arrangeVisits(t);
+
+    const from = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-02T12:00:07.996Z');
+    const to = await partnerTransactions(t, mine.key.key, mine.gym.id, '?to=2026-03-02T12:00:07.996Z');
+    const none = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-03');
+
+    const page = (rows: unknown[]) => ({
+      metadata: { total: rows.length, errors: 0 },
+      results: rows,
+      next_cursor: A_CURSOR,
+      has_more: false,
+    });
+    expectReply(from, 200, page([results[1]]));
+    expectReply(to, 200, page([results[0]]));
+    expectReply(none, 200, page([]));
+  });
+
+  test('when another partner’s key asks for this gym, then 403 explicit deny; without a bearer, 401', async () => {
+    const t = app();
+    const { mine, theirs } = await arrangeVisits(t);
+
+    const foreign = await partnerTransactions(t, theirs.key.key, mine.gym.id);
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: '/access/v1/transactions',
+      headers: { 'x-gym-id': String(mine.gym.id) },
     });
 
-    test('when asked with limit=1, then next_cursor leads to the second visit and then ends', async () => {
-      const t = app();
-      const { mine, results } = await arrangeVisits(t);
+    expectReply(foreign, 403, EXPLICIT_DENY);
+    expectReply(anonymous, 401, { message: 'Unauthorized' });
+  });
 
-      const first = await partnerTransactions(t, mine.key.key, mine.gym.id, '?limit=1');
-      const cursor = (JSON.parse(first.body) as { next_cursor: string }).next_cursor;
-      const second = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${cursor}`);
+  test.each([
+    ['?cursor=bogus', 'cursor', 'is not a cursor this API returned'],
+    ['?limit=0', 'limit', 'must be an integer from 1 to 1000'],
+    ['?limit=1001', 'limit', 'must be an integer from 1 to 1000'],
+    ['?from=noon', 'from', 'must be an ISO-8601 date or date-time'],
+    ['?from=2026-03-02&to=2026-03-01', 'to', 'must be later than from'],
+  ])('when asked with %s, then 400 envelope key %s', async (query, key, message) => {
+    const t = app();
+    const n = await arrangeNetwork(t);
 
-      expectReply(first, 200, {
-        metadata: { total: 1, errors: 0 },
-        results: [results[0]],
-        next_cursor: A_CURSOR,
-      });
-      expectReply(second, 200, {
-        metadata: { total: 1, errors: 0 },
-        results: [results[1]],
-        next_cursor: null,
-      });
-    });
-
-    test('when from and to are the exact instant of a visit, then from includes it and to excludes it', async () => {
-      const t = app();
-      const { mine, results } = await arrangeVisits(t);
-
-      const from = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-02T12:00:07.996Z');
-      const to = await partnerTransactions(t, mine.key.key, mine.gym.id, '?to=2026-03-02T12:00:07.996Z');
-      const none = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-03');
-
-      expectReply(from, 200, { metadata: { total: 1, errors: 0 }, results: [results[1]], next_cursor: null });
-      expectReply(to, 200, { metadata: { total: 1, errors: 0 }, results: [results[0]], next_cursor: null });
-      expectReply(none, 200, { metadata: { total: 0, errors: 0 }, results: [], next_cursor: null });
-    });
-
-    test('when another partner’s key asks for this gym, then 403 explicit deny; without a bearer, 401', async () => {
-      const t = app();
-      const { mine, theirs } = await arrangeVisits(t);
-
-      const foreign = await partnerTransactions(t, theirs.key.key, mine.gym.id);
-      const anonymous = await t.app.inject({
-        method: 'GET',
-        url: '/access/v1/transactions',
-        headers: { 'x-gym-id': String(mine.gym.id) },
-      });
-
-      expectReply(foreign, 403, EXPLICIT_DENY);
-      expectReply(anonymous, 401, { message: 'Unauthorized' });
-    });
-
-    test.each([
-      ['?cursor=bogus', 'cursor', 'is not a cursor this API returned'],
-      ['?limit=0', 'limit', 'must be an integer from 1 to 1000'],
-      ['?limit=1001', 'limit', 'must be an integer from 1 to 1000'],
-      ['?from=noon', 'from', 'must be an ISO-8601 date or date-time'],
-      ['?from=2026-03-02&to=2026-03-01', 'to', 'must be later than from'],
-    ])('when asked with %s, then 400 envelope key %s', async (query, key, message) => {
-      const t = app();
-      const n = await arrangeNetwork(t);
-
-      expectReply(await partnerTransactions(t, n.key.key, n.gym.id, query), 400, errorEnvelope(key, message));
-    });
-  },
-);
+    expectReply(await partnerTransactions(t, n.key.key, n.gym.id, query), 400, errorEnvelope(key, message));
+  });
+});

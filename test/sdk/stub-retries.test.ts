@@ -47,13 +47,15 @@ describe('retries of the idempotent calls', () => {
   });
 
   it('when GET transactions loses a connection, then it is re-sent', async () => {
-    const page = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: null };
+    const page = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: 'YXQ6MDow', has_more: false };
     stub = await startStub((n, _request, response) =>
       n === 1 ? hangUp(response) : answer(response, 200, page),
     );
     expect(await clientOf(stub).listTransactions({ limit: 5 })).toEqual({
       transactions: [],
       nextCursor: null,
+      hasMore: false,
+      resumeCursor: 'YXQ6MDow',
     });
     expect(stub.requests.map((request) => request.url)).toEqual([
       '/access/v1/transactions?limit=5',

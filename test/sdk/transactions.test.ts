@@ -35,10 +35,54 @@ describe.each(dialects)('the SDK’s listTransactions against a live gatehouse (
     );
 
     const first = await client.listTransactions({ limit: 2 });
-    expect(first.transactions).toEqual(expected.slice(0, 2));
-    expect(first.nextCursor).toEqual(expect.any(String));
+    expect(first).toEqual({
+      transactions: expected.slice(0, 2),
+      nextCursor: expect.any(String) as string,
+      hasMore: true,
+      resumeCursor: first.nextCursor,
+    });
     const second = await client.listTransactions({ limit: 2, cursor: first.nextCursor ?? '' });
-    expect(second).toEqual({ transactions: expected.slice(2), nextCursor: null });
+    expect(second).toEqual({
+      transactions: expected.slice(2),
+      nextCursor: null,
+      hasMore: false,
+      resumeCursor: expect.any(String) as string,
+    });
+
+    // Polling later from the last page's resumeCursor gives exactly what came since.
+    const later = await arrangeCheckin(t, a);
+    await client.validate({ platformId: later.platformId });
+    const resumed = await client.listTransactions({ cursor: second.resumeCursor ?? '' });
+    expect(resumed.transactions.map((row) => row.checkin_id)).toEqual([later.id]);
+    expect(resumed.nextCursor).toBeNull();
+    const idle = await client.listTransactions({ cursor: resumed.resumeCursor ?? '' });
+    expect(idle).toEqual({
+      transactions: [],
+      nextCursor: null,
+      hasMore: false,
+      resumeCursor: resumed.resumeCursor,
+    });
+  });
+
+  it('when a client loops until nextCursor is null, then it stops after the last page', async () => {
+    const a = await live.arrange();
+    const t = live.app();
+    const client = live.client(a);
+    for (let i = 0; i < 3; i += 1) {
+      const checkin = await arrangeCheckin(t, a);
+      await client.validate({ platformId: checkin.platformId });
+    }
+    const seen: number[] = [];
+    let cursor: string | null | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listTransactions({ limit: 1, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.transactions.map((row) => row.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== null && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(3);
   });
 
   it('when a period is given, then only the visits inside it are listed', async () => {
@@ -51,6 +95,11 @@ describe.each(dialects)('the SDK’s listTransactions against a live gatehouse (
     const before = await client.listTransactions({ to: new Date(NOW) });
 
     expect(inside.transactions.map((row) => row.checkin_id)).toEqual([checkin.id]);
-    expect(before).toEqual({ transactions: [], nextCursor: null });
+    expect(before).toEqual({
+      transactions: [],
+      nextCursor: null,
+      hasMore: false,
+      resumeCursor: expect.any(String) as string,
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ValidationOutcome, ValidationRequest } from '../../src/store/validation-unit.js';
+import { OPERATOR } from '../../src/domain/audit.js';
+import type { ValidationOutcome, ValidationRequest } from '../../src/domain/decisions/validation.js';
 import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
+import { allowCodeWrites, failCodeWrites } from '../helpers/fault-injection.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpers/test-app.js';
 
@@ -55,11 +57,13 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     platformId: member,
     customCode,
     now: t.clock.now(),
+    actor: OPERATOR,
   });
+  const validate = (r: ValidationRequest) => t.store.apply('validate', r);
 
   test('when the check-in is pending, then it is validated with its transaction, atomically with the code', async () => {
     const { member, checkin } = await pending();
-    expect(await t.store.validate(request(member, 'QR-1'))).toEqual({
+    expect(await validate(request(member, 'QR-1'))).toEqual({
       condition: 'valid',
       productId: a.product.id,
       productDescription: 'Yoga class',
@@ -84,14 +88,14 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
 
   test('when the check-in is validated, cancelled, expired or absent, then each condition, and the code only where it exists', async () => {
     const validated = await pending();
-    await t.store.validate(request(validated.member));
+    await validate(request(validated.member));
     const cancelled = await pending();
     await t.services.checkins.cancel(cancelled.checkin.id);
     const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
     const absent = platformId();
     const outcomes = await Promise.all(
       [validated.member, cancelled.member, expired.member, absent].map((member) =>
-        t.store.validate(request(member, `C-${member.slice(-4)}`)),
+        validate(request(member, `C-${member.slice(-4)}`)),
       ),
     );
     expect(outcomes).toEqual([
@@ -109,7 +113,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
 
   test('when 50 validations of one check-in arrive together, then exactly one is valid and one transaction exists', async () => {
     const { member, checkin } = await pending();
-    const outcomes = await Promise.all(Array.from({ length: 50 }, () => t.store.validate(request(member))));
+    const outcomes = await Promise.all(Array.from({ length: 50 }, () => validate(request(member))));
     expect(outcomes.filter((outcome) => outcome.condition === 'valid')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome.condition === 'already-validated')).toHaveLength(49);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
@@ -119,17 +123,17 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
   test('when one validation of a batch fails, then its neighbours are validated and it leaves nothing behind', async () => {
     const failing = await pending();
     const neighbours = [await pending(), await pending()];
-    // No custom_codes table: only the validation that carries a code can fail.
-    await t.store.db.schema.alterTable('custom_codes').renameTo('custom_codes_away').execute();
+    // Storing this one code fails: only the validation that carries it can fail.
+    await failCodeWrites(t.store, 'QR-X');
     try {
       const settled = await Promise.allSettled([
-        t.store.validate(request(neighbours[0]?.member ?? '')),
-        t.store.validate(request(failing.member, 'QR-X')),
-        t.store.validate(request(neighbours[1]?.member ?? '')),
+        validate(request(neighbours[0]?.member ?? '')),
+        validate(request(failing.member, 'QR-X')),
+        validate(request(neighbours[1]?.member ?? '')),
       ]);
       expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     } finally {
-      await t.store.db.schema.alterTable('custom_codes_away').renameTo('custom_codes').execute();
+      await allowCodeWrites(t.store);
     }
     expect((await checkinRow(t.store, failing.checkin.id)).status).toBe('pending');
     expect(await transactionsOf(t.store, failing.checkin.id)).toEqual([]);
@@ -142,15 +146,13 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
   test('when one batch mixes every condition, then each validation gets its own, a transaction only for the valid one, and codes wherever a check-in exists', async () => {
     const valid = await pending();
     const validated = await pending();
-    await t.store.validate(request(validated.member));
+    await validate(request(validated.member));
     const cancelled = await pending();
     await t.services.checkins.cancel(cancelled.checkin.id);
     const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
     const absent = platformId();
     const members = [valid.member, validated.member, cancelled.member, expired.member, absent];
-    const outcomes = await Promise.all(
-      members.map((member) => t.store.validate(request(member, `M-${member}`))),
-    );
+    const outcomes = await Promise.all(members.map((member) => validate(request(member, `M-${member}`))));
     expect(outcomes).toEqual([
       {
         condition: 'valid',
@@ -183,10 +185,10 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     const twice = await pending();
     const other = await pending();
     const outcomes = await Promise.all([
-      t.store.validate(request(twice.member, 'D-1')),
-      t.store.validate(request(other.member)),
-      t.store.validate(request(twice.member, 'D-2')),
-      t.store.validate(request(twice.member)),
+      validate(request(twice.member, 'D-1')),
+      validate(request(other.member)),
+      validate(request(twice.member, 'D-2')),
+      validate(request(twice.member)),
     ]);
     const mine = [outcomes[0], outcomes[2], outcomes[3]];
     expect(mine.filter((outcome) => outcome?.condition === 'valid')).toHaveLength(1);
@@ -212,7 +214,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     const checkins = [];
     for (let i = 0; i < 150; i += 1) checkins.push(await pending());
     const outcomes = await Promise.all(
-      checkins.map(({ member }) => t.store.validate(request(member, `B-${member}`))),
+      checkins.map(({ member }) => validate(request(member, `B-${member}`))),
     );
     expect(outcomes.map((outcome) => outcome.condition)).toEqual(checkins.map(() => 'valid'));
     for (const { member, checkin } of checkins) {
@@ -231,7 +233,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
         .set({ status: 'cancelled', cancelled_at: t.clock.now() })
         .where('id', '=', checkin.id)
         .execute();
-      validation = t.store.validate(request(member, 'QR-C'));
+      validation = validate(request(member, 'QR-C'));
       // On PostgreSQL the validation reads the check-in pending meanwhile, and its update waits on the row.
       await sleep(300);
     });

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
-import { memberLockKey, type ValidationOutcome, type ValidationRequest } from '../validation-unit.js';
+import type { ValidationOutcome, ValidationRequest } from '../../domain/decisions/validation.js';
+import { memberLockKey } from '../member-lock.js';
 import { runBatch } from './postgres-validation-batch.js';
 
 interface Pending {
@@ -23,12 +24,12 @@ export interface BatchedValidationOptions {
 const MAX_BATCH = 64;
 
 /**
- * The validate unit of work on PostgreSQL, hand-tuned (src/store/validation-unit.ts is the query-builder
- * version it must match): the validations that arrive together share one transaction — BEGIN, their advisory
- * locks in one statement, one statement that classifies, flips, records and upserts for all of them, COMMIT —
- * and every reply waits for the commit. Four round trips and one WAL flush per batch instead of six round trips
- * and a flush per validation. Invariants stay in the database: the conditional update and the unique
- * transactions.checkin_id.
+ * Validations on PostgreSQL, batched: the validations that arrive together share one transaction — BEGIN with
+ * their advisory locks, one statement that reads every member's state, the domain's decision for each
+ * (src/domain/changes.ts), one statement with all their writes, COMMIT — and every reply waits for the commit.
+ * Four round trips and one WAL flush per batch instead of per validation. It must behave as the query-builder
+ * unit of work (src/store/unit-of-work.ts), which runs each request of a failed batch on its own. Invariants stay
+ * in the database too: the guarded status change and the unique transactions.checkin_id.
  */
 export function createBatchedValidation(options: BatchedValidationOptions) {
   let queue: Pending[] = [];
@@ -39,9 +40,8 @@ export function createBatchedValidation(options: BatchedValidationOptions) {
   const busy = new Set<string>();
 
   /**
-   * The next batch: up to MAX_BATCH requests in arrival order, never two for one member·gym — both could see
-   * the check-in pending, and one upsert cannot touch a custom code twice — nor one whose member is in a batch
-   * in flight. Those wait for a later batch.
+   * The next batch: up to MAX_BATCH requests in arrival order, never two for one member·gym — both would be
+   * decided from the same state — nor one whose member is in a batch in flight. Those wait for a later batch.
    */
   function take(): { batch: Pending[]; members: string[] } {
     const batch: Pending[] = [];

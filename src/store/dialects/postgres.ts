@@ -1,9 +1,10 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
+import type { ChangeRequest } from '../../domain/changes.js';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
-import { runValidation } from '../validation-unit.js';
+import { runChange } from '../unit-of-work.js';
 import { createBatchedValidation } from './postgres-batched-validation.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
@@ -42,13 +43,14 @@ export function createPostgresStore(options: StoreOptions): Store {
   const serialize: Store['serialize'] = async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   };
-  const builder: Store['validate'] = (request) => runValidation({ write, serialize }, request);
+  const builder: Store['apply'] = (kind, request) =>
+    runChange({ write, serialize, dialect: 'postgres' }, kind, request);
   const batched =
     options.pgBatchedValidation === false
       ? undefined
       : createBatchedValidation({
           pool,
-          fallback: builder,
+          fallback: (request) => builder('validate', request),
           isUnavailable: (error) =>
             error instanceof Error && isPostgresUnavailable(codeOf(error), error.message),
           // One connection stays free for everything else (check-ins, keys, the operator API).
@@ -59,7 +61,10 @@ export function createPostgresStore(options: StoreOptions): Store {
     db,
     write,
     serialize,
-    validate: batched === undefined ? builder : (request) => batched.validate(request),
+    apply: (kind, request) =>
+      batched !== undefined && kind === 'validate'
+        ? batched.validate(request as ChangeRequest<'validate'>)
+        : builder(kind, request),
     watchKeyChanges: (onChange) =>
       unlisten.push(
         listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>

@@ -1,107 +1,81 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { classifyCheckin, upsertsCustomCode } from '../../domain/checkin-condition.js';
+import {
+  decide,
+  type ChangeKind,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type ChangeState,
+} from '../../domain/changes.js';
 import type { Database } from '../database.js';
-import type { ValidationOutcome, ValidationRequest } from '../validation-unit.js';
+import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
-interface Pending {
-  readonly request: ValidationRequest;
-  readonly resolve: (outcome: ValidationOutcome) => void;
+/** The changes SQLite batches, with how each reads its state through prepared statements. */
+type SyncReaders = { [K in BatchedKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K> };
+export type BatchedKind = 'validate';
+
+const syncReaders: SyncReaders = {
+  validate(s, request) {
+    const latest = s.latestCheckin(request.gymId, request.platformId);
+    const stores = request.customCode !== undefined && latest !== undefined;
+    return { latest, code: stores ? s.code(request.gymId, request.platformId) : undefined };
+  },
+};
+
+interface Pending<K extends BatchedKind = BatchedKind> {
+  readonly kind: K;
+  readonly request: ChangeRequest<K>;
+  readonly resolve: (outcome: ChangeOutcome<K>) => void;
   readonly reject: (error: unknown) => void;
 }
 
-interface LatestRow {
-  id: number;
-  status: 'pending' | 'validated' | 'cancelled';
-  expires_at: number;
-  product_id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-  partner_id: number;
-}
-
 /**
- * The validate unit of work on SQLite, hand-tuned (src/store/validation-unit.ts is the query-builder version it
- * must match): statements prepared once, and group commit — the validations that arrive together share one
- * write transaction, each in a savepoint of its own so one failure never fails its neighbours, and every reply
- * waits for the commit. At synchronous=FULL that is one fsync per batch instead of one per validation.
+ * Group commit on SQLite: the changes that arrive together share one write transaction, and every reply waits
+ * for its commit — at synchronous=FULL one fsync per batch instead of one per change. Each change reads through
+ * prepared statements, is decided by the domain (src/domain/changes.ts) and written through prepared statements,
+ * exactly as the query-builder unit of work (src/store/unit-of-work.ts) would.
  */
 export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<Database>) {
+  const statements = sqliteStatements(database);
   let queue: Pending[] = [];
   let scheduled = false;
 
-  /** A statement prepared on first use and kept: one missing table fails only the work that needs it. */
-  function lazy<P extends unknown[], R = unknown>(text: string): () => SqliteDatabase.Statement<P, R> {
-    let statement: SqliteDatabase.Statement<P, R> | undefined;
-    return () => (statement ??= database.prepare<P, R>(text));
+  const begin = lazy('begin immediate');
+  const commit = lazy('commit');
+  const savepoint = lazy('savepoint change');
+  const release = lazy('release change');
+  const rollbackTo = lazy('rollback to change');
+
+  function lazy(text: string): () => SqliteDatabase.Statement<[]> {
+    let statement: SqliteDatabase.Statement<[]> | undefined;
+    return () => (statement ??= database.prepare<[]>(text));
   }
 
-  const latest = lazy<[number, string], LatestRow>(
-    `select c.id, c.status, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency, g.partner_id
-     from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
-     where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
-  );
-  const flip = lazy<[number, number]>(
-    "update checkins set status = 'validated', validated_at = ? where id = ? and status = 'pending'",
-  );
-  const record = lazy<[number, number, number, number, string, number, string, number]>(
-    `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const upsertCode = lazy<[number, string, string, number, number]>(
-    `insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)
-     on conflict (gym_id, platform_id) do update set code = excluded.code, updated_at = excluded.updated_at`,
-  );
-  const begin = lazy<[]>('begin immediate');
-  const commit = lazy<[]>('commit');
-  const savepoint = lazy<[]>('savepoint validation');
-  const release = lazy<[]>('release validation');
-  const rollbackTo = lazy<[]>('rollback to validation');
-
-  function validateOne(request: ValidationRequest): ValidationOutcome {
-    const checkin = latest().get(request.gymId, request.platformId);
-    const condition = classifyCheckin(
-      checkin && { status: checkin.status, expiresAt: checkin.expires_at },
-      request.now,
-    );
-    let outcome: ValidationOutcome = { condition } as ValidationOutcome;
-    if (condition === 'valid' && checkin !== undefined) {
-      // One writer, one batch: nothing can flip it in between, but the condition keeps the update honest.
-      if (flip().run(request.now, checkin.id).changes === 0) outcome = { condition: 'already-validated' };
-      else {
-        record().run(
-          checkin.id,
-          checkin.partner_id,
-          request.gymId,
-          checkin.product_id,
-          request.platformId,
-          checkin.payout_cents,
-          checkin.currency,
-          request.now,
-        );
-        outcome = {
-          condition: 'valid',
-          productId: checkin.product_id,
-          productDescription: checkin.description,
-          validatedAt: request.now,
-        };
-      }
+  /**
+   * One change: read, decide, write. A refusal decided before any write settles only its own request; a write
+   * that throws fails the batch (the caller then isolates it).
+   */
+  function runOne(item: Pending): () => void {
+    const state = syncReaders[item.kind](statements, item.request);
+    let decision;
+    try {
+      decision = decide[item.kind](item.request, state);
+    } catch (error) {
+      return () => item.reject(error);
     }
-    if (request.customCode !== undefined && upsertsCustomCode(outcome.condition)) {
-      upsertCode().run(request.gymId, request.platformId, request.customCode, request.now, request.now);
-    }
-    return outcome;
+    statements.applyWrites(decision.writes);
+    const { outcome } = decision;
+    return () => item.resolve(outcome);
   }
 
   /**
    * Runs one batch synchronously and settles every promise after its commit. Optimistic first: the whole batch in
-   * one transaction with no savepoints, since a validation almost never fails (two fewer statements each). If one
-   * does, the batch is rolled back and run again with a savepoint per validation, so the failure stays its own.
+   * one transaction with no savepoints, since a write almost never fails. If one does, the batch is rolled back
+   * and run again with a savepoint per change, so the failure stays its own.
    */
   function runBatch(batch: Pending[]): void {
-    let outcomes: ValidationOutcome[];
+    let settled: (() => void)[];
     try {
       begin().run();
     } catch (error) {
@@ -109,17 +83,16 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
       return;
     }
     try {
-      outcomes = batch.map((item) => validateOne(item.request));
+      settled = batch.map(runOne);
     } catch {
       rollbackAll();
       runIsolated(batch);
       return;
     }
-    if (!commitOrReject(batch)) return;
-    batch.forEach((item, i) => item.resolve(outcomes[i] as ValidationOutcome));
+    if (commitOrReject(batch)) for (const settle of settled) settle();
   }
 
-  /** The batch again, a savepoint per validation: one failure rolls back only its own writes. */
+  /** The batch again, a savepoint per change: one failure rolls back only its own writes. */
   function runIsolated(batch: Pending[]): void {
     const settled: (() => void)[] = [];
     try {
@@ -127,9 +100,8 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
       for (const item of batch) {
         savepoint().run();
         try {
-          const outcome = validateOne(item.request);
+          settled.push(runOne(item));
           release().run();
-          settled.push(() => item.resolve(outcome));
         } catch (error) {
           rollbackTo().run();
           release().run();
@@ -141,8 +113,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
       for (const item of batch) item.reject(error);
       return;
     }
-    if (!commitOrReject(batch)) return;
-    for (const settle of settled) settle();
+    if (commitOrReject(batch)) for (const settle of settled) settle();
   }
 
   /** Commits; if the commit itself fails, nothing of the batch is kept or acknowledged. */
@@ -178,9 +149,10 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   return {
-    validate(request: ValidationRequest): Promise<ValidationOutcome> {
-      return new Promise<ValidationOutcome>((resolve, reject) => {
-        queue.push({ request, resolve, reject });
+    batches: (kind: ChangeKind): kind is BatchedKind => kind in syncReaders,
+    apply<K extends BatchedKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
+      return new Promise<ChangeOutcome<K>>((resolve, reject) => {
+        queue.push({ kind, request, resolve, reject });
         if (!scheduled) {
           scheduled = true;
           void flush();

@@ -5,7 +5,7 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
-import { runValidation } from '../validation-unit.js';
+import { runChange } from '../unit-of-work.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 
@@ -51,10 +51,10 @@ export function createSqliteStore(options: StoreOptions): Store {
     db,
     write,
     serialize,
-    validate: (request) =>
-      groupCommit === undefined
-        ? runValidation({ write, serialize }, request)
-        : groupCommit.validate(request),
+    apply: (kind, request) =>
+      groupCommit?.batches(kind) === true
+        ? groupCommit.apply(kind, request as never)
+        : runChange({ write, serialize, dialect: 'sqlite' }, kind, request),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
     migrate: () => migrateToLatest(db),

@@ -1,9 +1,17 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as auditLog from './0002-audit-log.js';
+import * as eventLog from './0003-event-log.js';
 
-/** Every migration, in order. Imported statically so the built package needs no file-system scan. */
+/**
+ * Every migration, in order. Imported statically so the built package needs no file-system scan.
+ *
+ * Migrations only add (tables, nullable or defaulted columns, indexes): a fleet upgrades one process at a time,
+ * so the previous release must keep working on the new schema. Dropping or renaming waits a release, until no
+ * process of the release that used it can still be running.
+ */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-audit-log': auditLog,
+  '0003-event-log': eventLog,
 };

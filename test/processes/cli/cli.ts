@@ -34,7 +34,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * `node dist/cli/main.js …args`, as an operator runs `npx gatehouse …args`. Resolves with the exit code and both
+ * `node dist/cli/main.js …args`, as an operator runs `./gatehouse …args`. Resolves with the exit code and both
  * outputs whatever the code; rejects only when the process could not run or outlived its timeout.
  */
 export async function gatehouse(

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach } from 'vitest';
 
@@ -70,6 +71,11 @@ export interface SpawnOptions {
    * while `/ready` may already say 200 when another process migrated the database. False: resolve on listening.
    */
   readonly waitForMigrations?: boolean;
+  /**
+   * Run in this directory instead of the checkout, with no GATEHOUSE_DATABASE_URL required: the default database
+   * (./data/gatehouse.db, where `npm start` seeds its demo) is then this directory's own.
+   */
+  readonly cwd?: string;
 }
 
 type GatehouseEnv = Record<string, string> & { GATEHOUSE_DATABASE_URL: string };
@@ -87,9 +93,13 @@ function parseLine(text: string): Record<string, unknown> {
  * the address it listens on (and, by default, that migrations are applied); rejects (and kills the child) if it
  * exits first or takes longer than the bound.
  */
-export function spawnGatehouse(env: GatehouseEnv, options: SpawnOptions = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    cwd: REPO_ROOT,
+export function spawnGatehouse(env: GatehouseEnv | Record<string, string>, options: SpawnOptions = {}) {
+  if (env.GATEHOUSE_DATABASE_URL === undefined && options.cwd === undefined) {
+    // The checkout's own ./data/gatehouse.db is the developer's: a test names its database or its directory.
+    throw new Error('spawnGatehouse: give GATEHOUSE_DATABASE_URL, or a cwd whose default database to use');
+  }
+  const child = spawn(process.execPath, [join(REPO_ROOT, CLI), 'serve'], {
+    cwd: options.cwd ?? REPO_ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

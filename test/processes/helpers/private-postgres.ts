@@ -14,7 +14,7 @@ import {
 
 export { privateClusterSupported } from './postgres-tools.js';
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

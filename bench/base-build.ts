@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gatehouse, type Variant } from './variants.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface BaseBuild {
+  readonly variants: Variant[];
+  remove(): void;
+}
+
+/**
+ * gatehouse as built from another revision (`--base <git ref>`, e.g. the previous main), run beside the current
+ * build in the same rounds: how a change's cost is measured, on the same machine at the same time. The revision
+ * is checked out into a temporary worktree, compiled with this checkout's TypeScript and dependencies, and serves
+ * the same seeded databases. Those are migrated by the current code, so it runs with GATEHOUSE_MIGRATE=false:
+ * migrations only add, and an earlier release works on a later schema.
+ */
+export function buildBase(ref: string): BaseBuild {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-base-'));
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
+  const sha = git('rev-parse', '--short', ref);
+  git('worktree', 'add', '--detach', dir, ref);
+  const remove = () => {
+    git('worktree', 'remove', '--force', dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')],
+      {
+        stdio: 'inherit',
+      },
+    );
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  const cli = join(dir, 'dist/cli/main.js');
+  const env = { GATEHOUSE_MIGRATE: 'false' };
+  return {
+    variants: [
+      {
+        name: 'gatehouse-sqlite@base',
+        dialect: 'sqlite',
+        description: `gatehouse at ${ref} (${sha}) on SQLite, synchronous=FULL`,
+        start: gatehouse('sqlite', env, cli),
+      },
+      {
+        name: 'gatehouse-pg@base',
+        dialect: 'postgres',
+        description: `gatehouse at ${ref} (${sha}) on PostgreSQL`,
+        start: gatehouse('postgres', env, cli),
+      },
+    ],
+    remove,
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * The columns of each record the CLI lists, in the operator API's order: a CSV of an empty list still has its
+ * header. Written out rather than read from the API's TypeBox schemas, because loading TypeBox costs a CLI call
+ * about 200 ms; test/cli/columns.test.ts holds each list equal to its schema.
+ */
+export const COLUMNS = {
+  partner: ['id', 'name', 'created_at'],
+  gym: ['id', 'partner_id', 'name', 'created_at'],
+  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency'],
+  apiKey: ['id', 'prefix', 'label', 'gym_ids', 'expires_at', 'last_used_at', 'revoked_at', 'created_at'],
+  checkin: [
+    'id',
+    'platform_id',
+    'gym_id',
+    'product_id',
+    'status',
+    'checked_in_at',
+    'expires_at',
+    'validated_at',
+    'cancelled_at',
+  ],
+} as const;

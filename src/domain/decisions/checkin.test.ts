@@ -1,0 +1,195 @@
+import { describe, expect, test } from 'vitest';
+import { OPERATOR } from '../audit.js';
+import type { Checkin } from '../entities.js';
+import {
+  CheckinValidatedConflictError,
+  DailyLimitError,
+  EntityNotFoundError,
+  InputError,
+} from '../errors.js';
+import {
+  decideCheckinCancellation,
+  decideCheckinCreation,
+  type CancellationState,
+  type CheckinCreation,
+  type CreationState,
+} from './checkin.js';
+
+const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
+
+const creation = (overrides: Partial<CheckinCreation> = {}): CheckinCreation => ({
+  platformId: '1234567890123',
+  gymId: 42,
+  productId: 3,
+  checkedInAt: NOW,
+  now: NOW,
+  actor: OPERATOR,
+  ttlMs: 1_200_000,
+  dailyVisitLimit: 1,
+  timezone: 'UTC',
+  ...overrides,
+});
+
+const state = (overrides: Partial<CreationState> = {}): CreationState => ({
+  gym: { partnerId: 9 },
+  product: { id: 3, gymId: 42, description: 'Day pass' },
+  visitsThatDay: 0,
+  checkinId: 70,
+  ...overrides,
+});
+
+describe('decideCheckinCreation', () => {
+  test('when the gym, its product and the day allow it, then a pending check-in is inserted, announced and audited', () => {
+    const pending: Checkin = {
+      id: 70,
+      platformId: '1234567890123',
+      gymId: 42,
+      productId: 3,
+      status: 'pending',
+      checkedInAt: NOW,
+      expiresAt: NOW + 1_200_000,
+      validatedAt: null,
+      cancelledAt: null,
+    };
+    expect(decideCheckinCreation(creation(), state())).toEqual({
+      outcome: pending,
+      writes: [
+        { kind: 'insert-checkin', checkin: { ...pending, createdAt: NOW } },
+        {
+          kind: 'event',
+          event: {
+            type: 'checkin.created',
+            occurredAt: NOW,
+            partnerId: 9,
+            gymId: 42,
+            data: {
+              checkin_id: 70,
+              platform_id: '1234567890123',
+              gym_id: 42,
+              product: { id: 3, description: 'Day pass' },
+              status: 'pending',
+              checked_in_at: '2026-11-23T12:00:00.000Z',
+              expires_at: '2026-11-23T12:20:00.000Z',
+            },
+          },
+        },
+        {
+          kind: 'audit',
+          entry: { actor: OPERATOR, action: 'create', entity: 'checkin', entityId: 70 },
+          at: NOW,
+        },
+      ],
+    });
+  });
+
+  test.each([
+    ['the gym does not exist', state({ gym: undefined }), new EntityNotFoundError('gym')],
+    ['the product does not exist', state({ product: undefined }), new EntityNotFoundError('product')],
+    [
+      'the product belongs to another gym',
+      state({ product: { id: 3, gymId: 43, description: 'Day pass' } }),
+      new InputError('product_id', 'is not a product of that gym'),
+    ],
+    ['the member was validated today already', state({ visitsThatDay: 1 }), new DailyLimitError()],
+  ])('when %s, then the creation is refused and writes nothing', (_name, read, error) => {
+    expect(() => decideCheckinCreation(creation(), read)).toThrow(error);
+  });
+
+  test('when the daily limit is 0, then any number of visits is allowed', () => {
+    const decision = decideCheckinCreation(creation({ dailyVisitLimit: 0 }), state({ visitsThatDay: 5 }));
+    expect(decision.outcome.status).toBe('pending');
+  });
+});
+
+describe('decideCheckinCancellation', () => {
+  const found = (status: Checkin['status'], expiresAt = NOW + 60_000): CancellationState => ({
+    checkin: {
+      id: 70,
+      platformId: '1234567890123',
+      gymId: 42,
+      productId: 3,
+      status,
+      checkedInAt: NOW - 60_000,
+      expiresAt,
+      validatedAt: status === 'validated' ? NOW - 1 : null,
+      cancelledAt: status === 'cancelled' ? NOW - 1 : null,
+      partnerId: 9,
+      product: { id: 3, description: 'Day pass' },
+    },
+  });
+  const request = { checkinId: 70, now: NOW, actor: OPERATOR };
+
+  test.each([
+    ['pending', NOW + 60_000],
+    ['expired', NOW - 1],
+  ])('when the check-in is %s, then it is cancelled, announced and audited', (_name, expiresAt) => {
+    const { checkin } = found('pending', expiresAt);
+    const { outcome, writes } = decideCheckinCancellation(request, found('pending', expiresAt));
+    expect(outcome).toEqual({
+      id: 70,
+      platformId: '1234567890123',
+      gymId: 42,
+      productId: 3,
+      status: 'cancelled',
+      checkedInAt: NOW - 60_000,
+      expiresAt,
+      validatedAt: null,
+      cancelledAt: NOW,
+    });
+    expect(writes).toEqual([
+      { kind: 'checkin-status', checkinId: 70, from: 'pending', to: 'cancelled', at: NOW },
+      {
+        kind: 'event',
+        event: {
+          type: 'checkin.cancelled',
+          occurredAt: NOW,
+          partnerId: 9,
+          gymId: 42,
+          data: {
+            checkin_id: 70,
+            platform_id: '1234567890123',
+            gym_id: 42,
+            product: { id: 3, description: 'Day pass' },
+            status: 'cancelled',
+            checked_in_at: new Date(checkin?.checkedInAt ?? 0).toISOString(),
+            expires_at: new Date(expiresAt).toISOString(),
+          },
+        },
+      },
+      {
+        kind: 'audit',
+        entry: { actor: OPERATOR, action: 'cancel', entity: 'checkin', entityId: 70 },
+        at: NOW,
+      },
+    ]);
+  });
+
+  test('when the check-in is cancelled already, then it comes back as it is and nothing is written', () => {
+    expect(decideCheckinCancellation(request, found('cancelled'))).toEqual({
+      outcome: {
+        id: 70,
+        platformId: '1234567890123',
+        gymId: 42,
+        productId: 3,
+        status: 'cancelled',
+        checkedInAt: NOW - 60_000,
+        expiresAt: NOW + 60_000,
+        validatedAt: null,
+        cancelledAt: NOW - 1,
+      },
+      writes: [],
+    });
+  });
+
+  test('when the check-in is validated, then the cancellation is refused', () => {
+    expect(() => decideCheckinCancellation(request, found('validated'))).toThrow(
+      CheckinValidatedConflictError,
+    );
+  });
+
+  test('when there is no such check-in, then 404', () => {
+    expect(() => decideCheckinCancellation(request, { checkin: undefined })).toThrow(
+      new EntityNotFoundError('checkin'),
+    );
+  });
+});

@@ -1,0 +1,135 @@
+import type { Actor } from '../audit.js';
+import {
+  classifyCheckin,
+  upsertsCustomCode,
+  type CheckinCondition,
+  type CheckinStatus,
+} from '../checkin-condition.js';
+import { checkinEventData, type CheckinFacts } from '../events.js';
+import { formatInstant } from '../time-format.js';
+import type { Decision, Write } from '../writes.js';
+import { codeWrites } from './custom-code.js';
+
+export interface ValidationRequest {
+  readonly gymId: number;
+  readonly platformId: string;
+  /** Stored for the member and gym in every condition but "not found". */
+  readonly customCode: string | undefined;
+  readonly now: number;
+  /** Who asked: the audit names it when a refused validation stores a code. */
+  readonly actor: Actor;
+}
+
+/** The member's most recent check-in at the gym, with what a validation copies from its product and gym. */
+export interface LatestCheckin {
+  readonly id: number;
+  readonly status: CheckinStatus;
+  readonly checkedInAt: number;
+  readonly expiresAt: number;
+  readonly product: {
+    readonly id: number;
+    readonly description: string;
+    readonly payoutCents: number;
+    readonly currency: string;
+  };
+  readonly partnerId: number;
+}
+
+/** What a validation is decided from, read under the member's lock. */
+export interface ValidationState {
+  readonly latest: LatestCheckin | undefined;
+  /** The member's code at the gym before this request (read only where one may be stored). */
+  readonly code: string | undefined;
+}
+
+export type ValidationOutcome =
+  | {
+      readonly condition: 'valid';
+      readonly productId: number;
+      readonly productDescription: string;
+      readonly validatedAt: number;
+    }
+  | { readonly condition: Exclude<CheckinCondition, 'valid'> };
+
+function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
+  const { now } = request;
+  const facts: CheckinFacts = {
+    id: latest.id,
+    platformId: request.platformId,
+    gymId: request.gymId,
+    status: 'validated',
+    checkedInAt: latest.checkedInAt,
+    expiresAt: latest.expiresAt,
+    product: latest.product,
+  };
+  return [
+    { kind: 'checkin-status', checkinId: latest.id, from: 'pending', to: 'validated', at: now },
+    {
+      kind: 'insert-transaction',
+      transaction: {
+        checkinId: latest.id,
+        partnerId: latest.partnerId,
+        gymId: request.gymId,
+        productId: latest.product.id,
+        platformId: request.platformId,
+        payoutCents: latest.product.payoutCents,
+        currency: latest.product.currency,
+        validatedAt: now,
+      },
+    },
+    {
+      kind: 'event',
+      event: {
+        type: 'checkin.validated',
+        occurredAt: now,
+        partnerId: latest.partnerId,
+        gymId: request.gymId,
+        data: {
+          ...checkinEventData(facts),
+          transaction_id: null,
+          validated_at: formatInstant(now),
+          payout_cents: latest.product.payoutCents,
+          currency: latest.product.currency,
+        },
+      },
+      transactionOf: latest.id,
+    },
+  ];
+}
+
+/**
+ * Validate: the member's latest check-in is classified (validated, cancelled, expired, else valid); a valid one
+ * is validated with its transaction. A code sent along is stored whenever the check-in exists, whatever its
+ * condition; when the validation itself was refused, the audit records who stored it.
+ */
+export function decideValidation(
+  request: ValidationRequest,
+  state: ValidationState,
+): Decision<ValidationOutcome> {
+  const { latest } = state;
+  const condition = classifyCheckin(latest, request.now);
+  const valid = condition === 'valid' && latest !== undefined;
+  const writes = valid ? validate(request, latest) : [];
+  if (request.customCode !== undefined && upsertsCustomCode(condition) && latest !== undefined) {
+    writes.push(
+      ...codeWrites({
+        key: request,
+        partnerId: latest.partnerId,
+        code: request.customCode,
+        existed: state.code !== undefined,
+        now: request.now,
+        // A successful validation records the code itself; a refused one would otherwise leave no trace.
+        audit: valid ? undefined : request.actor,
+      }),
+    );
+  }
+  const outcome: ValidationOutcome = valid
+    ? {
+        condition: 'valid',
+        productId: latest.product.id,
+        productDescription: latest.product.description,
+        validatedAt: request.now,
+      }
+    : { condition: condition === 'valid' ? 'notfound' : condition };
+  return { outcome, writes };
+}

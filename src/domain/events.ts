@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { CheckinStatus } from './checkin-condition.js';
+import { formatInstant } from './time-format.js';
+
+/** Every kind of event the log holds, in the order they were introduced. */
+export const EVENT_TYPES = [
+  'checkin.created',
+  'checkin.cancelled',
+  'checkin.validated',
+  'custom_code.created',
+  'custom_code.updated',
+  'custom_code.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event as a decision makes it: the store gives it an id and a position when it appends it. */
+export interface NewEvent {
+  readonly type: EventType;
+  readonly occurredAt: number;
+  readonly partnerId: number;
+  readonly gymId: number;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface LoggedEvent extends Omit<NewEvent, 'data'> {
+  /** Orders the log in commit order: a reader that follows positions never misses an event. */
+  readonly position: number;
+  /** `evt_` and 32 random hex digits: unique across databases, never derived from the position. */
+  readonly id: string;
+  /** null once the payload has been purged. */
+  readonly data: Readonly<Record<string, unknown>> | null;
+}
+
+export function newEventId(): string {
+  return `evt_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** What an event says about a check-in, whatever happened to it. */
+export interface CheckinFacts {
+  readonly id: number;
+  readonly platformId: string;
+  readonly gymId: number;
+  readonly status: CheckinStatus;
+  readonly checkedInAt: number;
+  readonly expiresAt: number;
+  readonly product: { readonly id: number; readonly description: string };
+}
+
+export function checkinEventData(checkin: CheckinFacts): Record<string, unknown> {
+  return {
+    checkin_id: checkin.id,
+    platform_id: checkin.platformId,
+    gym_id: checkin.gymId,
+    product: { id: checkin.product.id, description: checkin.product.description },
+    status: checkin.status,
+    checked_in_at: formatInstant(checkin.checkedInAt),
+    expires_at: formatInstant(checkin.expiresAt),
+  };
+}
+
+/** custom_code.* events name the member and gym, never the code itself. */
+export function customCodeEventData(key: { gymId: number; platformId: string }): Record<string, unknown> {
+  return { platform_id: key.platformId, gym_id: key.gymId };
+}

@@ -1,0 +1,87 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { EVENT_TYPES, type EventType as EventTypeName, type LoggedEvent } from '../domain/events.js';
+import { InputError } from '../domain/errors.js';
+import { pageLimit } from '../domain/pagination.js';
+import { formatInstant } from '../domain/time-format.js';
+import type { Services } from '../services/index.js';
+import { Id, IdString, PageQuery, operatorErrorResponses } from './schemas.js';
+
+/** A union of literals, so a wrong value's 400 names every allowed one. */
+const EventType = Type.Unsafe<EventTypeName>(Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))));
+
+const Position = Type.Integer({ minimum: 1, description: 'The event’s place in commit order' });
+
+const Event = Type.Object({
+  position: Position,
+  id: Type.String({ description: '`evt_` + 32 hex digits, the same wherever the event is delivered' }),
+  type: EventType,
+  occurred_at: Type.String({ description: 'ISO-8601 UTC with milliseconds' }),
+  partner_id: Id,
+  gym_id: Id,
+  data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+    description: 'null once the payload has been purged',
+  }),
+});
+
+const EventsPage = Type.Object({
+  items: Type.Array(Event),
+  next_after: Type.Integer({ minimum: 0, description: 'Pass as `after` to continue, now or later' }),
+  has_more: Type.Boolean(),
+});
+
+function parseAfter(after: string | undefined): number {
+  if (after === undefined) return 0;
+  const value = Number(after);
+  if (!/^[0-9]{1,16}$/.test(after) || !Number.isSafeInteger(value)) {
+    throw new InputError('after', 'must be a position: a non-negative integer');
+  }
+  return value;
+}
+
+export function presentEvent(event: LoggedEvent) {
+  return {
+    position: event.position,
+    id: event.id,
+    type: event.type,
+    occurred_at: formatInstant(event.occurredAt),
+    partner_id: event.partnerId,
+    gym_id: event.gymId,
+    data: event.data,
+  };
+}
+
+/** GET /admin/v1/events: the event log in commit order; following `next_after` never misses an event. */
+export const eventRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/events',
+    {
+      schema: {
+        summary: 'The event log, in commit order',
+        querystring: Type.Object({
+          after: Type.Optional(
+            Type.String({ maxLength: 32, description: 'Only events after this position' }),
+          ),
+          type: Type.Optional(EventType),
+          partner_id: Type.Optional(IdString),
+          gym_id: Type.Optional(IdString),
+          limit: PageQuery.limit,
+        }),
+        response: { 200: EventsPage, ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const page = await services.events.list(
+        {
+          after: parseAfter(query.after),
+          ...(query.type === undefined ? {} : { type: query.type }),
+          ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
+          ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
+        },
+        pageLimit(query.limit),
+      );
+      return { items: page.items.map(presentEvent), next_after: page.nextAfter, has_more: page.hasMore };
+    },
+  );
+};

@@ -1,0 +1,172 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { LatestCheckin } from '../../domain/decisions/validation.js';
+import type { NewEvent } from '../../domain/events.js';
+import { newEventId } from '../../domain/events.js';
+import { actorName } from '../../domain/audit.js';
+import { StaleDecisionError, type Write } from '../../domain/writes.js';
+import { withTransactionId } from '../write-applier.js';
+
+interface LatestRow {
+  id: number;
+  status: 'pending' | 'validated' | 'cancelled';
+  checked_in_at: number;
+  expires_at: number;
+  product_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  partner_id: number;
+}
+
+/**
+ * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite-group-commit.ts), prepared
+ * once and run synchronously. They match the query-builder readers (src/store/change-readers.ts) and applier
+ * (src/store/write-applier.ts); the store tests run every change through both.
+ */
+export function sqliteStatements(database: SqliteDatabase.Database) {
+  /** A statement prepared on first use and kept: one missing table fails only the work that needs it. */
+  function lazy<P extends unknown[], R = unknown>(text: string): () => SqliteDatabase.Statement<P, R> {
+    let statement: SqliteDatabase.Statement<P, R> | undefined;
+    return () => (statement ??= database.prepare<P, R>(text));
+  }
+
+  const latest = lazy<[number, string], LatestRow>(
+    `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
+            g.partner_id
+     from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
+     where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
+  );
+  const code = lazy<[number, string], { code: string }>(
+    'select code from custom_codes where gym_id = ? and platform_id = ?',
+  );
+  const nextId = lazy<[string], { id: number }>(
+    'select coalesce((select seq from sqlite_sequence where name = ?), 0) + 1 as id',
+  );
+  const toValidated = lazy<[number, number, string]>(
+    "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
+  );
+  const toCancelled = lazy<[number, number, string]>(
+    "update checkins set status = 'cancelled', cancelled_at = ? where id = ? and status = ?",
+  );
+  const insertCheckin = lazy<[number, string, number, number, number, number, number]>(
+    `insert into checkins (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at)
+     values (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+  );
+  const insertTransaction = lazy<[number, number, number, number, string, number, string, number]>(
+    `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertCode = lazy<[number, string, string, number, number]>(
+    'insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)',
+  );
+  const updateCode = lazy<[string, number, number, string]>(
+    'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
+  );
+  const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
+  const audit = lazy<[string, string, string, string, number]>(
+    'insert into audit_log (actor, action, entity, entity_id, at) values (?, ?, ?, ?, ?)',
+  );
+  const event = lazy<[string, string, number, number, number, string]>(
+    'insert into events (id, type, occurred_at, partner_id, gym_id, data) values (?, ?, ?, ?, ?, ?)',
+  );
+
+  function changed(result: SqliteDatabase.RunResult, write: Write['kind']): void {
+    if (result.changes === 0) throw new StaleDecisionError(write);
+  }
+
+  function appendEvent(e: NewEvent): void {
+    event().run(newEventId(), e.type, e.occurredAt, e.partnerId, e.gymId, JSON.stringify(e.data));
+  }
+
+  function apply(write: Write, transactions: Map<number, number>): void {
+    switch (write.kind) {
+      case 'insert-checkin': {
+        const c = write.checkin;
+        insertCheckin().run(
+          c.id,
+          c.platformId,
+          c.gymId,
+          c.productId,
+          c.checkedInAt,
+          c.expiresAt,
+          c.createdAt,
+        );
+        return;
+      }
+      case 'checkin-status': {
+        const statement = write.to === 'validated' ? toValidated() : toCancelled();
+        changed(statement.run(write.at, write.checkinId, write.from), write.kind);
+        return;
+      }
+      case 'insert-transaction': {
+        const t = write.transaction;
+        const { lastInsertRowid } = insertTransaction().run(
+          t.checkinId,
+          t.partnerId,
+          t.gymId,
+          t.productId,
+          t.platformId,
+          t.payoutCents,
+          t.currency,
+          t.validatedAt,
+        );
+        transactions.set(t.checkinId, Number(lastInsertRowid));
+        return;
+      }
+      case 'insert-code':
+        insertCode().run(write.gymId, write.platformId, write.code, write.at, write.at);
+        return;
+      case 'update-code':
+        changed(updateCode().run(write.code, write.at, write.gymId, write.platformId), write.kind);
+        return;
+      case 'delete-code':
+        changed(deleteCode().run(write.gymId, write.platformId), write.kind);
+        return;
+      case 'audit': {
+        const e = write.entry;
+        audit().run(actorName(e.actor), e.action, e.entity, String(e.entityId), write.at);
+        return;
+      }
+      case 'event':
+        appendEvent(withTransactionId(write, transactions));
+        return;
+    }
+  }
+
+  return {
+    latestCheckin(gymId: number, platformId: string): LatestCheckin | undefined {
+      const row = latest().get(gymId, platformId);
+      return (
+        row && {
+          id: row.id,
+          status: row.status,
+          checkedInAt: row.checked_in_at,
+          expiresAt: row.expires_at,
+          product: {
+            id: row.product_id,
+            description: row.description,
+            payoutCents: row.payout_cents,
+            currency: row.currency,
+          },
+          partnerId: row.partner_id,
+        }
+      );
+    },
+    code(gymId: number, platformId: string): string | undefined {
+      return code().get(gymId, platformId)?.code;
+    },
+    /** The caller holds the write lock (a batch's transaction): see src/store/id-reservation.ts. */
+    reserveId(table: 'checkins' | 'transactions'): number {
+      const row = nextId().get(table);
+      if (row === undefined) throw new Error(`no id could be reserved in ${table}`);
+      return row.id;
+    },
+    /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
+    applyWrites(writes: readonly Write[]): void {
+      const transactions = new Map<number, number>();
+      for (const write of writes) apply(write, transactions);
+    },
+  };
+}
+
+export type SqliteStatements = ReturnType<typeof sqliteStatements>;

@@ -1,0 +1,18 @@
+import { describe, expect, test } from 'vitest';
+import { COLUMNS } from '../../src/cli/columns.js';
+import { ApiKey, Checkin, Gym, Partner, Product } from '../../src/operator-api/schemas.js';
+
+describe('the columns the CLI prints', () => {
+  test.for([
+    ['partner', Partner],
+    ['gym', Gym],
+    ['product', Product],
+    ['apiKey', ApiKey],
+    ['checkin', Checkin],
+  ] as const)(
+    'when the CLI lists %s records, then its columns are the fields of the API schema, in order',
+    ([name, schema]) => {
+      expect(COLUMNS[name]).toEqual(Object.keys(schema.properties));
+    },
+  );
+});

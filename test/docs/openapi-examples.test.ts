@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+interface MediaType {
+  schema?: Record<string, unknown>;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Document {
+  info: { version: string };
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, MediaType> } }>>;
+}
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+let t: TestApp;
+let doc: Document;
+beforeAll(async () => {
+  t = await startTestApp();
+  doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Document>();
+});
+afterAll(() => t.close());
+
+describe('the API reference at /docs shows real values', () => {
+  test("when the OpenAPI document is read, then its version is the package's", () => {
+    expect(doc.info.version).toBe(version);
+  });
+
+  test('when an operation takes a JSON body, then the docs offer a real example of it that its schema accepts', () => {
+    const bodies = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) => {
+        const media = operation.requestBody?.content?.['application/json'];
+        return media === undefined ? [] : [{ operation: `${method.toUpperCase()} ${path}`, media }];
+      }),
+    );
+    expect(bodies.length).toBeGreaterThanOrEqual(8);
+    const ajv = new Ajv({ strict: false });
+
+    const findings = bodies.map(({ operation, media }) => {
+      // One example is the media type's `example`; several would be its named `examples`.
+      const examples = [
+        ...(media.example === undefined ? [] : [media.example]),
+        ...Object.values(media.examples ?? {}).map((example) => example.value),
+      ];
+      const validate = ajv.compile(media.schema ?? {});
+      return { operation, examples: examples.length, valid: examples.every((example) => validate(example)) };
+    });
+
+    expect(findings).toEqual(findings.map(({ operation }) => ({ operation, examples: 1, valid: true })));
+  });
+});

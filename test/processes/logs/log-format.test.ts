@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(REPO_ROOT, 'dist/cli/main.js');
+const SCRIPT = '/usr/bin/script';
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const ANSI = new RegExp(String.raw`\u001b\[[0-9;]*m`, 'g');
+const LISTENING = /Server listening at http:\/\/127\.0\.0\.1:\d+/;
+const PRETTY = /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+$/;
+const fresh = () => join(dir, Math.random().toString(36).slice(2));
+
+interface Launch {
+  readonly command: string;
+  readonly args: string[];
+  /** The file the server's pid is written to, when it runs in a session of its own (behind `script`). */
+  readonly pidFile?: string;
+}
+
+/** `gatehouse serve` with its stdout on a pipe. */
+const onPipe = (): Launch => ({ command: process.execPath, args: [CLI, 'serve'] });
+
+/** `gatehouse serve` on a pseudo-terminal: util-linux `script` runs it there and copies what it shows to a pipe. */
+function onTerminal(): Launch {
+  const pidFile = `${fresh()}.pid`;
+  const command = `echo $$ > '${pidFile}'; exec '${process.execPath}' '${CLI}' serve`;
+  return { command: SCRIPT, args: ['-qfec', command, '/dev/null'], pidFile };
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Starts a real server, resolves with its first output line (colours and carriage returns removed) once one
+ * names the listening address, and kills it (and `script`, if any).
+ */
+function firstLine(launch: Launch, env: Record<string, string>): Promise<string> {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
+  );
+  const child = spawn(launch.command, launch.args, {
+    cwd: REPO_ROOT,
+    env: {
+      ...Object.fromEntries(inherited),
+      GATEHOUSE_DATABASE_URL: `sqlite:${fresh()}.db`,
+      GATEHOUSE_PORT: '0',
+      ...env,
+    },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      if (launch.pidFile !== undefined && existsSync(launch.pidFile))
+        kill(Number(readFileSync(launch.pidFile, 'utf8')));
+      if (child.pid !== undefined) kill(-child.pid);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no listening line within 15 s:\n${output}`));
+    }, 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8').replace(ANSI, '').replaceAll('\r', '');
+      if (!LISTENING.test(output)) return;
+      stop();
+      resolve(output.split('\n')[0] ?? '');
+    });
+  });
+}
+
+describe('serve writes JSON lines for machines and readable lines for people', () => {
+  test('when stdout is a pipe and GATEHOUSE_LOG_FORMAT is unset, then each line is JSON', async () => {
+    const line = await firstLine(onPipe(), {});
+
+    expect(JSON.parse(line)).toMatchObject({ level: 30, msg: expect.stringMatching(LISTENING) as unknown });
+  });
+
+  test('when GATEHOUSE_LOG_FORMAT=pretty, then lines are readable even through a pipe', async () => {
+    expect(await firstLine(onPipe(), { GATEHOUSE_LOG_FORMAT: 'pretty' })).toMatch(PRETTY);
+  });
+
+  test.skipIf(!existsSync(SCRIPT))(
+    'when stdout is a terminal and GATEHOUSE_LOG_FORMAT is unset, then lines are readable',
+    async () => {
+      expect(await firstLine(onTerminal(), {})).toMatch(PRETTY);
+    },
+  );
+
+  test.skipIf(!existsSync(SCRIPT))(
+    'when GATEHOUSE_LOG_FORMAT=json on a terminal, then lines stay JSON',
+    async () => {
+      const line = await firstLine(onTerminal(), { GATEHOUSE_LOG_FORMAT: 'json' });
+
+      expect(JSON.parse(line)).toMatchObject({ msg: expect.stringMatching(LISTENING) as unknown });
+    },
+  );
+});

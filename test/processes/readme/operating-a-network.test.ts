@@ -1,0 +1,142 @@
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openStore } from '../cli/cli.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/gatehouse-process.js';
+import { pollUntil } from '../helpers/http.js';
+import { freePort } from '../helpers/private-postgres.js';
+import { bashSession } from './bash-session.js';
+import { readmeSection, shellBlocks } from './readme-section.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SECTION = '## Operating a network';
+
+/**
+ * The README's walkthrough, pasted block by block into one bash, right after `npm install && npm start`: in a
+ * directory of its own that holds what a checkout needs to run (`./gatehouse` and the build), with the
+ * `npm start` server on its default database there. The only edits are the ones a reader makes too (the key
+ * `key issue` printed, in place of `ghk_…`) and the two ports, which another test run may hold.
+ */
+describe('README "Operating a network", followed literally after npm start', () => {
+  const startGatehouse = useGatehouseProcesses();
+  const blocks = shellBlocks(readmeSection(SECTION));
+  let checkout: string;
+  let npmStart: GatehouseProcess;
+  let ports: { first: number; second: number };
+  let session: ReturnType<typeof bashSession>;
+
+  beforeAll(async () => {
+    checkout = mkdtempSync(join(tmpdir(), 'gatehouse-readme-'));
+    copyFileSync(join(REPO_ROOT, 'gatehouse'), join(checkout, 'gatehouse'));
+    symlinkSync(join(REPO_ROOT, 'dist'), join(checkout, 'dist'));
+    ports = { first: await freePort(), second: await freePort() };
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
+      ),
+    );
+    session = bashSession(checkout, env);
+  });
+  afterAll(() => {
+    session.close();
+    rmSync(checkout, { recursive: true, force: true });
+  });
+
+  /** A block as the test pastes it: the README's, on this run's ports, with the key the reader was given. */
+  function asPasted(block: string, key = ''): string {
+    const pasted = block
+      .replaceAll('127.0.0.1:8080', `127.0.0.1:${ports.first}`)
+      .replaceAll('127.0.0.1:8081', `127.0.0.1:${ports.second}`)
+      .replaceAll('GATEHOUSE_PORT=8081', `GATEHOUSE_PORT=${ports.second}`)
+      .replaceAll('ghk_…', key);
+    expect(pasted).not.toMatch(/808[01]|ghk_…/);
+    return pasted;
+  }
+
+  test('when each command of the section is run as written, then the new partner is checked in, validated and paid', async () => {
+    expect(blocks).toHaveLength(4);
+    const [catalog = '', checkIn = '', validate = '', exports = ''] = blocks;
+    npmStart = await startGatehouse({ GATEHOUSE_PORT: String(ports.first) }, { cwd: checkout });
+    // npm start's banner points at the checkout's own command, never at npx.
+    const banner = { text: 'A fresh one later: ./gatehouse demo' };
+    await pollUntil(
+      () => Promise.resolve(npmStart.logs()),
+      (lines) => lines.some((line) => line.text === banner.text),
+      { withinMs: 5000 },
+    );
+    expect(npmStart.logs()).toContainEqual(banner);
+
+    // A partner, its gym 42, a product and a key: the demo's partner 1, gym 1 and product 1 stay the demo's.
+    const created = await session.run(asPasted(catalog));
+    const key = /^key: (ghk_[0-9a-f]{8}_[0-9a-f]{40})$/m.exec(created.stdout)?.[1];
+    expect(key, created.stdout).toBeDefined();
+    const store = openStore(`sqlite:${join(checkout, 'data', 'gatehouse.db')}`);
+    try {
+      const partners = await store.db.selectFrom('partners').select(['id', 'name']).orderBy('id').execute();
+      expect(partners).toEqual([
+        { id: 1, name: 'Demo Fitness' },
+        { id: 2, name: 'Acme Fitness' },
+      ]);
+      const gym = await store.db.selectFrom('gyms').selectAll().where('id', '=', 42).executeTakeFirst();
+      expect(gym).toMatchObject({ id: 42, partner_id: 2, name: 'Acme Downtown' });
+      const products = await store.db
+        .selectFrom('products')
+        .select(['id', 'description', 'payout_cents', 'currency'])
+        .where('gym_id', '=', 42)
+        .execute();
+      expect(products).toEqual([{ id: 2, description: 'Day pass', payout_cents: 1500, currency: 'BRL' }]);
+      const keys = await store.db
+        .selectFrom('api_keys')
+        .select(['partner_id', 'label'])
+        .where('partner_id', '=', 2)
+        .execute();
+      expect(keys).toEqual([{ partner_id: 2, label: 'front desk' }]);
+    } finally {
+      await store.close();
+    }
+
+    // The member app checks the member in, through a second server with the admin token.
+    const checkedIn = await session.run(asPasted(checkIn));
+    // Before curl's answer, the second server's one-line greeting (it serves the default database too).
+    const [greeting, answer = ''] = checkedIn.stdout.split('\n');
+    expect(greeting).toBe(
+      `gatehouse is serving http://127.0.0.1:${ports.second}. For a fresh demo check-in and key: ./gatehouse demo`,
+    );
+    const checkin = JSON.parse(answer) as Record<string, unknown>;
+    expect(checkin).toMatchObject({
+      platform_id: '9876543210987',
+      gym_id: 42,
+      product_id: 2,
+      status: 'pending',
+    });
+
+    // Acme's front desk validates it on the npm start server.
+    const validated = JSON.parse((await session.run(asPasted(validate, key))).stdout) as unknown;
+    expect(validated).toEqual({
+      metadata: { total: 1, errors: 0 },
+      results: {
+        user: { platform_id: '9876543210987' },
+        gym: { Id: 42, product: { Id: 2, description: 'Day pass' } },
+        validated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) as unknown,
+      },
+    });
+
+    // The day's payout, and the visit behind it.
+    const exported = await session.run(asPasted(exports));
+    const [payouts = '', transactions = ''] = exported.stdout.split(/\n(?=id,)/);
+    expect(payouts).toBe('partner_id,gym_id,currency,count,payout_cents\n2,42,BRL,1,1500');
+    expect(parse(transactions, { columns: true })).toEqual([
+      expect.objectContaining({
+        partner_id: '2',
+        gym_id: '42',
+        product_id: '2',
+        platform_id: '9876543210987',
+        payout_cents: '1500',
+      }),
+    ]);
+    expect(exported.stderr).toBe('');
+  });
+});
