@@ -68,26 +68,29 @@ function boundHeapGrowth(): void {
 /** `gatehouse serve`: listen, migrate (unless told not to), and drain cleanly on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   boundHeapGrowth();
-  let logBackgroundError = (error: Error): void =>
-    void process.stderr.write(`gatehouse: ${redactCredentials(error.message)}\n`);
-  const store = createStore({ ...config, onBackgroundError: (error) => logBackgroundError(error) });
+  const log = await logOutput(config.logFormat, process.stdout.isTTY);
+  const logger = pino(loggerOptions(config.logLevel), log.stream);
+  // The logger exists before the store: a connection error reported while the app is being built is a log line
+  // too, not a stray line on stderr beside the message a failed start exits with.
+  const store = createStore({
+    ...config,
+    onBackgroundError: (error) => logger.warn({ error: loggableError(error) }, 'database connection error'),
+  });
   try {
     // A missing database or a refused login stops here, in one line, before anything listens or retries.
     await assertDatabaseAccepts(store, config.databaseUrl);
   } catch (error) {
     await store.close();
+    log.stop();
     throw error;
   }
   const state = { migrated: !config.migrate, closing: false };
-  const log = await logOutput(config.logFormat, process.stdout.isTTY);
   const { server, services } = await buildApp({
     config,
     store,
-    logger: pino(loggerOptions(config.logLevel), log.stream),
+    logger,
     isAccepting: () => state.migrated,
   });
-  logBackgroundError = (error) =>
-    server.log.warn({ error: loggableError(error) }, 'database connection error');
   const shutdown = closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
     if (err !== undefined) server.log.error({ error: loggableError(err) }, 'shutting down after an error');

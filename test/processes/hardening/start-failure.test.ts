@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
+import pg from 'pg';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { pgAvailable, PG_TEST_URL } from '../../helpers/postgres.js';
+import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../helpers/postgres.js';
 import { gatehouse, useTempDir } from '../cli/cli.js';
 
 /** A loopback port held by another listener for the test. */
@@ -17,6 +19,17 @@ function occupiedPort(): Promise<{ port: number; server: Server }> {
   });
 }
 
+/** One statement as the test server's superuser (roles are not per schema). */
+async function adminSql(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_TEST_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The fatal "could not start" line serve logged on stdout, parsed. */
 function startFailureLine(stdout: string): unknown {
   return stdout
@@ -29,8 +42,10 @@ function startFailureLine(stdout: string): unknown {
 describe('gatehouse serve when it cannot start', () => {
   const dir = useTempDir();
   const holders: Server[] = [];
-  afterEach(() => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
     for (const holder of holders.splice(0)) holder.close();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
   test('when its port is taken, then it exits 1 with the message on stderr and the failure logged, so a supervisor restarts it', async () => {
@@ -56,7 +71,7 @@ describe('gatehouse serve when it cannot start', () => {
   });
 
   test.skipIf(!pgAvailable)(
-    'when migrations fail for good after it listens (a PostgreSQL database that does not exist), then it stops listening and exits 1 with the message',
+    'when the database refuses it (it does not exist), then it exits 1 with the message before it listens',
     async () => {
       const missing = new URL(PG_TEST_URL);
       missing.pathname = '/gatehouse_no_such_database';
@@ -68,14 +83,39 @@ describe('gatehouse serve when it cannot start', () => {
         GATEHOUSE_LOG_LEVEL: 'info',
       });
 
-      const message = 'database "gatehouse_no_such_database" does not exist';
-      expect({ code: result.code, stderr: result.stderr }).toEqual({
-        code: 1,
-        stderr: `gatehouse: ${message}\n`,
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^gatehouse: .*database "gatehouse_no_such_database" does not exist.*\n$/,
+      );
+      expect(result.stdout).not.toContain('Server listening');
+    },
+  );
+
+  test.skipIf(!pgAvailable)(
+    'when migrations fail for good after it listens (a login without the right to create tables), then it stops listening and exits 1 with the message',
+    async () => {
+      const schema = await createPgSchema();
+      const role = `gh_noperm_${randomBytes(6).toString('hex')}`;
+      await adminSql(`create role ${role} login`);
+      cleanups.push(() => adminSql(`drop role if exists ${role}`), schema.drop);
+      const url = new URL(schema.url);
+      url.username = role;
+
+      const result = await gatehouse(['serve'], {
+        GATEHOUSE_DATABASE_URL: url.href,
+        GATEHOUSE_HOST: '127.0.0.1',
+        GATEHOUSE_PORT: '0',
+        GATEHOUSE_LOG_LEVEL: 'info',
       });
+
+      // PostgreSQL's own words (no usable schema, or no right to create in it): the same in the log and on stderr.
+      const message = /^gatehouse: (.+)\n$/.exec(result.stderr)?.[1];
+      expect(result.code).toBe(1);
+      expect(message).toMatch(/schema/);
+      expect(result.stdout).toContain('Server listening');
       expect(startFailureLine(result.stdout)).toMatchObject({
         level: 60,
-        error: { type: 'DatabaseError', code: '3D000', message },
+        error: { type: 'DatabaseError', message },
       });
     },
   );
