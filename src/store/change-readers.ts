@@ -47,21 +47,36 @@ export async function latestCheckin(
     .orderBy('checkins.id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      status: row.status,
-      checkedInAt: row.checked_in_at,
-      expiresAt: row.expires_at,
-      product: {
-        id: row.product_id,
-        description: row.description,
-        payoutCents: row.payout_cents,
-        currency: row.currency,
-      },
-      partnerId: row.partner_id,
-    }
-  );
+  return row && toLatestCheckin(row);
+}
+
+/** The latest check-in as every store implementation reads it (one row: check-in, product, gym's partner). */
+export interface LatestCheckinRow {
+  id: number;
+  status: LatestCheckin['status'];
+  checked_in_at: number;
+  expires_at: number;
+  product_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  partner_id: number;
+}
+
+export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
+  return {
+    id: row.id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    product: {
+      id: row.product_id,
+      description: row.description,
+      payoutCents: row.payout_cents,
+      currency: row.currency,
+    },
+    partnerId: row.partner_id,
+  };
 }
 
 async function codeState(ctx: ReadContext, key: { gymId: number; platformId: string }) {

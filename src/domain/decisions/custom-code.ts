@@ -73,38 +73,31 @@ function partnerOf(state: CodeState): number {
   return state.partnerId;
 }
 
+/** A partner's own write of the code, audited with its key. */
+function storeCode(request: CodeWriteRequest, partnerId: number, existed: boolean): Decision<void> {
+  const writes = codeWrites({
+    key: request,
+    partnerId,
+    code: request.code,
+    existed,
+    now: request.now,
+    audit: request.actor,
+  });
+  return { outcome: undefined, writes };
+}
+
 /** Create: one code per member·gym; a second create is refused. */
 export function decideCodeCreate(request: CodeWriteRequest, state: CodeState): Decision<void> {
   const partnerId = partnerOf(state);
   if (state.existing !== undefined) throw new CustomCodeExistsError();
-  return {
-    outcome: undefined,
-    writes: codeWrites({
-      key: request,
-      partnerId,
-      code: request.code,
-      existed: false,
-      now: request.now,
-      audit: request.actor,
-    }),
-  };
+  return storeCode(request, partnerId, false);
 }
 
 /** Update: only an existing code. */
 export function decideCodeUpdate(request: CodeWriteRequest, state: CodeState): Decision<void> {
   const partnerId = partnerOf(state);
   if (state.existing === undefined) throw new CustomCodeNotFoundError();
-  return {
-    outcome: undefined,
-    writes: codeWrites({
-      key: request,
-      partnerId,
-      code: request.code,
-      existed: true,
-      now: request.now,
-      audit: request.actor,
-    }),
-  };
+  return storeCode(request, partnerId, true);
 }
 
 export function decideCodeDelete(request: CodeRequest, state: CodeState): Decision<void> {

@@ -4,19 +4,8 @@ import type { NewEvent } from '../../domain/events.js';
 import { newEventId } from '../../domain/events.js';
 import { actorName } from '../../domain/audit.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
+import { toLatestCheckin, type LatestCheckinRow } from '../change-readers.js';
 import { withTransactionId } from '../write-applier.js';
-
-interface LatestRow {
-  id: number;
-  status: 'pending' | 'validated' | 'cancelled';
-  checked_in_at: number;
-  expires_at: number;
-  product_id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-  partner_id: number;
-}
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite-group-commit.ts), prepared
@@ -30,7 +19,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     return () => (statement ??= database.prepare<P, R>(text));
   }
 
-  const latest = lazy<[number, string], LatestRow>(
+  const latest = lazy<[number, string], LatestCheckinRow>(
     `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
             g.partner_id
      from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
@@ -136,21 +125,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   return {
     latestCheckin(gymId: number, platformId: string): LatestCheckin | undefined {
       const row = latest().get(gymId, platformId);
-      return (
-        row && {
-          id: row.id,
-          status: row.status,
-          checkedInAt: row.checked_in_at,
-          expiresAt: row.expires_at,
-          product: {
-            id: row.product_id,
-            description: row.description,
-            payoutCents: row.payout_cents,
-            currency: row.currency,
-          },
-          partnerId: row.partner_id,
-        }
-      );
+      return row && toLatestCheckin(row);
     },
     code(gymId: number, platformId: string): string | undefined {
       return code().get(gymId, platformId)?.code;
