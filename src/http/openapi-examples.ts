@@ -54,3 +54,205 @@ export function withExample(method: string | string[], url: string, body: unknow
   if (example === undefined || body === null || typeof body !== 'object') return body;
   return { ...body, examples: [example] };
 }
+
+const CHECKIN = {
+  id: 7,
+  platform_id: '1234567890123',
+  gym_id: 42,
+  product_id: 2,
+  status: 'pending',
+  checked_in_at: '2026-11-23T11:58:40.000Z',
+  expires_at: '2026-11-23T12:18:40.000Z',
+  validated_at: null,
+  cancelled_at: null,
+};
+const KEY = {
+  id: 3,
+  prefix: 'ghk_live_3f6c',
+  label: 'front desk',
+  gym_ids: [42],
+  expires_at: null,
+  last_used_at: '2026-11-23T12:00:02.000Z',
+  revoked_at: null,
+  created_at: '2026-11-20T09:00:00.000Z',
+};
+const TRANSACTION = {
+  id: 5,
+  checkin_id: 7,
+  partner_id: 2,
+  gym_id: 42,
+  product_id: 2,
+  platform_id: '1234567890123',
+  payout_cents: 1500,
+  currency: 'BRL',
+  validated_at: '2026-11-23T12:00:02Z',
+};
+const page = (items: unknown[]) => ({ items, next_cursor: null });
+
+/** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
+export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
+  'GET /health 200': { status: 'ok' },
+  'GET /ready 200': { status: 'ready' },
+  'POST /access/v1/validate 200': {
+    metadata: { total: 1, errors: 0 },
+    results: {
+      user: { platform_id: '1234567890123' },
+      gym: { Id: 42, product: { Id: 2, description: 'Day pass' } },
+      validated_at: '2026-11-23T12:00:02Z',
+    },
+  },
+  'POST /access/v1/code/:platform_id 201': { metadata: { total: 1, errors: 0 }, results: {} },
+  'PUT /access/v1/code/:platform_id 200': { metadata: { total: 1, errors: 0 }, results: {} },
+  'GET /access/v1/code/:platform_id 200': {
+    metadata: { total: 1, errors: 0 },
+    results: { platform_id: '1234567890123', custom_code: '4321', updated_at: '2026-11-23T12:00:02.000Z' },
+  },
+  'GET /access/v1/transactions 200': {
+    metadata: { total: 1, errors: 0 },
+    results: [
+      {
+        id: 5,
+        checkin_id: 7,
+        platform_id: '1234567890123',
+        product: { Id: 2, description: 'Day pass' },
+        payout_cents: 1500,
+        currency: 'BRL',
+        validated_at: '2026-11-23T12:00:02Z',
+      },
+    ],
+    next_cursor: 'YXQ6MTI6NQ',
+    has_more: false,
+  },
+  'POST /admin/v1/partners 201': { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
+  'GET /admin/v1/partners 200': page([
+    { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
+  ]),
+  'POST /admin/v1/gyms 201': {
+    id: 42,
+    partner_id: 2,
+    name: 'Acme Downtown',
+    created_at: '2026-11-20T09:00:00.000Z',
+  },
+  'GET /admin/v1/gyms 200': page([
+    { id: 42, partner_id: 2, name: 'Acme Downtown', created_at: '2026-11-20T09:00:00.000Z' },
+  ]),
+  'POST /admin/v1/gyms/:gym_id/products 201': {
+    id: 2,
+    gym_id: 42,
+    description: 'Day pass',
+    payout_cents: 1500,
+    currency: 'BRL',
+  },
+  'GET /admin/v1/gyms/:gym_id/products 200': page([
+    { id: 2, gym_id: 42, description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
+  ]),
+  'POST /admin/v1/partners/:partner_id/keys 201': {
+    ...KEY,
+    last_used_at: null,
+    key: 'ghk_live_3f6c_8d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7081920',
+  },
+  'GET /admin/v1/partners/:partner_id/keys 200': page([KEY]),
+  'POST /admin/v1/checkins 201': CHECKIN,
+  'GET /admin/v1/checkins 200': page([CHECKIN]),
+  'POST /admin/v1/checkins/:checkin_id/cancel 200': {
+    ...CHECKIN,
+    status: 'cancelled',
+    cancelled_at: '2026-11-23T12:01:00.000Z',
+  },
+  'GET /admin/v1/transactions 200': page([TRANSACTION]),
+  'GET /admin/v1/payouts 200': page([
+    { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, payout_cents: 46500 },
+  ]),
+  'GET /admin/v1/custom-codes 200': {
+    platform_id: '1234567890123',
+    gym_id: 42,
+    custom_code: '4321',
+    updated_at: '2026-11-23T12:00:02.000Z',
+  },
+  'GET /admin/v1/audit 200': page([
+    {
+      id: 12,
+      actor: 'key:ghk_live_3f6c',
+      action: 'update',
+      entity: 'custom-code',
+      entity_id: '42:1234567890123',
+      at: '2026-11-23T12:00:02.000Z',
+    },
+  ]),
+  'GET /admin/v1/events 200': {
+    items: [
+      {
+        position: 120,
+        id: 'evt_3f6c2a9e0b8d4c1fa2e5b7c9d0e1f234',
+        type: 'custom_code.updated',
+        occurred_at: '2026-11-23T12:00:02.000Z',
+        partner_id: 2,
+        gym_id: 42,
+        data: { platform_id: '1234567890123', gym_id: 42 },
+      },
+    ],
+    next_after: 120,
+    has_more: false,
+  },
+};
+
+const envelope = (key: string, message: string) => ({
+  metadata: { total: 0, errors: 1 },
+  errors: [{ message, key }],
+});
+const DENY = 'User is not authorized to access this resource with an explicit deny';
+
+/** A real answer for each error status, by the part of the API (the partner API's 401 and 403 have the spec's shapes). */
+function errorExample(url: string, status: string): unknown {
+  const partner = url.startsWith('/access/v1');
+  switch (status) {
+    case '400':
+      return partner
+        ? envelope('platform_id', 'must be a string of 13 digits')
+        : envelope('name', 'must NOT have fewer than 1 characters');
+    case '401':
+      return partner
+        ? { message: 'Unauthorized' }
+        : envelope(
+            'authorization',
+            'missing bearer token: send Authorization: Bearer <GATEHOUSE_ADMIN_TOKEN>',
+          );
+    case '403':
+      return partner
+        ? { metadata: { total: 0, errors: 1 }, errors: [{ Message: DENY }], Message: DENY }
+        : envelope('authorization', 'the token is not the operator token');
+    case '404':
+      return partner
+        ? envelope('checkin.validation.notfound', 'Check-In not found in database')
+        : envelope('gym.not-found', 'gym not found');
+    case '405':
+      return envelope('method.not-allowed', 'method not allowed');
+    case '409':
+      return partner
+        ? envelope('checkin.custom-code.already-exists', 'Custom code already exists')
+        : envelope('gym.already-exists', 'gym already exists');
+    case '413':
+      return envelope('request.too-large', 'body must not exceed 65536 bytes');
+    case '415':
+      return envelope('request.unsupported-media-type', 'Content-Type must be application/json');
+    case '429':
+      return envelope('rate.limited', 'too many requests');
+    case '500':
+      return { ...envelope('internal.unexpected-error', 'unexpected error'), request_id: 'req-3f6c2a9e' };
+    case '503':
+      return envelope('service.unavailable', 'service temporarily unavailable');
+    default:
+      return undefined;
+  }
+}
+
+/** Each response schema with a real example of its answer, for the OpenAPI document only. */
+export function withResponseExamples(method: string | string[], url: string, response: unknown): unknown {
+  if (response === null || typeof response !== 'object') return response;
+  const described = Object.entries(response as Record<string, unknown>).map(([status, schema]) => {
+    const example = RESPONSE_EXAMPLES[`${String(method)} ${url} ${status}`] ?? errorExample(url, status);
+    const keep = example === undefined || schema === null || typeof schema !== 'object';
+    return [status, keep ? schema : { ...schema, examples: [example] }];
+  });
+  return Object.fromEntries(described);
+}

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
-import { withExample, withParameterExamples } from './openapi-examples.js';
+import { withExample, withParameterExamples, withResponseExamples } from './openapi-examples.js';
 
 /** The document's version is the package's: the one `gatehouse --version` prints. */
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -70,8 +70,15 @@ export const openApiPlugin = fp(
             .map((part) => [part, withParameterExamples(schema[part])]),
         );
         const body = withExample(route.method, url, schema.body);
+        const response = withResponseExamples(route.method, url, schema.response);
         return {
-          schema: { ...schema, ...examples, ...(body === undefined ? {} : { body }), ...classify(url) },
+          schema: {
+            ...schema,
+            ...examples,
+            ...(body === undefined ? {} : { body }),
+            ...(response === undefined ? {} : { response }),
+            ...classify(url),
+          },
           url,
         };
       },

@@ -18,7 +18,14 @@ interface Document {
   info: { version: string };
   paths: Record<
     string,
-    Record<string, { parameters?: Parameter[]; requestBody?: { content?: Record<string, MediaType> } }>
+    Record<
+      string,
+      {
+        parameters?: Parameter[];
+        requestBody?: { content?: Record<string, MediaType> };
+        responses?: Record<string, { content?: Record<string, MediaType> }>;
+      }
+    >
   >;
 }
 
@@ -78,6 +85,27 @@ describe('the API reference at /docs shows real values', () => {
       where,
       example: parameter.example !== undefined,
       valid: ajv.compile(parameter.schema ?? {})(parameter.example),
+    }));
+
+    expect(findings).toEqual(findings.map(({ where }) => ({ where, example: true, valid: true })));
+  });
+
+  test('when an operation answers with a JSON body, then each documented answer has a real example its schema accepts', () => {
+    const ajv = new Ajv({ strict: false });
+    const answers = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) =>
+        Object.entries(operation.responses ?? {}).flatMap(([status, response]) => {
+          const media = response.content?.['application/json'];
+          return media === undefined ? [] : [{ where: `${method.toUpperCase()} ${path} ${status}`, media }];
+        }),
+      ),
+    );
+    expect(answers.length).toBeGreaterThan(200);
+
+    const findings = answers.map(({ where, media }) => ({
+      where,
+      example: media.example !== undefined,
+      valid: ajv.compile(media.schema ?? {})(media.example),
     }));
 
     expect(findings).toEqual(findings.map(({ where }) => ({ where, example: true, valid: true })));
