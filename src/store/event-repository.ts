@@ -5,7 +5,7 @@ import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
 
-/** Appends events in order; on PostgreSQL the caller holds the commit-order lock (src/store/commit-order.ts). */
+/** Appends events in order; on PostgreSQL the caller marks its transaction so they are numbered at commit (src/store/commit-order.ts). */
 export async function appendEvents(db: Db, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db

@@ -28,9 +28,6 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const code = lazy<[number, string], { code: string }>(
     'select code from custom_codes where gym_id = ? and platform_id = ?',
   );
-  const nextId = lazy<[string], { id: number }>(
-    'select coalesce((select seq from sqlite_sequence where name = ?), 0) + 1 as id',
-  );
   const toValidated = lazy<[number, number, string]>(
     "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
   );
@@ -129,12 +126,6 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     code(gymId: number, platformId: string): string | undefined {
       return code().get(gymId, platformId)?.code;
-    },
-    /** The caller holds the write lock (a batch's transaction): see src/store/id-reservation.ts. */
-    reserveId(table: 'checkins' | 'transactions'): number {
-      const row = nextId().get(table);
-      if (row === undefined) throw new Error(`no id could be reserved in ${table}`);
-      return row.id;
     },
     /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
     applyWrites(writes: readonly Write[]): void {
