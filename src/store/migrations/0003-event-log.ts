@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import { isPostgres } from '../column-types.js';
 
 /**
@@ -19,17 +19,28 @@ export async function up(db: Kysely<any>): Promise<void> {
  * a gym's rows in id order, as before, with no index of its own).
  */
 async function sqlite(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('events')
-    .addColumn('position', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('id', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('occurred_at', 'bigint', (c) => c.notNull())
-    .addColumn('partner_id', 'bigint', (c) => c.notNull())
-    .addColumn('gym_id', 'bigint', (c) => c.notNull())
-    // JSON text; null once the payload has been purged.
-    .addColumn('data', 'text')
-    .execute();
+  await eventColumns(
+    db.schema.createTable('events').addColumn('position', 'integer', (c) => c.primaryKey().autoIncrement()),
+  ).execute();
+  await addCommitOrder(db);
+}
+
+/** What every event holds, whatever orders it. */
+function eventColumns(table: CreateTableBuilder<'events'>): CreateTableBuilder<'events'> {
+  return (
+    table
+      .addColumn('id', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+      .addColumn('partner_id', 'bigint', (c) => c.notNull())
+      .addColumn('gym_id', 'bigint', (c) => c.notNull())
+      // JSON text; null once the payload has been purged.
+      .addColumn('data', 'text')
+  );
+}
+
+/** Existing transactions get 0: they come first in the feed, in id order, as it always listed them. */
+async function addCommitOrder(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('transactions')
     .addColumn('commit_order', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -43,22 +54,14 @@ async function sqlite(db: Kysely<any>): Promise<void> {
  * commit is visible. Rows written before this migration keep commit_order 0 and come first, in id order.
  */
 async function postgres(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('events')
-    .addColumn('seq', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    .addColumn('position', 'bigint', (c) => c.unique())
-    .addColumn('id', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('occurred_at', 'bigint', (c) => c.notNull())
-    .addColumn('partner_id', 'bigint', (c) => c.notNull())
-    .addColumn('gym_id', 'bigint', (c) => c.notNull())
-    .addColumn('data', 'text')
-    .execute();
+  await eventColumns(
+    db.schema
+      .createTable('events')
+      .addColumn('seq', 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
+      .addColumn('position', 'bigint', (c) => c.unique()),
+  ).execute();
   await sql`create index events_unpositioned on events (seq) where position is null`.execute(db);
-  await db.schema
-    .alterTable('transactions')
-    .addColumn('commit_order', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addCommitOrder(db);
   await sql`alter table transactions alter column commit_order drop not null, alter column commit_order drop default`.execute(
     db,
   );
