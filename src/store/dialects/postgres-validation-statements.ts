@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { ValidationState } from '../../domain/decisions/validation.js';
+import { toLatestCheckin, type LatestCheckinRow } from '../change-readers.js';
 
 /**
  * The reads of PostgreSQL's batched validation (postgres-batched-validation.ts), hand-written beside the
@@ -40,35 +40,11 @@ left join gyms g on g.id = r.gym_id
 left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
 order by r.ord`;
 
-export interface ValidationStateRow {
-  readonly id: number | null;
-  readonly status: CheckinStatus | null;
-  readonly checked_in_at: number | null;
-  readonly expires_at: number | null;
-  readonly product_id: number | null;
-  readonly description: string | null;
-  readonly payout_cents: number | null;
-  readonly currency: string | null;
-  readonly partner_id: number | null;
+/** A request's row: the latest check-in's columns (all null when there is none) and the member's code. */
+export type ValidationStateRow = (LatestCheckinRow | { readonly [K in keyof LatestCheckinRow]: null }) & {
   readonly code: string | null;
-}
+};
 
 export function toValidationState(row: ValidationStateRow): ValidationState {
-  const latest =
-    row.id === null || row.status === null
-      ? undefined
-      : {
-          id: row.id,
-          status: row.status,
-          checkedInAt: row.checked_in_at ?? 0,
-          expiresAt: row.expires_at ?? 0,
-          product: {
-            id: row.product_id ?? 0,
-            description: row.description ?? '',
-            payoutCents: row.payout_cents ?? 0,
-            currency: row.currency ?? '',
-          },
-          partnerId: row.partner_id ?? 0,
-        };
-  return { latest, code: row.code ?? undefined };
+  return { latest: row.id === null ? undefined : toLatestCheckin(row), code: row.code ?? undefined };
 }
