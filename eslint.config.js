@@ -1,8 +1,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layers } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bench/', 'sdk/dist/', 'node_modules/', 'data/', 'coverage/'] },
+  {
+    ignores: ['dist/', 'dist-bench/', 'sdk/dist/', 'node_modules/', 'data/', 'coverage/', 'test-artifacts/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -26,8 +29,10 @@ export default tseslint.config(
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // What each layer may import (docs/architecture.md, "Layers").
+  ...layers,
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'eslint.layers.js'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

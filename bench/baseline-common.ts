@@ -116,3 +116,44 @@ export function serveValidate(handle: (input: ValidateInput, response: ServerRes
     process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
   });
 }
+
+/** What the baselines cache, as gatehouse does: a live key with the gyms it may open, and a gym's owner. */
+export interface CachedKey {
+  readonly id: number;
+  readonly partnerId: number;
+  /** null: every gym of the partner. */
+  readonly gyms: ReadonlySet<number> | null;
+}
+
+/**
+ * Keys by hash and gyms' owners, each kept 5 s (gatehouse's default GATEHOUSE_KEY_CACHE_SECONDS): a revoked key
+ * stops working within that time, in the baselines as in gatehouse. Only what exists is cached.
+ */
+export function createAuthCache(
+  loadKey: (hash: string) => CachedKey | undefined,
+  loadOwner: (gymId: number) => number | undefined,
+) {
+  const ttlMs = 5_000;
+  const keys = new Map<string, { key: CachedKey; until: number }>();
+  const owners = new Map<number, { owner: number | undefined; until: number }>();
+  return {
+    /** The key when it may open the gym; undefined for the same 403 whatever the reason. */
+    authorize(hash: string, gymId: number, now: number): CachedKey | undefined {
+      let entry = keys.get(hash);
+      if (entry === undefined || entry.until <= now) {
+        const key = loadKey(hash);
+        if (key === undefined) return undefined;
+        entry = { key, until: now + ttlMs };
+        keys.set(hash, entry);
+      }
+      let owner = owners.get(gymId);
+      if (owner === undefined || owner.until <= now) {
+        owner = { owner: loadOwner(gymId), until: now + ttlMs };
+        owners.set(gymId, owner);
+      }
+      const { key } = entry;
+      if (owner.owner !== key.partnerId) return undefined;
+      return key.gyms === null || key.gyms.has(gymId) ? key : undefined;
+    },
+  };
+}

@@ -1,45 +1,72 @@
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
-import type { Fixtures } from './seed.js';
+import autocannon, { type Request } from 'autocannon';
+import { BENCH_ADMIN_TOKEN, type Fixtures } from './seed.js';
 
 /**
  * The load generator, run in a process of its own so it never shares an event loop with the server it measures.
  * Every request validates a different pending check-in (in insertion order, as members arrive), with the key and
  * X-Gym-Id of that check-in's partner. Prints one JSON result line.
- * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap]
+ * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap] [mode]
  * With `wrap` (for a server that keeps no state) the check-ins are reused from the start once they run out.
+ * With mode `create`, every request is the member app creating a check-in for a new member instead
+ * (`POST /admin/v1/checkins` with the admin token), at the partners' gyms in turn: the other half of a visit.
  */
-const [url = '', fixturesPath = '', connections = '50', seconds = '10', rate = '0', first = '0', wrap = ''] =
-  process.argv.slice(2);
+const [
+  url = '',
+  fixturesPath = '',
+  connections = '50',
+  seconds = '10',
+  rate = '0',
+  first = '0',
+  wrap = '',
+  mode = 'validate',
+] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8')) as Fixtures;
 const keysByGym = new Map(fixtures.partners.map((partner) => [partner.gymId, `Bearer ${partner.key}`]));
 let next = Number(first);
+
+const validation: Request = {
+  method: 'POST',
+  path: '/access/v1/validate',
+  setupRequest: (request) => {
+    const checkin = fixtures.checkins[wrap === 'wrap' ? next++ % fixtures.checkins.length : next++];
+    if (checkin === undefined) throw new Error('the fixtures ran out of pending check-ins: seed more');
+    const [gymId, platformId] = checkin;
+    return {
+      ...request,
+      headers: {
+        authorization: keysByGym.get(gymId) ?? '',
+        'x-gym-id': String(gymId),
+        'content-type': 'application/json',
+      },
+      body: `{"platform_id":"${platformId}"}`,
+    };
+  },
+};
+
+const creation: Request = {
+  method: 'POST',
+  path: '/admin/v1/checkins',
+  setupRequest: (request) => {
+    const n = next++;
+    const gym = fixtures.partners[n % fixtures.partners.length]?.gymId ?? 0;
+    // Members the seed never made: 13 digits from 2000000000000 on.
+    const member = String(2_000_000_000_000 + n);
+    return {
+      ...request,
+      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      // The seed gives each gym one product, with the gym's id.
+      body: `{"platform_id":"${member}","gym_id":${gym},"product_id":${gym}}`,
+    };
+  },
+};
 
 const result = await autocannon({
   url,
   connections: Number(connections),
   duration: Number(seconds),
   ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
-  requests: [
-    {
-      method: 'POST',
-      path: '/access/v1/validate',
-      setupRequest: (request) => {
-        const checkin = fixtures.checkins[wrap === 'wrap' ? next++ % fixtures.checkins.length : next++];
-        if (checkin === undefined) throw new Error('the fixtures ran out of pending check-ins: seed more');
-        const [gymId, platformId] = checkin;
-        return {
-          ...request,
-          headers: {
-            authorization: keysByGym.get(gymId) ?? '',
-            'x-gym-id': String(gymId),
-            'content-type': 'application/json',
-          },
-          body: `{"platform_id":"${platformId}"}`,
-        };
-      },
-    },
-  ],
+  requests: [mode === 'create' ? creation : validation],
 });
 
 process.stdout.write(

@@ -1,43 +1,75 @@
 import pg from 'pg';
-import { DENY, REFUSALS, envelope, send, serveValidate, success } from './baseline-common.js';
+import { DENY, REFUSALS, envelope, send, serveValidate, success, type CachedKey } from './baseline-common.js';
 
 /**
- * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement authenticates
- * the key, checks the gym's scope, classifies the latest check-in and, when it is valid, flips it and records its
- * transaction (`WITH upd AS (UPDATE … RETURNING) INSERT … SELECT`). Usage: raw-pg-server <postgres url>
+ * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement classifies the
+ * latest check-in and, when it is valid, flips it and records its transaction (`WITH upd AS (UPDATE … RETURNING)
+ * INSERT … SELECT`). Keys and gyms' owners are cached as gatehouse caches them (5 s), so a request that hits the
+ * cache costs that one statement. Usage: raw-pg-server <postgres url>
  */
 const [url = ''] = process.argv.slice(2);
 pg.types.setTypeParser(20, Number);
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
+const FIND_KEY = `
+select k.id, k.partner_id, k.scope, array(select gym_id from api_key_gyms where key_id = k.id) as gyms
+from api_keys k where key_hash = $1 and revoked_at is null and (expires_at is null or expires_at > $2)`;
+
+const TTL_MS = 5_000;
+const keys = new Map<string, { key: CachedKey; until: number }>();
+const owners = new Map<number, { owner: number | undefined; until: number }>();
+
+/** The key when it may open the gym, from the cache or the database; undefined for the same 403 whatever the reason. */
+async function authorize(hash: string, gymId: number, now: number): Promise<CachedKey | undefined> {
+  let entry = keys.get(hash);
+  if (entry === undefined || entry.until <= now) {
+    const { rows } = await pool.query<{ id: number; partner_id: number; scope: string; gyms: number[] }>(
+      FIND_KEY,
+      [hash, now],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    const key = {
+      id: row.id,
+      partnerId: row.partner_id,
+      gyms: row.scope === 'all' ? null : new Set(row.gyms),
+    };
+    entry = { key, until: now + TTL_MS };
+    keys.set(hash, entry);
+  }
+  let owner = owners.get(gymId);
+  if (owner === undefined || owner.until <= now) {
+    const { rows } = await pool.query<{ partner_id: number }>('select partner_id from gyms where id = $1', [
+      gymId,
+    ]);
+    owner = { owner: rows[0]?.partner_id, until: now + TTL_MS };
+    owners.set(gymId, owner);
+  }
+  const { key } = entry;
+  if (owner.owner !== key.partnerId) return undefined;
+  return key.gyms === null || key.gyms.has(gymId) ? key : undefined;
+}
+
 const VALIDATE = `
-with k as (
-  select id, partner_id, scope from api_keys
-  where key_hash = $1 and revoked_at is null and (expires_at is null or expires_at > $4)
-), g as (
-  select gyms.id, gyms.partner_id from gyms join k on k.partner_id = gyms.partner_id
-  where gyms.id = $2 and (k.scope = 'all' or exists (select 1 from api_key_gyms where key_id = k.id and gym_id = $2))
-), c as (
+with c as (
   select checkins.id, checkins.status, checkins.expires_at, checkins.product_id
-  from checkins join g on g.id = checkins.gym_id
-  where checkins.gym_id = $2 and checkins.platform_id = $3
+  from checkins
+  where checkins.gym_id = $1 and checkins.platform_id = $2
   order by checkins.checked_in_at desc, checkins.id desc limit 1
 ), upd as (
-  update checkins set status = 'validated', validated_at = $4
-  from c where checkins.id = c.id and checkins.status = 'pending' and c.status = 'pending' and c.expires_at > $4
+  update checkins set status = 'validated', validated_at = $3
+  from c where checkins.id = c.id and checkins.status = 'pending' and c.status = 'pending' and c.expires_at > $3
   returning checkins.id, checkins.product_id
 ), ins as (
   insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-  select upd.id, g.partner_id, $2, upd.product_id, $3, p.payout_cents, p.currency, $4
-  from upd join g on true join products p on p.id = upd.product_id
+  select upd.id, $4, $1, upd.product_id, $2, p.payout_cents, p.currency, $3
+  from upd join products p on p.id = upd.product_id
   returning checkin_id
 )
-select (select count(*) from g) as authorized, c.status, c.expires_at, c.product_id, p.description,
-       (select count(*) from ins) as inserted
+select c.status, c.expires_at, c.product_id, p.description, (select count(*) from ins) as inserted
 from (select 1) one left join c on true left join products p on p.id = c.product_id`;
 
 interface Row {
-  authorized: number;
   status: string | null;
   expires_at: number | null;
   product_id: number | null;
@@ -49,11 +81,13 @@ serveValidate(async (input, response) => {
   const now = Date.now();
   let row: Row | undefined;
   try {
-    row = (await pool.query<Row>(VALIDATE, [input.hash, input.gymId, input.platformId, now])).rows[0];
+    const key = await authorize(input.hash, input.gymId, now);
+    if (key === undefined) return send(response, 403, DENY);
+    row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId])).rows[0];
   } catch {
     return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
   }
-  if (row === undefined || row.authorized === 0) return send(response, 403, DENY);
+  if (row === undefined) return send(response, 503, envelope('service.unavailable', 'no answer'));
   if (row.inserted === 1 && row.product_id !== null) {
     return send(
       response,

@@ -1,9 +1,18 @@
 import SqliteDatabase from 'better-sqlite3';
-import { DENY, REFUSALS, envelope, send, serveValidate, success } from './baseline-common.js';
+import {
+  DENY,
+  REFUSALS,
+  createAuthCache,
+  envelope,
+  send,
+  serveValidate,
+  success,
+} from './baseline-common.js';
 
 /**
  * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
- * gatehouse's own schema, with the same checks and replies. Usage: raw-sqlite-server <db path> <normal|full>
+ * gatehouse's own schema, with the same checks and replies, keys and gyms' owners cached as gatehouse caches them.
+ * Usage: raw-sqlite-server <db path> <normal|full>
  */
 const [path = '', synchronous = 'normal'] = process.argv.slice(2);
 const db = new SqliteDatabase(path, { timeout: 250 });
@@ -14,7 +23,17 @@ const findKey = db.prepare(
   'select id, partner_id, scope from api_keys where key_hash = ? and revoked_at is null and (expires_at is null or expires_at > ?)',
 );
 const gymOwner = db.prepare('select partner_id from gyms where id = ?').pluck();
-const inScope = db.prepare('select 1 from api_key_gyms where key_id = ? and gym_id = ?').pluck();
+const scopeGyms = db.prepare('select gym_id from api_key_gyms where key_id = ?').pluck();
+const auth = createAuthCache(
+  (hash) => {
+    const key = findKey.get(hash, Date.now()) as
+      { id: number; partner_id: number; scope: string } | undefined;
+    if (key === undefined) return undefined;
+    const gyms = key.scope === 'all' ? null : new Set(scopeGyms.all(key.id) as number[]);
+    return { id: key.id, partnerId: key.partner_id, gyms };
+  },
+  (gymId) => gymOwner.get(gymId) as number | undefined,
+);
 const latest = db.prepare(
   `select c.id, c.status, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency
    from checkins c join products p on p.id = c.product_id
@@ -60,11 +79,10 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
 
 serveValidate((input, response) => {
   const now = Date.now();
-  const key = findKey.get(input.hash, now) as { id: number; partner_id: number; scope: string } | undefined;
-  if (key === undefined || gymOwner.get(input.gymId) !== key.partner_id) return send(response, 403, DENY);
-  if (key.scope !== 'all' && inScope.get(key.id, input.gymId) === undefined) return send(response, 403, DENY);
+  const key = auth.authorize(input.hash, input.gymId, now);
+  if (key === undefined) return send(response, 403, DENY);
   try {
-    const outcome = validate.immediate(input.gymId, key.partner_id, input.platformId, now);
+    const outcome = validate.immediate(input.gymId, key.partnerId, input.platformId, now);
     if (outcome.checkin === undefined) {
       const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
       return send(response, status, envelope(k, message));

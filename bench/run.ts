@@ -2,13 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureExtras } from './extras.js';
+import { measureWebhooks } from './webhooks.js';
 import { runLoad, type LoadResult } from './processes.js';
 import { median } from './stats.js';
 import { buildBase } from './base-build.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras] [-- --base <git ref>]`: every variant in
+ * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras] [-- --no-webhooks] [-- --base <git ref>]`: every variant in
  * alternating rounds on fresh seeded databases, load from a separate process; prints a markdown table with ratios and
  * writes JSON to bench/results/. `--base` adds gatehouse built from that revision (bench/base-build.ts).
  */
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     'no-extras': { type: 'boolean' },
     soak: { type: 'string' },
     base: { type: 'string' },
+    webhooks: { type: 'boolean' },
+    'no-webhooks': { type: 'boolean' },
   },
 });
 const quick = values.quick === true;
@@ -48,7 +51,8 @@ async function measure(variant: Variant): Promise<Sample> {
   try {
     // A short warm-up on check-ins of its own, then the measured run on the next ones.
     const wrap = variant.stateless === true ? 'wrap' : '';
-    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0', wrap]);
+    const mode = variant.load ?? 'validate';
+    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0', wrap, mode]);
     const result = await runLoad([
       server.url,
       database.fixtures,
@@ -57,6 +61,7 @@ async function measure(variant: Variant): Promise<Sample> {
       '0',
       String(warm.used),
       wrap,
+      mode,
     ]);
     return { ...result, rssPeak: Math.max(...server.rss), rssEnd: server.rss.at(-1) ?? 0 };
   } finally {
@@ -111,6 +116,14 @@ const ratio = (a: string, b: string) => {
   };
 };
 const ratios = {
+  'gatehouse-sqlite-create / gatehouse-sqlite (visits: creation / validation, goal ≥ 0.8)': ratio(
+    'gatehouse-sqlite-create',
+    'gatehouse-sqlite',
+  ),
+  'gatehouse-pg-create / gatehouse-pg (visits: creation / validation, goal ≥ 0.8)': ratio(
+    'gatehouse-pg-create',
+    'gatehouse-pg',
+  ),
   'gatehouse-sqlite / raw-sqlite-normal (goal ≥ 1.5)': ratio('gatehouse-sqlite', 'raw-sqlite-normal'),
   'gatehouse-sqlite / raw-sqlite-full': ratio('gatehouse-sqlite', 'raw-sqlite-full'),
   'gatehouse-pg / raw-pg (goal ≥ 1.2)': ratio('gatehouse-pg', 'raw-pg'),
@@ -150,6 +163,19 @@ const extraLines =
             ]),
       ];
 
+// Webhook delivery: commit-to-delivery latency at 1,000 events/s, and the throughput it costs. Full runs; --webhooks.
+const webhooks =
+  values['no-webhooks'] !== true && (values.webhooks ?? !quick)
+    ? await measureWebhooks({ seconds, rounds })
+    : undefined;
+const webhookLines =
+  webhooks === undefined
+    ? []
+    : [
+        '',
+        `Webhooks at ${webhooks.rate} validations/s, one endpoint per partner on a healthy loopback receiver: commit to delivery p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms (goal p99 < 1000 ms); throughput ${Math.round(webhooks.rpsWith)} req/s with webhooks, ${Math.round(webhooks.rpsWithout)} without.`,
+      ];
+
 const lines = [
   `Machine: ${machine}. ${rounds} round(s) × ${seconds} s, ${connections} connections, medians.`,
   '',
@@ -168,11 +194,16 @@ const lines = [
       : `| ${name} | ${value.ofMedians.toFixed(2)} | ${value.pairedMedian.toFixed(2)} (${value.pairedMin.toFixed(2)}–${value.pairedMax.toFixed(2)}) |`,
   ),
   ...extraLines,
+  ...webhookLines,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 mkdirSync(new URL('../../bench/results/', import.meta.url), { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(
   new URL(`../../bench/results/${stamp}${quick ? '-quick' : ''}.json`, import.meta.url),
-  JSON.stringify({ machine, rounds, seconds, connections, checkins, summary, ratios, extras }, null, 2),
+  JSON.stringify(
+    { machine, rounds, seconds, connections, checkins, summary, ratios, extras, webhooks },
+    null,
+    2,
+  ),
 );

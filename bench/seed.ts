@@ -21,6 +21,9 @@ export interface SeedOptions {
 
 const DAY_MS = 86_400_000;
 
+/** The operator token the bench's gatehouse servers run with: the member app's check-in creations use it. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-not-a-secret';
+
 /** The extra check-ins are validated ones: each gets its transaction, as in a real ledger. */
 const LEDGER_FOR_EXTRAS = `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
   select c.id, g.partner_id, c.gym_id, c.product_id, c.platform_id, 1500, 'BRL', c.validated_at

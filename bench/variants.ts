@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startServer, type RunningServer } from './processes.js';
-import { seed } from './seed.js';
+import { BENCH_ADMIN_TOKEN, seed } from './seed.js';
 
 export const PG_URL = process.env.GATEHOUSE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const here = new URL('.', import.meta.url).pathname;
@@ -59,6 +59,8 @@ export interface Variant {
   readonly description: string;
   /** It keeps no state, so the load may reuse check-ins (the no-database floor outruns any seed). */
   readonly stateless?: boolean;
+  /** What its load does: validate the seeded check-ins (the default), or create check-ins for new members. */
+  readonly load?: 'validate' | 'create';
   start(database: Database): Promise<RunningServer>;
 }
 
@@ -83,6 +85,7 @@ export const gatehouse =
       GATEHOUSE_DATABASE_URL: database.url,
       GATEHOUSE_PORT: '0',
       GATEHOUSE_LOG_LEVEL: 'info',
+      GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
       ...env,
     });
@@ -92,6 +95,13 @@ export const VARIANTS: Variant[] = [
     name: 'gatehouse-sqlite',
     dialect: 'sqlite',
     description: 'gatehouse on SQLite, synchronous=FULL (the shipped, power-safe default)',
+    start: gatehouse('sqlite'),
+  },
+  {
+    name: 'gatehouse-sqlite-create',
+    dialect: 'sqlite',
+    description: 'the same gatehouse, creating check-ins (POST /admin/v1/checkins, a new member each)',
+    load: 'create',
     start: gatehouse('sqlite'),
   },
   {
@@ -123,6 +133,13 @@ export const VARIANTS: Variant[] = [
     name: 'gatehouse-pg',
     dialect: 'postgres',
     description: 'gatehouse on PostgreSQL 15 (synchronous_commit=on)',
+    start: gatehouse('postgres'),
+  },
+  {
+    name: 'gatehouse-pg-create',
+    dialect: 'postgres',
+    description: 'the same gatehouse, creating check-ins (POST /admin/v1/checkins, a new member each)',
+    load: 'create',
     start: gatehouse('postgres'),
   },
   {

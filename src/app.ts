@@ -10,20 +10,26 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { ServiceUnavailableError } from './domain/errors.js';
+import { consolePlugin } from './http/console.js';
 import { contentTypesPlugin } from './http/content-types.js';
 import { errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
 import { clientErrorHandler, refuseConnect } from './http/raw-answers.js';
 import { healthRoutes } from './http/health-routes.js';
 import { createMetrics } from './http/metrics.js';
+import { registerWebhookMetrics } from './http/webhook-metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
 import { loggableError, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
+import type { OperatorRoute } from './operator-api/permissions.js';
 import { partnerApi } from './partner-api/index.js';
 import { connectRateLimitRedis } from './partner-api/rate-limits.js';
 import { createServices, type Services } from './services/index.js';
+import { isStoreUnavailable } from './store/create-store.js';
 import type { Store } from './store/store.js';
+import type { DeliveryRunner } from './services/webhooks/delivery-runner.js';
+import type { Resolver } from './services/webhooks/resolver.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -33,6 +39,10 @@ export interface AppDependencies {
   readonly logger?: FastifyBaseLogger;
   /** False while the store is not yet usable (migrations pending): the APIs answer 503 meanwhile. */
   readonly isAccepting?: () => boolean;
+  /** Resolves webhook host names (tests point a name at a private address); default: the system's resolver. */
+  readonly resolver?: Resolver;
+  /** Where the built console is; default dist/console, as `npm run build` leaves it. */
+  readonly consoleDir?: string;
 }
 
 export const BODY_LIMIT_BYTES = 65_536;
@@ -53,6 +63,10 @@ function forwardedFor(trusted: Config['trustProxy']): FastifyServerOptions['trus
 export interface App {
   readonly server: FastifyInstance;
   readonly services: Services;
+  /** Every operator route as registered, with the permission it declared (the role-matrix test reads it). */
+  readonly operatorRoutes: readonly OperatorRoute[];
+  /** Webhook delivery: not started here; `serve` starts it once the store is migrated (tests start their own). */
+  readonly webhookRunner: DeliveryRunner;
 }
 
 /** Builds the whole HTTP application over a store; listening and shutdown belong to the caller. */
@@ -63,6 +77,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     store,
     clock: deps.clock ?? systemClock,
     config,
+    ...(deps.resolver === undefined ? {} : { resolver: deps.resolver }),
     observer: {
       validation: (outcome, seconds) => {
         metrics.validations.inc({ outcome });
@@ -100,11 +115,13 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   server.server.on('connect', refuseConnect);
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
-  await server.register(errorMapperPlugin);
+  await server.register(errorMapperPlugin, { isStoreUnavailable });
   // Draining on shutdown, or the store not yet migrated: the APIs answer the 503 envelope, not Fastify's own.
   let closing = false;
   server.addHook('preClose', (done) => {
     closing = true;
+    // Open event streams end now, so their connections do not hold the drain until the grace period runs out.
+    services.eventFeed.close();
     done();
   });
   const isAccepting = () => !closing && (deps.isAccepting?.() ?? true);
@@ -115,7 +132,12 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   await server.register(observabilityPlugin, { metrics });
   await server.register(openApiPlugin);
   const guard = methodGuard(server);
-  await server.register(healthRoutes, { store, metrics, isAccepting, metricsToken: config.metricsToken });
+  await server.register(healthRoutes, {
+    isReady: () => store.isReady(),
+    metrics,
+    isAccepting,
+    metricsToken: config.metricsToken,
+  });
   const redis = config.redisUrl === undefined ? undefined : await connectRateLimitRedis(config.redisUrl);
   if (redis !== undefined) {
     redis.on('error', (error) =>
@@ -124,8 +146,25 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
   await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });
-  await server.register(operatorApi, { prefix: '/admin/v1', services, adminToken: config.adminToken });
+  const operatorRoutes: OperatorRoute[] = [];
+  await server.register(operatorApi, {
+    prefix: '/admin/v1',
+    routes: operatorRoutes,
+    services,
+    adminTokens: config.adminTokens,
+    authFailureLimitPerMinute: config.authFailureLimitPerMinute,
+    redis,
+  });
+  await server.register(consolePlugin, deps.consoleDir === undefined ? {} : { dir: deps.consoleDir });
   guard.register();
+  const webhookRunner = services.webhooks.runner(
+    config,
+    server.log,
+    registerWebhookMetrics(metrics.registry, services.webhooks.deliveries.pendingByEndpoint, () =>
+      services.clock.now(),
+    ),
+  );
+  server.addHook('onClose', () => webhookRunner.stop());
   await server.ready();
-  return { server, services };
+  return { server, services, operatorRoutes, webhookRunner };
 }

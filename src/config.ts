@@ -2,6 +2,7 @@ import envSchema from 'env-schema';
 import { ConfigError } from './config-error.js';
 import { describeSetting, type Setting } from './config-messages.js';
 import { parseTrustedProxies, type TrustedProxies } from './http/trusted-proxies.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, parseRetrySchedule } from './domain/webhooks/retry-schedule.js';
 
 export { ConfigError };
 
@@ -23,7 +24,13 @@ export const SETTINGS = {
     pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
     allowed: 'sqlite:<path>, sqlite::memory: or postgres://<user>@<host>:<port>/<database>',
   },
-  GATEHOUSE_ADMIN_TOKEN: { type: 'string', minLength: 16, secret: true },
+  GATEHOUSE_ADMIN_TOKEN: {
+    type: 'string',
+    minLength: 16,
+    secret: true,
+    allowed:
+      'one token of at least 16 characters, or several separated by commas (to rotate without downtime)',
+  },
   GATEHOUSE_METRICS_TOKEN: { type: 'string', minLength: 16, secret: true },
   GATEHOUSE_CHECKIN_TTL_SECONDS: { type: 'integer', default: 1200, minimum: 1 },
   GATEHOUSE_DAILY_VISIT_LIMIT: { type: 'integer', default: 1, minimum: 0 },
@@ -56,8 +63,18 @@ export const SETTINGS = {
   GATEHOUSE_MIGRATE: { type: 'boolean', default: true },
   GATEHOUSE_KEY_CACHE_SECONDS: { type: 'integer', default: 5, minimum: 0 },
   GATEHOUSE_KEY_USAGE_FLUSH_SECONDS: { type: 'integer', default: 10, minimum: 1 },
+  GATEHOUSE_EVENT_RETENTION_DAYS: { type: 'integer', default: 30, minimum: 1 },
+  GATEHOUSE_RETENTION_DAYS: { type: 'integer', default: 400, minimum: 1 },
   GATEHOUSE_LOG_LEVEL: { type: 'string', default: 'info', enum: LOG_LEVELS },
   GATEHOUSE_LOG_FORMAT: { type: 'string', default: 'auto', enum: ['auto', 'json', 'pretty'] },
+  GATEHOUSE_SECRET_KEY: { type: 'string', minLength: 32, secret: true },
+  GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: {
+    type: 'string',
+    default: DEFAULT_RETRY_SCHEDULE_SECONDS.join(','),
+    minLength: 1,
+    allowed: 'delays in seconds, comma-separated, such as 5,300,1800',
+  },
+  GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
 } as const satisfies Record<string, Setting>;
 
 type Name = keyof typeof SETTINGS;
@@ -93,7 +110,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** True when GATEHOUSE_DATABASE_URL was not set: only then may demo data be seeded. */
   readonly databaseUrlIsDefault: boolean;
+  /** The first of adminTokens (kept for callers that know one token). */
   readonly adminToken: string | undefined;
+  /** Every bootstrap admin token GATEHOUSE_ADMIN_TOKEN lists: several are valid at once, for rotation. */
+  readonly adminTokens: readonly string[];
   /** Set: GET /metrics wants it as a bearer token; unset: /metrics is open (keep it off public networks). */
   readonly metricsToken: string | undefined;
   readonly checkinTtlSeconds: number;
@@ -120,9 +140,29 @@ export interface Config {
   readonly keyCacheSeconds: number;
   /** How often the last use of each key is written (batched: never a write per request). */
   readonly keyUsageFlushSeconds: number;
+  /** Delivered event payloads are purged after this many days (the event itself stays, with data null). */
+  readonly eventRetentionDays: number;
+  /** Check-ins that never became transactions are deleted, with their member, after this many days. */
+  readonly retentionDays: number;
   readonly logLevel: string;
   /** JSON lines, or readable ones; `auto`: readable when stdout is a terminal. */
   readonly logFormat: 'auto' | 'json' | 'pretty';
+  /** Set: webhook secrets are stored encrypted with a key derived from it. */
+  readonly secretKey: string | undefined;
+  /** Seconds between a webhook delivery's attempts; after the last one it is failed. */
+  readonly webhookRetrySchedule: readonly number[];
+  /** Webhooks may go to loopback, private and link-local addresses (tests, private networks). */
+  readonly webhookAllowPrivate: boolean;
+}
+
+function retrySchedule(value: string): number[] {
+  try {
+    return parseRetrySchedule(value);
+  } catch (error) {
+    throw new ConfigError(
+      `GATEHOUSE_WEBHOOK_RETRY_SCHEDULE=${JSON.stringify(value)}: ${(error as Error).message}`,
+    );
+  }
 }
 
 function assertTimezone(timezone: string): void {
@@ -141,6 +181,18 @@ function trustedProxies(value: string): TrustedProxies {
   } catch (error) {
     throw new ConfigError(`GATEHOUSE_TRUST_PROXY: ${(error as Error).message}`);
   }
+}
+
+/** GATEHOUSE_ADMIN_TOKEN: one token or several, comma-separated; each as long as one alone must be. */
+function adminTokens(value: string | undefined): readonly string[] {
+  if (value === undefined) return [];
+  const tokens = value.split(',').map((token) => token.trim());
+  if (tokens.some((token) => token.length < SETTINGS.GATEHOUSE_ADMIN_TOKEN.minLength)) {
+    throw new ConfigError(
+      `GATEHOUSE_ADMIN_TOKEN is not valid: each comma-separated token must be at least ${SETTINGS.GATEHOUSE_ADMIN_TOKEN.minLength} characters`,
+    );
+  }
+  return Object.freeze(tokens);
 }
 
 /** The pattern lets `postgres://` through with anything after it: the driver needs a URL it can parse. */
@@ -175,12 +227,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.GATEHOUSE_HEADERS_TIMEOUT_MS > parsed.GATEHOUSE_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('GATEHOUSE_HEADERS_TIMEOUT_MS must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS');
   }
+  const tokens = adminTokens(parsed.GATEHOUSE_ADMIN_TOKEN);
   return Object.freeze({
     host: parsed.GATEHOUSE_HOST,
     port: parsed.GATEHOUSE_PORT,
     databaseUrl: parsed.GATEHOUSE_DATABASE_URL ?? DEFAULT_DATABASE_URL,
     databaseUrlIsDefault: parsed.GATEHOUSE_DATABASE_URL === undefined,
-    adminToken: parsed.GATEHOUSE_ADMIN_TOKEN,
+    adminToken: tokens[0],
+    adminTokens: tokens,
     metricsToken: parsed.GATEHOUSE_METRICS_TOKEN,
     checkinTtlSeconds: parsed.GATEHOUSE_CHECKIN_TTL_SECONDS,
     dailyVisitLimit: parsed.GATEHOUSE_DAILY_VISIT_LIMIT,
@@ -203,7 +257,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrate: parsed.GATEHOUSE_MIGRATE,
     keyCacheSeconds: parsed.GATEHOUSE_KEY_CACHE_SECONDS,
     keyUsageFlushSeconds: parsed.GATEHOUSE_KEY_USAGE_FLUSH_SECONDS,
+    eventRetentionDays: parsed.GATEHOUSE_EVENT_RETENTION_DAYS,
+    retentionDays: parsed.GATEHOUSE_RETENTION_DAYS,
     logLevel: parsed.GATEHOUSE_LOG_LEVEL,
     logFormat: parsed.GATEHOUSE_LOG_FORMAT,
+    secretKey: parsed.GATEHOUSE_SECRET_KEY,
+    webhookRetrySchedule: retrySchedule(parsed.GATEHOUSE_WEBHOOK_RETRY_SCHEDULE),
+    webhookAllowPrivate: parsed.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE,
   });
 }

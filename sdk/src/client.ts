@@ -65,7 +65,7 @@ export class GatehouseClient {
   }
 
   /**
-   * Validates the member's check-in (spec §4.1). Sent once: with no answer it throws OutcomeUnknownError, since
+   * Validates the member's check-in. Sent once: with no answer it throws OutcomeUnknownError, since
    * the check-in may have been validated. With `retry`, it re-sends after an unknown outcome and reads a later
    * `checkin.already.validated` as `{ status: 'validated-earlier' }`.
    */
@@ -83,7 +83,7 @@ export class GatehouseClient {
     return readValidation(expectStatus(first, 200));
   }
 
-  /** Creates the member's code at the gym (spec §4.2): 409 `checkin.custom-code.already-exists` if one exists. */
+  /** Creates the member's code at the gym: 409 `checkin.custom-code.already-exists` if one exists. */
   async createCustomCode(platformId: string, code: string): Promise<void> {
     const body: CustomCodeRequestBody = { custom_code: code };
     const answer = await sendOnce(this.#options, 'POST', member(platformId), body);
@@ -92,7 +92,7 @@ export class GatehouseClient {
     expectStatus(answer, 201);
   }
 
-  /** Replaces the member's code at the gym (spec §4.3): 404 `checkin.custom-code.not-found` if none exists. */
+  /** Replaces the member's code at the gym: 404 `checkin.custom-code.not-found` if none exists. */
   async updateCustomCode(platformId: string, code: string): Promise<void> {
     const body: CustomCodeRequestBody = { custom_code: code };
     const { answer } = await sendIdempotent(this.#options, this.#retries, 'PUT', member(platformId), body);
@@ -100,7 +100,7 @@ export class GatehouseClient {
   }
 
   /**
-   * Deletes the member's code at the gym (spec §4.4). A 404 that follows an unanswered attempt means that attempt
+   * Deletes the member's code at the gym. A 404 that follows an unanswered attempt means that attempt
    * deleted it, and counts as done.
    */
   async deleteCustomCode(platformId: string): Promise<void> {
@@ -113,7 +113,7 @@ export class GatehouseClient {
     expectStatus(answer, 204);
   }
 
-  /** The member's code at the gym (product.md §2.13). */
+  /** The member's code at the gym. */
   async getCustomCode(platformId: string): Promise<CustomCode> {
     const { answer } = await sendIdempotent(this.#options, this.#retries, 'GET', member(platformId));
     const body = expectStatus(answer, 200).body as Partial<CustomCodeResultBody> | undefined;

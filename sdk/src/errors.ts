@@ -1,6 +1,6 @@
 import type { ErrorEnvelope, ExplicitDenyBody, UnauthorizedBody } from './types.js';
 
-/** The keys the spec (§7) and product.md §2.15 give; any other key the server sends is passed through as is. */
+/** The keys the partner API documents; any other key the server sends is passed through as is. */
 export type GatehouseErrorKey =
   | 'checkin.validation.notfound'
   | 'checkin.validation.cancelled'
@@ -24,7 +24,7 @@ export type GatehouseErrorKey =
   | 'unexpected-response'
   | (string & {});
 
-/** The service answered with an error: its HTTP status and the spec's `key` and `message`. */
+/** The service answered with an error: its HTTP status, `key` and `message`. */
 export class GatehouseError extends Error {
   override readonly name = 'GatehouseError';
 

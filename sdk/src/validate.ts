@@ -5,12 +5,15 @@ import type { ValidationDetails, ValidationResultBody } from './types.js';
 export interface ValidateInput {
   /** The member: 13 digits. */
   readonly platformId: string;
-  /** Stored for the member at the gym whenever the check-in exists (spec §4.1). */
+  /** Stored for the member at the gym whenever the check-in exists, whatever its state. */
   readonly customCode?: string;
 }
 
 export type ValidateResult =
-  /** Validated by this call. `details` is null when the 200 came with no body (spec §4.1: clients tolerate it). */
+  /**
+   * Validated by this call. `details` is null when the 200 came with no body (other servers of this API may
+   * answer so).
+   */
   | { readonly status: 'validated'; readonly details: ValidationDetails | null }
   /** Only after an unknown outcome and a re-send: the check-in had been validated — by the unanswered attempt. */
   | { readonly status: 'validated-earlier' };
@@ -27,7 +30,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A validate 200: the details when the body has them; null when it is empty (or not the spec's §2.3 body). */
+/** A validate 200: the details when the body has them; null when it is empty (or not the documented body). */
 export function readValidation(answer: Answer): ValidateResult {
   const body = answer.body as Partial<ValidationResultBody> | undefined;
   return { status: 'validated', details: isRecord(body) && isRecord(body.results) ? body.results : null };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Services } from '../services/index.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
-import { presentGym, presentPartner, presentProduct } from '../operator-api/presenters.js';
+import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import { currency, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
-import { presentCheckin } from '../operator-api/presenters.js';
+import { presentCheckin } from '../presenters/records.js';
 import { instant, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';

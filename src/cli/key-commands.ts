@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
-import { presentKey } from '../operator-api/presenters.js';
+import { presentKey } from '../presenters/records.js';
 import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { presentPayout, presentTransaction } from '../operator-api/presenters.js';
+import { presentPayout, presentTransaction } from '../presenters/records.js';
 import { localDayBounds } from '../domain/local-day.js';
 import { instant, positiveInt } from './arguments.js';
 import { withServices } from './context.js';

@@ -4,12 +4,15 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config-error.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
+import { addBackupCommands } from './backup-commands.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
 import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
+import { addMemberDataCommands, addOperatorCommands } from './operator-commands.js';
+import { addWebhookCommands } from './webhook-commands.js';
 
 // Only commander and the command definitions load up front: `--help` and a usage error answer in a blink, and each
 // action loads the configuration, the store (and, for serve, the whole server) when it runs.
@@ -82,6 +85,10 @@ function buildProgram(): Command {
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);
+  addWebhookCommands(program);
+  addOperatorCommands(program);
+  addMemberDataCommands(program);
+  addBackupCommands(program);
   finish(program);
   return program;
 }

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { stringify as stringifyStream } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { csvOptions } from '../http/csv.js';
+import { csvOptions } from '../presenters/csv.js';
 
 export type Format = 'table' | 'json' | 'csv' | 'id';
 export const FORMATS: Format[] = ['table', 'json', 'csv', 'id'];

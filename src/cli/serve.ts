@@ -13,6 +13,7 @@ import { createStore, isStoreUnavailable } from '../store/create-store.js';
 import type { Store } from '../store/store.js';
 import { assertDatabaseAccepts } from './database-check.js';
 import { logOutput } from './log-output.js';
+import { scheduleDailyPurge } from './purge-schedule.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -20,14 +21,15 @@ const MIGRATION_RETRY_MS = 1000;
 async function demoBanner(config: Config, services: Services, baseUrl: string): Promise<string | undefined> {
   if (!config.databaseUrlIsDefault) return undefined;
   if (!(await services.catalog.isEmpty())) {
-    return `gatehouse is serving ${baseUrl}. For a fresh demo check-in and key: ./gatehouse demo\n`;
+    return `gatehouse is serving ${baseUrl}, the console at ${baseUrl}/console/. For a fresh demo check-in and key: ./gatehouse demo\n`;
   }
   const demo = await seedDemo(services);
   return (
     `\ngatehouse is serving ${baseUrl} on ${redactCredentials(config.databaseUrl)}, seeded with a demo partner.\n` +
     `Validate the demo check-in (it expires in ${Math.round(config.checkinTtlSeconds / 60)} minutes):\n\n` +
     `  ${curlValidateLine(baseUrl, demo)}\n\n` +
-    `A fresh one later: ./gatehouse demo\n`
+    `A fresh one later: ./gatehouse demo\n` +
+    `The console: ${baseUrl}/console/ (front desk: the key above and gym ${demo.gymId})\n`
   );
 }
 
@@ -84,8 +86,8 @@ export async function serve(config: Config): Promise<void> {
     log.stop();
     throw error;
   }
-  const state = { migrated: !config.migrate, closing: false };
-  const { server, services } = await buildApp({
+  const state = { migrated: !config.migrate, closing: false, stopPurge: () => {} };
+  const { server, services, webhookRunner } = await buildApp({
     config,
     store,
     logger,
@@ -93,19 +95,24 @@ export async function serve(config: Config): Promise<void> {
   });
   const shutdown = closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
     state.closing = true;
+    state.stopPurge();
     if (err !== undefined) server.log.error({ error: loggableError(err) }, 'shutting down after an error');
     else server.log.info({ signal }, 'shutting down');
+    // Deliveries in flight are cut short and sent again by the next start: none is lost.
+    await webhookRunner.stop();
     await server.close();
     await store.close();
     log.stop();
   });
   try {
     await start(config, { server, services, store, state });
+    if (state.migrated && !state.closing) webhookRunner.start();
   } catch (error) {
     // close-with-grace would end the process with 0 once the event loop empties (its beforeExit handler): a
     // supervisor restarting on failure must see this one. Release everything and let the CLI exit 1 with the message.
     shutdown.uninstall();
     state.closing = true;
+    state.stopPurge();
     server.log.fatal({ error: loggableError(error as Error) }, 'could not start');
     await server.close().catch(() => undefined);
     await store.close().catch(() => undefined);
@@ -118,7 +125,7 @@ interface Started {
   readonly server: App['server'];
   readonly services: Services;
   readonly store: Store;
-  readonly state: { migrated: boolean; closing: boolean };
+  readonly state: { migrated: boolean; closing: boolean; stopPurge: () => void };
 }
 
 /** Listens, migrates when asked to, and prints the demo banner: any failure here is a failure to start. */
@@ -131,6 +138,7 @@ async function start(config: Config, { server, services, store, state }: Started
     if (!state.migrated) return;
     server.log.info('migrations applied');
   }
+  state.stopPurge = scheduleDailyPurge(services, server.log);
   const address = server.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

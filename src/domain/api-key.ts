@@ -27,7 +27,7 @@ export function generateApiKey(): GeneratedApiKey {
 }
 
 /**
- * Product.md §2.5: the token follows a case-insensitive `Bearer` and one or more spaces, trimmed.
+ * The token follows a case-insensitive `Bearer` and one or more spaces, trimmed.
  * Returns undefined when there is no usable bearer token (→ 401).
  */
 export function parseBearerToken(header: string | undefined): string | undefined {

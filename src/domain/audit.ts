@@ -1,14 +1,49 @@
-/** Who did something: the operator (admin token, CLI) or a partner's key, named by its non-secret prefix. */
-export type Actor = { readonly kind: 'operator' } | { readonly kind: 'key'; readonly prefix: string };
+/**
+ * Who did something: the operator (an environment admin token, the CLI), a named operator (by its name), a
+ * partner's key, named by its non-secret prefix, or gatehouse itself acting on a rule.
+ */
+export type Actor =
+  | { readonly kind: 'operator'; readonly name?: string }
+  | { readonly kind: 'key'; readonly prefix: string }
+  | { readonly kind: 'system' };
 
 export const OPERATOR: Actor = { kind: 'operator' };
+/** gatehouse itself, acting on a rule (an endpoint disabled after a 410 or days of failures). */
+export const SYSTEM: Actor = { kind: 'system' };
 
 export function actorName(actor: Actor): string {
-  return actor.kind === 'operator' ? 'operator' : `key:${actor.prefix}`;
+  if (actor.kind === 'key') return `key:${actor.prefix}`;
+  if (actor.kind === 'system') return 'system';
+  return actor.name === undefined ? 'operator' : `operator:${actor.name}`;
 }
 
-export type AuditEntity = 'partner' | 'gym' | 'product' | 'key' | 'checkin' | 'custom-code';
-export type AuditAction = 'create' | 'update' | 'delete' | 'issue' | 'revoke' | 'cancel';
+export const AUDIT_ENTITIES = [
+  'partner',
+  'gym',
+  'product',
+  'key',
+  'checkin',
+  'custom-code',
+  'operator',
+  'member',
+  'webhook',
+] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+/** `read`: a look at secrets-adjacent data (a member's custom code); `erase`: a member's data erased. */
+export type AuditAction =
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'issue'
+  | 'revoke'
+  | 'cancel'
+  | 'read'
+  | 'erase'
+  | 'rotate'
+  | 'enable'
+  | 'disable'
+  | 'retry'
+  | 'recover';
 
 /** One audited change. Never a secret or a code value: only what changed and which record. */
 export interface AuditEvent {

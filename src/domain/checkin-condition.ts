@@ -1,6 +1,6 @@
 export type CheckinStatus = 'pending' | 'validated' | 'cancelled';
 
-/** How validate sees a member's most recent check-in at a gym (spec §3). */
+/** How validate sees a member's most recent check-in at a gym. */
 export type CheckinCondition = 'valid' | 'notfound' | 'cancelled' | 'expired' | 'already-validated';
 
 export interface CheckinState {
@@ -8,7 +8,7 @@ export interface CheckinState {
   readonly expiresAt: number;
 }
 
-/** Spec §3, product.md §3: validated, then cancelled, then expired (now ≥ expires_at), else valid. */
+/** In this order: validated, then cancelled, then expired (now ≥ expires_at), else valid. */
 export function classifyCheckin(checkin: CheckinState | undefined, now: number): CheckinCondition {
   if (checkin === undefined) return 'notfound';
   if (checkin.status === 'validated') return 'already-validated';
@@ -22,7 +22,7 @@ export function displayStatus(checkin: CheckinState, now: number): CheckinStatus
   return checkin.status === 'pending' && now >= checkin.expiresAt ? 'expired' : checkin.status;
 }
 
-/** Product.md §3: the custom code in validate is upserted in every case but "not found". */
+/** The custom code sent with validate is stored in every case but "not found" (a valid check-in included). */
 export function upsertsCustomCode(condition: CheckinCondition): boolean {
   return condition !== 'notfound';
 }

@@ -65,3 +65,12 @@ export interface LedgerTransaction {
   readonly currency: string;
   readonly validatedAt: number;
 }
+
+/** What the platform owes one gym for a period, in one currency: the count and sum of its transactions. */
+export interface PayoutLine {
+  readonly partnerId: number;
+  readonly gymId: number;
+  readonly currency: string;
+  readonly count: number;
+  readonly payoutCents: number;
+}

@@ -1,5 +1,5 @@
 /**
- * Typed errors: each carries the HTTP status, the spec's key and its message. Services throw them; the one error
+ * Typed errors: each carries the HTTP status, its stable key and its message. Services throw them; the one error
  * mapper (src/http/error-mapper.ts) turns them into the envelope. Nothing else writes an error body.
  */
 export class AppError extends Error {
@@ -55,7 +55,7 @@ export class CheckinAlreadyValidatedError extends InputError {
   }
 }
 
-/** The validated-check-in 409 of the operator side shares the spec's key. */
+/** The validated-check-in 409 of the operator side shares the partner API's key. */
 export class CheckinValidatedConflictError extends ConflictError {
   constructor() {
     super('checkin.already.validated', 'Check-In already validated');
@@ -80,7 +80,7 @@ export class DailyLimitError extends ConflictError {
   }
 }
 
-/** `partner.not-found`, `gym.not-found`, … (product.md §4). */
+/** `partner.not-found`, `gym.not-found`, … (the operator API's). */
 export class EntityNotFoundError extends NotFoundError {
   constructor(entity: string) {
     super(`${entity}.not-found`, `${entity.replace('-', ' ')} not found`);
@@ -100,7 +100,7 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
-/** Product.md §2.12: 429 with Retry-After (seconds until the window resets). */
+/** 429 with Retry-After (seconds until the window resets). */
 export class RateLimitedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, 'rate.limited', 'too many requests');

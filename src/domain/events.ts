@@ -47,15 +47,47 @@ export interface CheckinFacts {
   readonly product: { readonly id: number; readonly description: string };
 }
 
-export function checkinEventData(checkin: CheckinFacts): Record<string, unknown> {
+/** What a validation adds to the check-in's facts: the ledger row it wrote (its id filled in by the store). */
+export interface ValidationFacts {
+  readonly validatedAt: number;
+  readonly payoutCents: number;
+  readonly currency: string;
+}
+
+/**
+ * What an event says about a check-in, whatever happened to it; a validation adds its ledger row. Built as one
+ * literal: every validation makes one.
+ */
+export function checkinEventData(
+  checkin: CheckinFacts,
+  validation?: ValidationFacts,
+): Record<string, unknown> {
+  const product = { id: checkin.product.id, description: checkin.product.description };
+  const checkedInAt = formatInstant(checkin.checkedInAt);
+  const expiresAt = formatInstant(checkin.expiresAt);
+  if (validation === undefined) {
+    return {
+      checkin_id: checkin.id,
+      platform_id: checkin.platformId,
+      gym_id: checkin.gymId,
+      product,
+      status: checkin.status,
+      checked_in_at: checkedInAt,
+      expires_at: expiresAt,
+    };
+  }
   return {
     checkin_id: checkin.id,
     platform_id: checkin.platformId,
     gym_id: checkin.gymId,
-    product: { id: checkin.product.id, description: checkin.product.description },
+    product,
     status: checkin.status,
-    checked_in_at: formatInstant(checkin.checkedInAt),
-    expires_at: formatInstant(checkin.expiresAt),
+    checked_in_at: checkedInAt,
+    expires_at: expiresAt,
+    transaction_id: null,
+    validated_at: formatInstant(validation.validatedAt),
+    payout_cents: validation.payoutCents,
+    currency: validation.currency,
   };
 }
 

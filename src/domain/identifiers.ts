@@ -1,4 +1,4 @@
-/** Product.md §2.2: exactly 13 ASCII digits, leading zeros allowed. */
+/** A member's platform id: exactly 13 ASCII digits, leading zeros allowed. */
 export const PLATFORM_ID_PATTERN = '^[0-9]{13}$';
 /** The X-Gym-Id header: up to 15 digits (README). */
 export const GYM_ID_PATTERN = '^[1-9][0-9]{0,14}$';

@@ -11,7 +11,7 @@ function isCalendarDate(value: string): boolean {
 }
 
 /**
- * Parses an ISO-8601 date or date-time as an instant; without an offset it is UTC (product.md §4), never the
+ * Parses an ISO-8601 date or date-time as an instant; without an offset it is UTC, never the
  * server's local time.
  */
 export function parseInstant(field: string, value: string): number {

@@ -1,33 +1,81 @@
+/** One formatter per time zone: making one costs far more than using it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    if (formatters.size >= 64) formatters.clear();
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds (local wall time minus UTC). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(instant);
+  const parts = formatterOf(timeZone).formatToParts(instant);
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return wall - Math.floor(instant / 1000) * 1000;
 }
 
-/** The UTC instant at which the local calendar day (y, m, d) begins in `timeZone`. */
+const DAY_MS = 86_400_000;
+
+/** The local calendar day of an instant, as days since 1970-01-01 on the zone's wall clock. */
+function localDayNumber(instant: number, timeZone: string): number {
+  return Math.floor((instant + offsetAt(instant, timeZone)) / DAY_MS);
+}
+
+/**
+ * The UTC instant at which the local calendar day (y, m, d) begins in `timeZone`. Where the zone's clocks changed
+ * at midnight, that day began at the change (midnight never happened) or at the first of two midnights: found by
+ * bisection around the first guess, a few hours either way.
+ */
 function startOfLocalDay(year: number, month: number, day: number, timeZone: string): number {
   const wallMidnight = Date.UTC(year, month, day);
+  const target = Math.floor(wallMidnight / DAY_MS);
   const guess = wallMidnight - offsetAt(wallMidnight, timeZone);
-  return wallMidnight - offsetAt(guess, timeZone);
+  const start = wallMidnight - offsetAt(guess, timeZone);
+  const isOnOrAfter = (instant: number) => localDayNumber(instant, timeZone) >= target;
+  if (isOnOrAfter(start) && !isOnOrAfter(start - 1)) return start;
+  // The first instant of the day lies within a few hours of the guess: bisect [low, high) for it.
+  let low = start - 6 * 3_600_000;
+  let high = start + 6 * 3_600_000;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (isOnOrAfter(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
 }
+
+/** The last day computed per time zone: every check-in of a day asks for the same one. */
+const lastDays = new Map<string, { start: number; end: number }>();
 
 /** [start, end) of the local day in `timeZone` that contains `instant`, as UTC epoch milliseconds. */
 export function localDayBounds(instant: number, timeZone: string): { start: number; end: number } {
+  const last = lastDays.get(timeZone);
+  if (last !== undefined && instant >= last.start && instant < last.end) return last;
+  const day = computeDayBounds(instant, timeZone);
+  if (lastDays.size >= 64) lastDays.clear();
+  lastDays.set(timeZone, day);
+  return day;
+}
+
+function computeDayBounds(instant: number, timeZone: string): { start: number; end: number } {
   const local = new Date(instant + offsetAt(instant, timeZone));
   const [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
-  return {
+  return Object.freeze({
     start: startOfLocalDay(year, month, day, timeZone),
     end: startOfLocalDay(year, month, day + 1, timeZone),
-  };
+  });
 }

@@ -7,7 +7,7 @@ export interface MemberIdFields {
 
 export interface ResolvedMember {
   readonly platformId: string;
-  /** What results.user echoes: platform_id always, gympass_id when the request used it (product.md §2.1). */
+  /** What results.user echoes: platform_id always, gympass_id when the request used it. */
   readonly echo: { platform_id: string; gympass_id?: string };
 }
 
@@ -20,7 +20,7 @@ export function assertIdsAgree(body: unknown): void {
   }
 }
 
-/** `platform_id`, or its alias `gympass_id`; a null counts as absent (product.md §2.1–2.2). */
+/** `platform_id`, or its alias `gympass_id`; a null counts as absent. */
 export function resolveMember(body: MemberIdFields): ResolvedMember {
   const gympassId = body.gympass_id ?? undefined;
   const platformId = body.platform_id ?? gympassId;

@@ -48,7 +48,7 @@ export function toPage<T extends { id: number }>(rows: T[], limit: number): Page
 
 /**
  * Where a reader of the partner feed stands: the commit order and id of the last row it has seen. Following it never
- * skips a row, even one that commits after rows already read (src/store/commit-order.ts).
+ * skips a row, even one that commits after rows already read (src/store/commit-horizon.ts).
  */
 export interface FeedPosition {
   readonly commitOrder: number;

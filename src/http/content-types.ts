@@ -3,10 +3,10 @@ import fp from 'fastify-plugin';
 import secureJson from 'secure-json-parse';
 import { AppError, InputError } from '../domain/errors.js';
 
-/** `application/json` with any parameters, in any case (product.md §2.6). */
+/** `application/json` with any parameters (`; charset=utf-8`), in any case. */
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
-/** Methods whose body, if any, is ignored whatever its type (product.md §2.6: DELETE ignores any body). */
+/** Methods whose body, if any, is ignored whatever its type (DELETE ignores any body and its type). */
 const BODYLESS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 
 /** Bytes that are not UTF-8 are refused, not replaced: decoding them to U+FFFD would turn two codes into one. */

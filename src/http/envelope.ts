@@ -1,4 +1,4 @@
-/** The spec's wire envelopes (§2.3, §2.4, §7), built here and nowhere else. */
+/** The partner API's wire envelopes (success, error, explicit deny), built here and nowhere else. */
 
 export interface ErrorEnvelope {
   metadata: { total: 0; errors: 1 };
@@ -14,7 +14,10 @@ export function errorEnvelope(key: string, message: string, requestId?: string):
 
 export const EXPLICIT_DENY = 'User is not authorized to access this resource with an explicit deny';
 
-/** Product.md §2.5: the spec's 403 object (capitalised `Message`, no key) plus the gateway's top-level copy. */
+/**
+ * The 403 of every refused key: an error object with a capitalised `Message` and no key, plus a top-level copy of
+ * it, as partner clients written against the production gateway read it.
+ */
 export function explicitDenyBody() {
   return {
     metadata: { total: 0, errors: 1 },

@@ -9,7 +9,6 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../domain/errors.js';
-import { isStoreUnavailable } from '../store/create-store.js';
 import { UNEXPECTED_ERROR_MESSAGE, errorEnvelope, explicitDenyBody } from './envelope.js';
 import { loggableError } from './logging.js';
 import { schemaErrorsToInputError } from './validation-errors.js';
@@ -22,14 +21,14 @@ declare module 'fastify' {
     refusal: { reason: string | undefined; keyPrefix: string | undefined } | null;
   }
   interface FastifyContextConfig {
-    /** The key of this route's 500 (the spec names one per endpoint family). */
+    /** The key of this route's 500 (one per endpoint family: validation, custom codes, the rest). */
     unexpectedErrorKey?: string;
   }
 }
 
 const DEFAULT_UNEXPECTED_KEY = 'internal.unexpected-error';
 
-/** Fastify's own errors, each as the AppError the client sees (product.md §2.6, §2.10, §2.15). */
+/** Fastify's own errors, each as the AppError the client sees: every answer is the envelope, with a stable key. */
 const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError(415, 'request.unsupported-media-type', 'Content-Type must be application/json'),
@@ -50,8 +49,20 @@ export function routeNotFound(): AppError {
   return new AppError(404, 'route.not-found', 'no route matches this path');
 }
 
+/**
+ * What the error mapper needs to know of the store, handed in by the app so that HTTP never imports the store:
+ * whether an error means "the database cannot serve now, retry later" (→ 503) rather than a bug (→ 500).
+ */
+export interface ErrorMapperOptions {
+  readonly isStoreUnavailable: (error: unknown) => boolean;
+}
+
 /** Classifies any thrown value as an AppError, or undefined for a genuine bug (→ 500). */
-function toAppError(error: FastifyError, request: FastifyRequest): AppError | undefined {
+function toAppError(
+  error: FastifyError,
+  request: FastifyRequest,
+  { isStoreUnavailable }: ErrorMapperOptions,
+): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation !== undefined) {
     return schemaErrorsToInputError(error.validationContext ?? 'body', error.validation, request.body);
@@ -89,8 +100,13 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   return reply.send(errorEnvelope(error.key, error.message));
 }
 
-function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = toAppError(error, request);
+function handleError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: ErrorMapperOptions,
+): FastifyReply {
+  const known = toAppError(error, request, options);
   if (known !== undefined) {
     if (known.statusCode >= 500) request.log.warn({ error: loggableError(error) }, known.message);
     return sendAppError(reply, known);
@@ -110,12 +126,12 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   );
 }
 
-/** One place maps every error, Fastify's own included, to the spec's envelope. */
+/** One place maps every error, Fastify's own included, to the partner API's envelope. */
 export const errorMapperPlugin = fp(
-  (app: FastifyInstance) => {
+  (app: FastifyInstance, options: ErrorMapperOptions) => {
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
-      // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal had an empty body, so it is answered here.
+      // HTTP/1.1 requires Host (RFC 9112, section 3.2); Node's own refusal had an empty body, so it is answered here.
       if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
         sendAppError(reply, new AppError(400, 'request.malformed', 'the Host header is required'));
         return;
@@ -129,7 +145,7 @@ export const errorMapperPlugin = fp(
     });
     app.decorateReply('outcome', null);
     app.decorateReply('refusal', null);
-    app.setErrorHandler(handleError);
+    app.setErrorHandler((error: FastifyError, request, reply) => handleError(error, request, reply, options));
     app.setNotFoundHandler((_request, reply) => sendAppError(reply, routeNotFound()));
     return Promise.resolve();
   },

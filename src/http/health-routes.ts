@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ServiceUnavailableError } from '../domain/errors.js';
-import type { Store } from '../store/store.js';
 import type { Metrics } from './metrics.js';
 import { requireBearerToken } from './bearer-token.js';
 import { errorResponses } from './schemas.js';
+import { VERSION } from '../version.js';
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the store answers, migrations applied). */
 export interface HealthOptions {
-  readonly store: Store;
+  /** Whether the database answers and is migrated (the store's check, handed in by the app). */
+  readonly isReady: () => Promise<boolean>;
   readonly metrics: Metrics;
   /** False while the APIs refuse work (migrations pending, shutting down): /ready says so too. */
   readonly isAccepting: () => boolean;
@@ -18,16 +19,27 @@ export interface HealthOptions {
 
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (
   app,
-  { store, metrics, isAccepting, metricsToken },
+  { isReady, metrics, isAccepting, metricsToken },
 ) => {
-  app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, () => ({
-    status: 'ok' as const,
-  }));
+  app.get(
+    '/health',
+    {
+      schema: {
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            version: Type.String({ description: 'The running release: tells a fleet mid-upgrade apart' }),
+          }),
+        },
+      },
+    },
+    () => ({ status: 'ok' as const, version: VERSION }),
+  );
   app.get(
     '/ready',
     { schema: { response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) } } },
     async () => {
-      if (!isAccepting() || !(await store.isReady())) throw new ServiceUnavailableError();
+      if (!isAccepting() || !(await isReady())) throw new ServiceUnavailableError();
       return { status: 'ready' as const };
     },
   );

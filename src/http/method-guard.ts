@@ -5,7 +5,7 @@ import { sendAppError } from './error-mapper.js';
 const METHODS: HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'];
 
 /**
- * Known path, wrong method: 405 with `Allow` (product.md §2.10), answered before authentication. Call
+ * Known path, wrong method: 405 with `Allow`, in the envelope, answered before authentication. Call
  * `collect` before routes are registered and `register` after them.
  */
 export function methodGuard(app: FastifyInstance) {

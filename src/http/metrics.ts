@@ -24,7 +24,7 @@ export function createMetrics() {
     }),
     validations: new Counter({
       name: 'gatehouse_validations_total',
-      help: 'Validate answers by outcome: validated or the spec key of the refusal',
+      help: 'Validate answers by outcome: validated or the error key of the refusal',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -22,7 +22,11 @@ function logRequest(
     {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
-      url: loggableUrl(request.url),
+      // A route whose path names a person (an erasure) logs its pattern, never the URL.
+      url:
+        request.routeOptions.config.logRouteOnly === true
+          ? (request.routeOptions.url ?? 'unmatched')
+          : loggableUrl(request.url),
       ...(result.status === undefined ? {} : { status: result.status }),
       outcome: result.outcome,
       ...(partner === null || partner === undefined
@@ -63,3 +67,10 @@ export const observabilityPlugin = fp(
   },
   { name: 'observability', dependencies: ['error-mapper'] },
 );
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The request's log line shows the route's pattern, not the URL (the path names a person). */
+    logRouteOnly?: boolean;
+  }
+}

@@ -1,3 +1,9 @@
+import {
+  WEBHOOK_PARAMETER_EXAMPLES,
+  WEBHOOK_REQUEST_EXAMPLES,
+  WEBHOOK_RESPONSE_EXAMPLES,
+} from './webhook-openapi-examples.js';
+
 /**
  * A real request body for each route that takes one, keyed `METHOD url` as the route is registered. /docs
  * pre-fills "Try it out" with it, instead of strings Swagger UI makes up from the patterns (a custom code like
@@ -13,6 +19,8 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
   'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
+  'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
+  ...WEBHOOK_REQUEST_EXAMPLES,
 };
 
 /**
@@ -35,6 +43,10 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   entity: 'key',
   after: '120',
   type: 'checkin.validated',
+  operator_id: '4',
+  ...WEBHOOK_PARAMETER_EXAMPLES,
+  'last-event-id': '120',
+  bucket: 'hour',
 };
 
 /** A params, querystring or headers schema whose properties carry their examples, for the document only. */
@@ -91,7 +103,8 @@ const page = (items: unknown[]) => ({ items, next_cursor: null });
 
 /** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
-  'GET /health 200': { status: 'ok' },
+  ...WEBHOOK_RESPONSE_EXAMPLES,
+  'GET /health 200': { status: 'ok', version: '0.1.0' },
   'GET /ready 200': { status: 'ready' },
   'POST /access/v1/validate 200': {
     metadata: { total: 1, errors: 0 },
@@ -179,6 +192,32 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
       at: '2026-11-23T12:00:02.000Z',
     },
   ]),
+  'GET /access/v1/checkins 200': {
+    metadata: { total: 1, errors: 0 },
+    results: [
+      {
+        id: 7,
+        platform_id: '1234567890123',
+        product: { Id: 2, description: 'Day pass' },
+        status: 'pending',
+        checked_in_at: '2026-11-23T11:58:40Z',
+        expires_at: '2026-11-23T12:18:40Z',
+      },
+    ],
+    next_cursor: null,
+  },
+  'GET /admin/v1/stats/validations 200': {
+    from: '2026-11-23T10:00:00.000Z',
+    to: '2026-11-23T12:00:00.000Z',
+    bucket: 'hour',
+    count: 31,
+    payouts: [{ currency: 'BRL', payout_cents: 46500 }],
+    buckets: [
+      { start: '2026-11-23T10:00:00.000Z', count: 0, payouts: [] },
+      { start: '2026-11-23T11:00:00.000Z', count: 31, payouts: [{ currency: 'BRL', payout_cents: 46500 }] },
+    ],
+    gyms: [{ gym_id: 42, count: 31, payouts: [{ currency: 'BRL', payout_cents: 46500 }] }],
+  },
   'GET /admin/v1/events 200': {
     items: [
       {
@@ -194,6 +233,37 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     next_after: 120,
     has_more: false,
   },
+  'POST /admin/v1/operators 201': {
+    id: 4,
+    name: 'ana@example.com',
+    role: 'support',
+    token: 'gho_5be01c2d_9a3f0c6e1d2b4a5f6e7d8c9b0a1f2e3d4c5b6a7f',
+    expires_at: '2027-06-01T00:00:00.000Z',
+    created_at: '2026-11-23T09:00:00.000Z',
+  },
+  'GET /admin/v1/operators 200': page([
+    {
+      id: 4,
+      name: 'ana@example.com',
+      role: 'support',
+      prefix: 'gho_5be01c2d',
+      expires_at: '2027-06-01T00:00:00.000Z',
+      revoked_at: null,
+      created_by: 'operator',
+      created_at: '2026-11-23T09:00:00.000Z',
+    },
+  ]),
+  'POST /admin/v1/members/:platform_id/erase 200': {
+    pseudonym: 'erased-5f0c2a9e0b8d4c1f',
+    erased: {
+      custom_codes: 1,
+      checkins: 12,
+      transactions: 9,
+      events: 31,
+      audit_entries: 2,
+      webhook_deliveries: 4,
+    },
+  },
 };
 
 const envelope = (key: string, message: string) => ({
@@ -202,7 +272,10 @@ const envelope = (key: string, message: string) => ({
 });
 const DENY = 'User is not authorized to access this resource with an explicit deny';
 
-/** A real answer for each error status, by the part of the API (the partner API's 401 and 403 have the spec's shapes). */
+/**
+ * A real answer for each error status, by the part of the API (the partner API's 401 and 403 have shapes of
+ * their own).
+ */
 function errorExample(url: string, status: string): unknown {
   const partner = url.startsWith('/access/v1');
   switch (status) {

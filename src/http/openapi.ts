@@ -48,14 +48,26 @@ export const openApiPlugin = fp(
             'specification to the letter; the operator API (`/admin/v1`) runs the platform behind it.',
         },
         tags: [
-          { name: 'partner', description: 'Validate check-ins and manage custom codes (API key + X-Gym-Id)' },
+          {
+            name: 'partner',
+            description:
+              'Validate check-ins and manage custom codes (API key + X-Gym-Id). A missing bearer token is a 401 ' +
+              '`{"message":"Unauthorized"}`; any key that may not act on the gym — unknown, revoked, expired, or ' +
+              "another partner's — gets the same 403, whose error object has a capitalised `Message` and no key, " +
+              'repeated at the top level, as clients written for the production gateway read it.',
+          },
           { name: 'operator', description: 'Partners, gyms, products, keys, check-ins and the ledger' },
           { name: 'operations', description: 'Health, readiness and metrics' },
         ],
         components: {
           securitySchemes: {
             partnerKey: { type: 'http', scheme: 'bearer', description: 'The API key issued to the partner' },
-            operatorToken: { type: 'http', scheme: 'bearer', description: 'GATEHOUSE_ADMIN_TOKEN' },
+            operatorToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                "GATEHOUSE_ADMIN_TOKEN, or an operator's token (gho_…): its role decides what it may call",
+            },
           },
         },
       },

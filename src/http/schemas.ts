@@ -1,13 +1,13 @@
 import { Type, type TSchema } from 'typebox';
 
-/** Response schemas shared by every route: the spec's envelopes (§2.4, §7) and product.md §2.5. */
+/** Response schemas shared by every route: the error envelope, the explicit deny and the 401. */
 export const ErrorEnvelopeSchema = Type.Object(
   {
     metadata: Type.Object({ total: Type.Literal(0), errors: Type.Literal(1) }),
     errors: Type.Array(Type.Object({ message: Type.String(), key: Type.String() })),
     request_id: Type.Optional(Type.String()),
   },
-  { description: 'Error envelope (spec §2.4)' },
+  { description: 'Error envelope' },
 );
 
 export const ExplicitDenySchema = Type.Object(
@@ -16,7 +16,7 @@ export const ExplicitDenySchema = Type.Object(
     errors: Type.Array(Type.Object({ Message: Type.String() })),
     Message: Type.String(),
   },
-  { description: 'The API key is not valid for this gym (spec §7, product.md §2.5)' },
+  { description: 'The API key is not valid for this gym' },
 );
 
 export const UnauthorizedSchema = Type.Object(

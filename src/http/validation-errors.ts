@@ -5,6 +5,7 @@ import {
 } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
 import { OPERATOR_TEXT_MESSAGE, OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
+import { OPERATOR_NAME_MESSAGE, OPERATOR_NAME_PATTERN } from '../domain/operator.js';
 import { CURRENCY_PATTERN, PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
 /** The part of an Ajv error this mapper reads. */
@@ -21,14 +22,15 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [PAGE_LIMIT_PATTERN]: 'must be an integer from 1 to 1000',
   [CURRENCY_PATTERN]: 'must be a three-letter currency code such as BRL',
   [OPERATOR_TEXT_PATTERN]: OPERATOR_TEXT_MESSAGE,
+  [OPERATOR_NAME_PATTERN]: OPERATOR_NAME_MESSAGE,
 };
 
 const PLATFORM_ID_MESSAGE = 'must be a string of 13 digits';
 
-/** Fields are reported in this order when several are wrong at once (product.md §2.5). */
+/** Fields are reported in this order when several are wrong at once: platform_id, then custom_code. */
 const FIELD_PRIORITY: Record<string, number> = { platform_id: 0, gympass_id: 0, custom_code: 1 };
 
-/** Within custom_code: the first rule broken, in the order product.md §2.15 lists them. */
+/** Within custom_code: the first rule broken, in the order docs/contract.md lists them. */
 function customCodeRank(error: SchemaError): [number, string] {
   switch (error.keyword) {
     case 'minLength':
@@ -79,7 +81,7 @@ function describe(field: string, errors: SchemaError[], value: unknown): InputEr
 
 /**
  * Turns the schema errors of one request part into the single 400 the client sees: the highest-priority field,
- * with the message product.md §2.15 gives it.
+ * with its documented message (docs/contract.md).
  */
 export function schemaErrorsToInputError(
   part: string,

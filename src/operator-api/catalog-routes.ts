@@ -3,7 +3,8 @@ import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
-import { presentGym, presentPage, presentPartner, presentProduct } from './presenters.js';
+import { actorOfRequest } from './authenticate.js';
+import { presentGym, presentPage, presentPartner, presentProduct } from '../presenters/records.js';
 import {
   Gym,
   Id,
@@ -17,7 +18,7 @@ import {
   operatorErrorResponses,
 } from './schemas.js';
 
-/** Partners, gyms and products (product.md §4). */
+/** Partners, gyms and products. */
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { catalog } = services;
 
@@ -31,7 +32,9 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request, reply) =>
-      reply.code(201).send(presentPartner(await catalog.createPartner(request.body.name))),
+      reply
+        .code(201)
+        .send(presentPartner(await catalog.createPartner(request.body.name, actorOfRequest(request)))),
   );
 
   app.get(
@@ -57,7 +60,10 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request, reply) => {
       const { id, partner_id: partnerId, name } = request.body;
-      const gym = await catalog.createGym({ ...(id === undefined ? {} : { id }), partnerId, name });
+      const gym = await catalog.createGym(
+        { ...(id === undefined ? {} : { id }), partnerId, name },
+        actorOfRequest(request),
+      );
       return reply.code(201).send(presentGym(gym));
     },
   );
@@ -95,12 +101,16 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request, reply) => {
       const { id, description, payout_cents: payoutCents, currency } = request.body;
-      const product = await catalog.createProduct(Number(request.params.gym_id), {
-        ...(id === undefined ? {} : { id }),
-        description,
-        ...(payoutCents === undefined ? {} : { payoutCents }),
-        ...(currency === undefined ? {} : { currency }),
-      });
+      const product = await catalog.createProduct(
+        Number(request.params.gym_id),
+        {
+          ...(id === undefined ? {} : { id }),
+          description,
+          ...(payoutCents === undefined ? {} : { payoutCents }),
+          ...(currency === undefined ? {} : { currency }),
+        },
+        actorOfRequest(request),
+      );
       return reply.code(201).send(presentProduct(product));
     },
   );

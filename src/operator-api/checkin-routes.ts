@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
-import { presentCheckin, presentPage } from './presenters.js';
+import { actorOfRequest } from './authenticate.js';
+import { presentCheckin, presentPage } from '../presenters/records.js';
 import {
   Checkin,
   CheckinStatus,
@@ -15,7 +16,7 @@ import {
   operatorErrorResponses,
 } from './schemas.js';
 
-/** The member's check-in, as the member app creates and cancels it (product.md §3, §4). */
+/** The member's check-in, as the member app creates and cancels it. */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { checkins, clock } = services;
   const present = (checkin: Parameters<typeof presentCheckin>[0]) => presentCheckin(checkin, clock.now());
@@ -37,12 +38,15 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     async (request, reply) => {
       const { platform_id: platformId, gym_id: gymId, product_id: productId } = request.body;
       const at = request.body.checked_in_at;
-      const checkin = await checkins.create({
-        platformId,
-        gymId,
-        productId,
-        ...(at === undefined ? {} : { checkedInAt: parseInstant('checked_in_at', at) }),
-      });
+      const checkin = await checkins.create(
+        {
+          platformId,
+          gymId,
+          productId,
+          ...(at === undefined ? {} : { checkedInAt: parseInstant('checked_in_at', at) }),
+        },
+        actorOfRequest(request),
+      );
       return reply.code(201).send(present(checkin));
     },
   );
@@ -56,7 +60,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: Checkin, ...operatorErrorResponses },
       },
     },
-    async (request) => present(await checkins.cancel(Number(request.params.checkin_id))),
+    async (request) =>
+      present(await checkins.cancel(Number(request.params.checkin_id), actorOfRequest(request))),
   );
 
   app.get(

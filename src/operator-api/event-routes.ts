@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EVENT_TYPES, type EventType as EventTypeName, type LoggedEvent } from '../domain/events.js';
+import { EVENT_TYPES, type EventType as EventTypeName } from '../domain/events.js';
 import { InputError } from '../domain/errors.js';
 import { pageLimit } from '../domain/pagination.js';
-import { formatInstant } from '../domain/time-format.js';
+import { presentEvent } from '../presenters/event.js';
 import type { Services } from '../services/index.js';
 import { Id, IdString, PageQuery, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong value's 400 names every allowed one. */
-const EventType = Type.Unsafe<EventTypeName>(Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))));
+export const EventType = Type.Unsafe<EventTypeName>(
+  Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))),
+);
 
 const Position = Type.Integer({ minimum: 1, description: 'The event’s place in commit order' });
 
@@ -37,18 +39,6 @@ function parseAfter(after: string | undefined): number {
     throw new InputError('after', 'must be a position: a non-negative integer');
   }
   return value;
-}
-
-export function presentEvent(event: LoggedEvent) {
-  return {
-    position: event.position,
-    id: event.id,
-    type: event.type,
-    occurred_at: formatInstant(event.occurredAt),
-    partner_id: event.partnerId,
-    gym_id: event.gymId,
-    data: event.data,
-  };
 }
 
 /** GET /admin/v1/events: the event log in commit order; following `next_after` never misses an event. */

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
-import { presentKey, presentPage } from './presenters.js';
+import { actorOfRequest } from './authenticate.js';
+import { presentKey, presentPage } from '../presenters/records.js';
 import {
   ApiKey,
   Id,
@@ -35,12 +36,16 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     },
     async (request, reply) => {
       const { label, gym_ids: gymIds, expires_at: expiresAt } = request.body;
-      const issued = await apiKeys.issue(Number(request.params.partner_id), {
-        label: label ?? null,
-        gymIds: gymIds ?? null,
-        expiresAt:
-          expiresAt === undefined || expiresAt === null ? null : parseInstant('expires_at', expiresAt),
-      });
+      const issued = await apiKeys.issue(
+        Number(request.params.partner_id),
+        {
+          label: label ?? null,
+          gymIds: gymIds ?? null,
+          expiresAt:
+            expiresAt === undefined || expiresAt === null ? null : parseInstant('expires_at', expiresAt),
+        },
+        actorOfRequest(request),
+      );
       return reply.code(201).send({ ...presentKey(issued.key), key: issued.secret });
     },
   );
@@ -72,7 +77,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       },
     },
     async (request, reply) => {
-      await apiKeys.revoke(Number(request.params.key_id));
+      await apiKeys.revoke(Number(request.params.key_id), actorOfRequest(request));
       return reply.code(204).send(null);
     },
   );

@@ -4,7 +4,7 @@ import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
 import type { Services } from '../services/index.js';
-import { presentPayout, presentTransaction } from './presenters.js';
+import { presentPayout, presentTransaction } from '../presenters/records.js';
 import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
 const Transaction = Type.Object({
@@ -42,7 +42,7 @@ function periodFilter(query: { partner_id?: string; gym_id?: string; from?: stri
   };
 }
 
-/** The ledger: transactions and the payouts they add up to, as JSON or streamed CSV (product.md §4). */
+/** The ledger: transactions and the payouts they add up to, as JSON or streamed CSV. */
 export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { ledger } = services;
 

@@ -4,6 +4,8 @@ import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
+import { AUDIT_ENTITIES } from '../domain/audit.js';
+import { actorOfRequest } from './authenticate.js';
 import { Id, IdString, ListOf, PageQuery, PlatformId, operatorErrorResponses } from './schemas.js';
 
 const CustomCode = Type.Object({
@@ -14,7 +16,9 @@ const CustomCode = Type.Object({
 });
 const AuditEntry = Type.Object({
   id: Id,
-  actor: Type.String({ description: '`operator` or `key:<prefix>`' }),
+  actor: Type.String({
+    description: '`operator` (an environment admin token, the CLI), `operator:<name>` or `key:<prefix>`',
+  }),
   action: Type.String(),
   entity: Type.String(),
   entity_id: Type.String(),
@@ -33,10 +37,10 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      const code = await services.customCodes.get({
-        platformId: request.query.platform_id,
-        gymId: Number(request.query.gym_id),
-      });
+      const code = await services.customCodes.lookup(
+        { platformId: request.query.platform_id, gymId: Number(request.query.gym_id) },
+        actorOfRequest(request),
+      );
       return {
         platform_id: code.platformId,
         gym_id: code.gymId,
@@ -54,13 +58,7 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         querystring: Type.Object({
           from: Type.Optional(Type.String()),
           to: Type.Optional(Type.String()),
-          entity: Type.Optional(
-            Type.Union(
-              ['partner', 'gym', 'product', 'key', 'checkin', 'custom-code'].map((entity) =>
-                Type.Literal(entity),
-              ),
-            ),
-          ),
+          entity: Type.Optional(Type.Union(AUDIT_ENTITIES.map((entity) => Type.Literal(entity)))),
           ...PageQuery,
         }),
         response: { 200: ListOf(AuditEntry), ...operatorErrorResponses },

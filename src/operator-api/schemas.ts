@@ -66,7 +66,7 @@ export function ListOf(item: TSchema) {
   return Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 }
 
-/** The error answers every operator route shares (product.md §4). */
+/** The error answers every operator route shares. */
 export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
 
 /** Operator-written text: a name (partner, gym), a product's description, a key's label. */

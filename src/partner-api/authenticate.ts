@@ -21,9 +21,9 @@ declare module 'fastify' {
 }
 
 /**
- * The partner API's onRequest hook: it runs before the body is read, in the order product.md §2.5 fixes — the
- * failed-authentication limit (429), Authorization (401, 403), X-Gym-Id (400), the gym's scope (403) — and then
- * takes one request from the key's rate budget (429).
+ * The partner API's onRequest hook: it runs before the body is read, in the documented order of checks
+ * (docs/contract.md) — the failed-authentication limit (429), Authorization (401, 403), X-Gym-Id (400), the
+ * gym's scope (403) — and then takes one request from the key's rate budget (429).
  */
 export function authenticatePartner(apiKeys: ApiKeyService, limits: PartnerRateLimits) {
   // A refused key counts against the client address, so keys cannot be guessed at speed.

@@ -16,7 +16,7 @@ import {
 
 const config = { unexpectedErrorKey: 'checkin.custom-code.unexpected-error' };
 
-/** /access/v1/code/:platform_id (spec §4.2–4.4, and the additive GET of product.md §2.13). */
+/** /access/v1/code/:platform_id: create, replace, delete, and the read gatehouse adds (docs/contract.md). */
 export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
   { services },
@@ -31,7 +31,7 @@ export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         headers: PartnerHeaders,
         params: PlatformIdParams,
         body: CustomCodeBody,
-        // Spec §4.2: a second create is a 409.
+        // A second create is a 409: POST never replaces a code, PUT does.
         response: { 201: EmptyResult, ...partnerErrorResponses, 409: ErrorEnvelopeSchema },
       },
       config,

@@ -4,9 +4,13 @@ import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
 import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
+import { eventStreamRoute } from './event-stream-route.js';
 import { createPartnerRateLimits } from './rate-limits.js';
 import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
+import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
+import { waitingListRoute } from './waiting-list-route.js';
 
 export interface PartnerApiOptions {
   readonly services: Services;
@@ -25,4 +29,8 @@ export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
   await app.register(validateRoute, { services });
   await app.register(customCodeRoutes, { services });
   await app.register(transactionsRoute, { services });
+  await app.register(webhookRoutes, { services });
+  await app.register(webhookDeliveryRoutes, { services });
+  await app.register(waitingListRoute, { services });
+  await app.register(eventStreamRoute, { services });
 };

@@ -26,8 +26,9 @@ export async function connectRateLimitRedis(url: string): Promise<Redis> {
 }
 
 /**
- * Per-key and failed-authentication limits (product.md §2.12), counted by @fastify/rate-limit in memory or, with
- * GATEHOUSE_REDIS_URL, in Redis so the limits hold across processes. A store error lets the request through.
+ * Per-key and failed-authentication limits (docs/contract.md, rate limits), counted by @fastify/rate-limit in
+ * memory or, with GATEHOUSE_REDIS_URL, in Redis so the limits hold across processes. A store error lets the
+ * request through.
  */
 export async function createPartnerRateLimits(
   app: FastifyInstance,

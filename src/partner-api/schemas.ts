@@ -35,8 +35,8 @@ export const PartnerHeaders = Type.Object({
 export const PlatformIdParams = Type.Object({ platform_id: PlatformId });
 
 /**
- * Validate's body. `gympass_id` is an alias of `platform_id` (product.md §2.1); one of them must be a string.
- * Unknown fields are allowed and ignored.
+ * Validate's body. `gympass_id` is an alias of `platform_id` (the name most partner clients send); one of them
+ * must be a string. Unknown fields are allowed and ignored.
  */
 export const ValidateBody = Type.Object(
   {
@@ -85,7 +85,7 @@ const GymTransaction = Type.Object({
   validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
 });
 
-/** GET /access/v1/transactions (product.md §2.13). */
+/** GET /access/v1/transactions: a period and a page of the calling gym's visits. */
 export const TransactionsQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'inclusive; ISO-8601, UTC by default' })),
   to: Type.Optional(Type.String({ description: 'exclusive' })),

@@ -7,9 +7,10 @@ import { principalOf } from './authenticate.js';
 import { PartnerHeaders, TransactionsPage, TransactionsQuery, partnerErrorResponses } from './schemas.js';
 
 /**
- * GET /access/v1/transactions (an addition to the spec): the calling gym's own validated visits and their payouts,
- * in the spec's envelope. `next_cursor` comes on every page, the last one too: a partner that keeps polling with the
- * last cursor it got sees every transaction exactly once, even those that commit after it has read later ones.
+ * GET /access/v1/transactions (a gatehouse addition): the calling gym's own validated visits and their payouts,
+ * in the partner API's envelope. `next_cursor` comes on every page, the last one too: a partner that keeps
+ * polling with the last cursor it got sees every transaction exactly once, even those that commit after it has
+ * read later ones.
  */
 export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,

@@ -6,7 +6,7 @@ import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, ValidateBody, ValidationResult, partnerErrorResponses } from './schemas.js';
 
-/** POST /access/v1/validate (spec §4.1). */
+/** POST /access/v1/validate: the member's most recent check-in at the gym becomes a visit. */
 export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post(
     '/validate',

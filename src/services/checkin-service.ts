@@ -3,6 +3,7 @@ import { EntityNotFoundError } from '../domain/errors.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { findCheckin, listCheckins, type CheckinFilter } from '../store/checkin-repository.js';
+import { listWaitingCheckins, type WaitingCheckin } from '../store/waiting-list-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewCheckin {
@@ -36,6 +37,11 @@ export function createCheckinService({ store, clock, config }: ServiceDependenci
 
     async list(filter: CheckinFilter, page: PageRequest): Promise<Page<Checkin>> {
       return toPage(await listCheckins(store.db, filter, page, clock.now()), page.limit);
+    },
+
+    /** The members waiting at a gym's front desk: pending check-ins that have not expired. */
+    async waiting(gymId: number, page: PageRequest): Promise<Page<WaitingCheckin>> {
+      return toPage(await listWaitingCheckins(store.db, gymId, clock.now(), page), page.limit);
     },
 
     async get(id: number): Promise<Checkin> {

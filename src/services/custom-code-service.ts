@@ -2,6 +2,7 @@ import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { CodeKey } from '../domain/decisions/custom-code.js';
 import type { CustomCode } from '../domain/entities.js';
 import { CustomCodeNotFoundError } from '../domain/errors.js';
+import { recordAudit } from '../store/audit-repository.js';
 import { findCustomCode } from '../store/custom-code-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -23,6 +24,20 @@ export function createCustomCodeService({ store, clock }: ServiceDependencies) {
     async get(key: CodeKey): Promise<CustomCode> {
       const code = await findCustomCode(store.db, key);
       if (code === undefined) throw new CustomCodeNotFoundError();
+      return code;
+    },
+
+    /** An operator's look at a member's code: a read of a live credential, so the audit log records who looked. */
+    async lookup(key: CodeKey, actor: Actor): Promise<CustomCode> {
+      const code = await findCustomCode(store.db, key);
+      if (code === undefined) throw new CustomCodeNotFoundError();
+      await store.write((trx) =>
+        recordAudit(
+          trx,
+          { actor, action: 'read', entity: 'custom-code', entityId: `${key.gymId}:${key.platformId}` },
+          clock.now(),
+        ),
+      );
       return code;
     },
   };

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
 import type { ServiceObserver } from './observer.js';
+import type { Resolver } from './webhooks/resolver.js';
 
 /** What every service is built from: explicit, so tests pass a real store and a controlled clock. */
 export interface ServiceDependencies {
@@ -17,5 +18,11 @@ export interface ServiceDependencies {
     | 'timezone'
     | 'keyCacheSeconds'
     | 'keyUsageFlushSeconds'
+    | 'eventRetentionDays'
+    | 'retentionDays'
+    | 'secretKey'
+    | 'webhookAllowPrivate'
   >;
+  /** Resolves a webhook URL's host name (injectable: a test points a name at a private address). */
+  readonly resolver?: Resolver;
 }

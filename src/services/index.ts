@@ -5,9 +5,15 @@ import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { createEventFeed } from './event-feed.js';
 import { createEventService } from './event-service.js';
 import { createGymOwners } from './gym-owners.js';
+import { createMemberService } from './member-service.js';
+import { createOperatorService } from './operator-service.js';
+import { createRetentionService } from './retention-service.js';
+import { createStatsService } from './stats-service.js';
 import { createValidationService } from './validation-service.js';
+import { createWebhookServices } from './webhooks/index.js';
 
 export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
@@ -23,6 +29,13 @@ export function createServices(deps: ServiceDependencies) {
     ledger: createLedgerService(deps),
     audit: createAuditService(deps),
     events: createEventService(deps),
+    operators: createOperatorService(deps),
+    members: createMemberService(deps),
+    retention: createRetentionService(deps),
+    webhooks: createWebhookServices(deps),
+    stats: createStatsService(deps),
+    /** Live followers of the event log (the event streams); closed when the server shuts down. */
+    eventFeed: createEventFeed(deps),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { LedgerTransaction } from '../domain/entities.js';
+import type { LedgerTransaction, PayoutLine } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
 import {
   toFeedPage,
@@ -13,7 +13,6 @@ import {
   listTransactions,
   sumPayouts,
   type GymTransaction,
-  type PayoutLine,
   type TransactionFilter,
 } from '../store/transaction-repository.js';
 import type { ServiceDependencies } from './dependencies.js';

@@ -1,6 +1,8 @@
 /** What services report as they work; the HTTP layer turns it into metrics. Every method is optional to call. */
 export interface ServiceObserver {
-  /** A validate unit of work finished: `validated` or the spec key of the refusal, and how long the store took. */
+  /**
+   * A validate unit of work finished: `validated` or the error key of the refusal, and how long the store took.
+   */
   validation(outcome: string, storeSeconds: number): void;
   keyLookup(result: 'hit' | 'miss'): void;
 }

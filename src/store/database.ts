@@ -77,14 +77,14 @@ export interface TransactionsTable {
   currency: string;
   validated_at: number;
   /**
-   * The partner feed reads in (commit_order, id) order: on PostgreSQL numbered as the row's transaction commits,
-   * on SQLite 0, whose single writer commits in id order (src/store/commit-order.ts).
+   * The partner feed reads in (commit_order, id) order: on PostgreSQL the id of the transaction that wrote the row,
+   * on SQLite 0, whose single writer commits in id order (src/store/commit-horizon.ts).
    */
   commit_order: Generated<number>;
 }
 
 export interface EventsTable {
-  /** In commit order: SQLite's rowid, or numbered as PostgreSQL commits (src/store/commit-order.ts). */
+  /** Followed without missing a row: SQLite's rowid, or from PostgreSQL's transaction id (src/store/commit-horizon.ts). */
   position: Generated<number>;
   id: string;
   type: string;
@@ -104,7 +104,77 @@ export interface AuditLogTable {
   at: number;
 }
 
+export interface OperatorsTable {
+  id: Generated<number>;
+  name: string;
+  role: string;
+  prefix: string;
+  token_hash: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_by: string;
+  created_at: number;
+}
+
+/** Secrets the server makes for itself once (the key of erased members' pseudonyms). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  partner_id: number;
+  url: string;
+  /** JSON arrays; null: every type, every gym of the partner. */
+  event_types: string | null;
+  gym_ids: string | null;
+  format: string;
+  timeout_ms: number;
+  /** Sealed (src/domain/webhooks/secret-box.ts). */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  status: string;
+  disabled_reason: string | null;
+  failing_since: number | null;
+  from_position: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_position: number;
+  event_id: string;
+  event_type: string;
+  member_key: string;
+  status: string;
+  attempts: Generated<number>;
+  round_failures: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: number | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
+export interface WebhookDispatchTable {
+  id: number;
+  position: number;
+  purged_position: number;
+}
+
 export interface Database {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_dispatch: WebhookDispatchTable;
+  operators: OperatorsTable;
+  server_secrets: ServerSecretsTable;
   audit_log: AuditLogTable;
   events: EventsTable;
   partners: PartnersTable;

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../domain/events.js';
 import { newEventId } from '../domain/events.js';
+import { isPostgres } from './column-types.js';
+import { HORIZON_POSITION, awaitCommittedRows } from './commit-horizon.js';
 import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
 
-/** Appends events in order; on PostgreSQL the caller marks its transaction so they are numbered at commit (src/store/commit-order.ts). */
+/** Appends events; their positions come from the row id (SQLite) or the transaction id (src/store/commit-horizon.ts). */
 export async function appendEvents(db: Db, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   await db
@@ -31,9 +33,22 @@ export interface EventFilter {
   readonly gymId?: number;
 }
 
-/** The log in position order, up to limit + 1 events (the extra one tells whether there is more). */
-export async function listEvents(db: Db, filter: EventFilter, limit: number): Promise<LoggedEvent[]> {
+/**
+ * The log in position order, up to limit + 1 events (the extra one tells whether there is more). On PostgreSQL only
+ * the events below the horizon, where no event can appear later (src/store/commit-horizon.ts).
+ */
+export async function listEvents(
+  db: Db,
+  filter: EventFilter,
+  limit: number,
+  /** false for a reader that polls anyway (webhook dispatch): it never waits for a client's own change. */
+  readYourWrites = true,
+): Promise<LoggedEvent[]> {
   let query = db.selectFrom('events').selectAll().where('position', '>', filter.after);
+  if (isPostgres(db)) {
+    if (readYourWrites) await awaitCommittedRows(db);
+    query = query.where('position', '<', HORIZON_POSITION);
+  }
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
@@ -50,4 +65,18 @@ export async function listEvents(db: Db, filter: EventFilter, limit: number): Pr
     gymId: row.gym_id,
     data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
   }));
+}
+
+/**
+ * Where "everything committed so far" ends (0 for an empty log): the greatest position a reader may pass — on
+ * PostgreSQL the greatest below the horizon, since an older transaction may still commit an event before a greater
+ * one (src/store/commit-horizon.ts). A reader that starts here misses nothing that commits later.
+ */
+export async function latestPosition(db: Db): Promise<number> {
+  let query = db.selectFrom('events').select((eb) => eb.fn.max('position').as('last'));
+  if (isPostgres(db)) {
+    query = query.where('position', '<', HORIZON_POSITION);
+  }
+  const row = await query.executeTakeFirst();
+  return Number(row?.last ?? 0);
 }

@@ -4,6 +4,9 @@ import type { ChangeKind, ChangeOutcome, ChangeRequest } from '../domain/changes
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A write transaction of `store.write`, as services hand it to repositories. */
+export type StoreTransaction = Kysely<Database>;
+
 /** The database behind gatehouse, whichever dialect: built by createStore (src/store/create-store.ts). */
 export interface Store {
   readonly dialect: Dialect;
@@ -43,10 +46,10 @@ export interface StoreOptions {
   readonly databaseUrl: string;
   readonly sqliteSynchronous?: 'full' | 'normal';
   readonly sqliteBusyTimeoutMs?: number;
-  /** Group commit for validations on SQLite (default true); false runs the query-builder unit of work. */
+  /** Group commit for every state change on SQLite (default true); false runs the query-builder unit of work. */
   readonly sqliteGroupCommit?: boolean;
-  /** Batched validations on PostgreSQL (default true); false runs the query-builder unit of work. */
-  readonly pgBatchedValidation?: boolean;
+  /** Batched state changes on PostgreSQL (default true); false runs the query-builder unit of work. */
+  readonly pgBatchedChanges?: boolean;
   readonly pgPoolSize?: number;
   readonly pgConnectTimeoutMs?: number;
   readonly pgStatementTimeoutMs?: number;

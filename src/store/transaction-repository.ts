@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { LedgerTransaction } from '../domain/entities.js';
+import { isPostgres } from './column-types.js';
+import { HORIZON, awaitCommittedRows } from './commit-horizon.js';
+import type { LedgerTransaction, PayoutLine } from '../domain/entities.js';
 import type { FeedPosition, PageRequest } from '../domain/pagination.js';
 import type { Database, TransactionRow } from './database.js';
 
@@ -76,8 +78,8 @@ export interface GymTransaction extends LedgerTransaction {
 }
 
 /**
- * A gym's own visits, with the product's description for the partner's reports, in commit order after `after`
- * (src/store/commit-order.ts): no row can commit behind a reader.
+ * A gym's own visits, with the product's description for the partner's reports, in commit order after `after`:
+ * on PostgreSQL only those below the horizon, where no row can commit behind a reader (src/store/commit-horizon.ts).
  */
 export async function listGymTransactions(
   db: Db,
@@ -85,7 +87,12 @@ export async function listGymTransactions(
   after: FeedPosition,
   limit: number,
 ): Promise<GymTransaction[]> {
-  const rows = await filtered(db, filter)
+  let query = filtered(db, filter);
+  if (isPostgres(db)) {
+    await awaitCommittedRows(db);
+    query = query.where('transactions.commit_order', '<', HORIZON);
+  }
+  const rows = await query
     .innerJoin('products', 'products.id', 'transactions.product_id')
     .selectAll('transactions')
     .select('products.description')
@@ -107,13 +114,7 @@ export async function listGymTransactions(
   }));
 }
 
-export interface PayoutLine {
-  readonly partnerId: number;
-  readonly gymId: number;
-  readonly currency: string;
-  readonly count: number;
-  readonly payoutCents: number;
-}
+export type { PayoutLine };
 
 /** Count and sum of payouts per partner, gym and currency: what the platform owes each gym for a period. */
 export async function sumPayouts(db: Db, filter: TransactionFilter): Promise<PayoutLine[]> {

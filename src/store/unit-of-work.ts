@@ -28,7 +28,7 @@ export async function runChange<K extends ChangeKind>(
           request,
         );
         const decision = decide[kind](request, state);
-        await applyWrites(trx, postgres, decision.writes);
+        await applyWrites(trx, decision.writes);
         return decision.outcome;
       });
     } catch (error) {

@@ -5,7 +5,6 @@ import { recordAudit } from './audit-repository.js';
 import { insertCheckinRow, setCheckinStatus } from './checkin-repository.js';
 import { deleteCustomCode, insertCustomCode, updateCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
-import { markForCommitOrder } from './commit-order.js';
 import { appendEvents } from './event-repository.js';
 import { insertTransaction } from './transaction-repository.js';
 
@@ -13,18 +12,10 @@ import { insertTransaction } from './transaction-repository.js';
  * Carries out a decision's writes through the query builder, inside the caller's transaction. A write that finds
  * its row in another state than the decision expected throws StaleDecisionError, which rolls the change back.
  */
-export async function applyWrites(
-  db: Kysely<Database>,
-  postgres: boolean,
-  writes: readonly Write[],
-): Promise<void> {
+export async function applyWrites(db: Kysely<Database>, writes: readonly Write[]): Promise<void> {
   const events: NewEvent[] = [];
   /** The ids the database gave the transactions inserted here, by check-in. */
   const transactions = new Map<number, number>();
-  // Appends (ledger rows, events) are numbered in commit order when this transaction commits.
-  if (postgres && writes.some((write) => write.kind === 'event' || write.kind === 'insert-transaction')) {
-    await markForCommitOrder(db);
-  }
   for (const write of writes) {
     if (write.kind === 'event') events.push(withTransactionId(write, transactions));
     else if (write.kind === 'insert-transaction') {

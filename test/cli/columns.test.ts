@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { COLUMNS } from '../../src/cli/columns.js';
+import { Operator } from '../../src/operator-api/operator-routes.js';
 import { ApiKey, Checkin, Gym, Partner, Product } from '../../src/operator-api/schemas.js';
 
 describe('the columns the CLI prints', () => {
@@ -9,6 +10,7 @@ describe('the columns the CLI prints', () => {
     ['product', Product],
     ['apiKey', ApiKey],
     ['checkin', Checkin],
+    ['operator', Operator],
   ] as const)(
     'when the CLI lists %s records, then its columns are the fields of the API schema, in order',
     ([name, schema]) => {

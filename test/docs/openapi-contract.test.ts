@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENY_MESSAGE } from '../helpers/partner-api.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
-/** What the OpenAPI document must say of the partner API: the spec's statuses, auth and the odd 403 body. */
+/** What the OpenAPI document must say of the partner API: its statuses, auth and the explicit-deny 403 body. */
 
 type Schema = Record<string, unknown> & {
   properties?: Record<string, Schema>;
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const CODE = '/access/v1/code/{platform_id}';
-/** Spec §4 and §7, each endpoint's statuses; GET code and transactions are product.md §2.13 additions. */
+/** Each endpoint's documented statuses; GET code and transactions are gatehouse's additions. */
 const SPEC_STATUSES: [string, string, string[]][] = [
   ['post', '/access/v1/validate', ['200', '400', '403', '404']],
   ['post', CODE, ['201', '400', '403', '409', '500']],
@@ -46,7 +46,7 @@ function jsonSchema(method: string, path: string, status: string): Schema | unde
 
 describe('the OpenAPI document of the partner API', () => {
   it.each(SPEC_STATUSES)(
-    'when %s %s is read, then it declares the spec’s statuses %j',
+    'when %s %s is read, then it declares the documented statuses %j',
     (method, path, statuses) => {
       const declared = Object.keys(doc.paths[path]?.[method]?.responses ?? {});
       expect(declared).toEqual(expect.arrayContaining(statuses));
@@ -73,7 +73,7 @@ describe('the OpenAPI document of the partner API', () => {
   });
 
   it.each(PARTNER_OPERATIONS)(
-    'when %s %s answers 403, then the body has Message and no key (spec §7)',
+    'when %s %s answers 403, then the body has Message and no key',
     (method, path) => {
       const schema = jsonSchema(method, path, '403');
       const item = schema?.properties?.errors?.items;

@@ -50,7 +50,8 @@ function documentedRoutes(): { method: string; url: string; statuses: string[] }
       .flat()
       .filter((method) => method !== 'HEAD')
       .filter(() => route.config?.methodGuard !== true)
-      .filter(() => route.url !== '/openapi.json' && !/^\/docs(\/|$)/.test(route.url))
+      // Pages, not API: the docs, the document itself, and the console (with / that leads to it).
+      .filter(() => !['/', '/openapi.json'].includes(route.url) && !/^\/(docs|console)(\/|$)/.test(route.url))
       .map((method) => ({
         method: method.toLowerCase(),
         url: route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),

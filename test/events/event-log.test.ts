@@ -8,14 +8,14 @@ import {
   arrangeNetwork,
   at,
   createCheckin,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   partnerHeaders,
   validate,
   wholeStore,
   type Checkin,
-} from '../operator-api/support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 interface LoggedEvent {
   position: number;
@@ -159,7 +159,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     expect(JSON.stringify(logged)).not.toMatch(/QR-4321|QR-9876/);
   });
 
-  test('row 48: when a request is refused or changes nothing, then no event; a refused validate that stores a code logs only the code', async () => {
+  test('when a request is refused or changes nothing, then no event; a refused validate that stores a code logs only the code', async () => {
     const t = app();
     const n = await arrangeNetwork(t);
     const expired = await createCheckin(t, n.product, { checked_in_at: at(-1_300_000) });
@@ -191,7 +191,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     ]);
   });
 
-  test('row 48: when a change fails and rolls back, then it leaves no event and no row', async () => {
+  test('when a change fails and rolls back, then it leaves no event and no row', async () => {
     const t = app();
     const n = await arrangeNetwork(t);
     const checkin = await createCheckin(t, n.product);

@@ -3,34 +3,32 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { dialects } from '../helpers/test-app.js';
 import {
-  DENY_BODY,
-  GYM_ID_ERROR,
-  UNAUTHORIZED_BODY,
   arrangeBystander,
-  codeRequest,
   createCheckin,
   expectCleanErrorBody,
   expectNoWrite,
   partnerRoutes,
   useFaultApp,
-} from './support.js';
+} from '../helpers/fault-app.js';
+import { EXPLICIT_DENY, GYM_ID_ERROR, UNAUTHORIZED } from '../helpers/wire-bodies.js';
+import { codeRequest } from '../helpers/partner-api.js';
 
 /** A token shaped exactly like a real key (`ghk_<8 hex>_<40 hex>`) that was never issued. */
 function wellFormedUnknownKey(): string {
   return `ghk_${randomBytes(4).toString('hex')}_${randomBytes(20).toString('hex')}`;
 }
 
-describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (%s)', (dialect) => {
+describe.each(dialects)('authentication and gym scope (%s)', (dialect) => {
   const ctx = useFaultApp(dialect);
 
-  test('row 1: when no Authorization header is sent to any partner route, then 401 Unauthorized and no write', async () => {
+  test('when no Authorization header is sent to any partner route, then 401 Unauthorized and no write', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     await expectNoWrite(t.store, async () => {
       for (const route of partnerRoutes(platformId())) {
         const response = await t.app.inject({ ...route, headers: { 'x-gym-id': String(a.gym.id) } });
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-        expect(response.json()).toEqual(UNAUTHORIZED_BODY);
+        expect(response.json()).toEqual(UNAUTHORIZED);
       }
     });
   });
@@ -43,7 +41,7 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
     ['bearer      '],
     [''],
   ])(
-    'row 2: when Authorization is %j (another scheme, or Bearer with no token), then 401 Unauthorized',
+    'when Authorization is %j (another scheme, or Bearer with no token), then 401 Unauthorized',
     async (authorization) => {
       const { t } = ctx;
       const a = await ctx.arrange();
@@ -51,13 +49,13 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
         for (const route of partnerRoutes(platformId())) {
           const response = await t.app.inject({ ...route, headers: { ...a.headers, authorization } });
           expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-          expect(response.json()).toEqual(UNAUTHORIZED_BODY);
+          expect(response.json()).toEqual(UNAUTHORIZED);
         }
       });
     },
   );
 
-  test('row 2b: when the Bearer token is garbage (wrong length, bad characters, 10 KB), then the 403 explicit deny', async () => {
+  test('when the Bearer token is garbage (wrong length, bad characters, 10 KB), then the 403 explicit deny', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const garbage = [
@@ -73,20 +71,18 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
     ];
     await expectNoWrite(t.store, async () => {
       for (const token of garbage) {
-        const response = await codeRequest(
-          t,
-          { headers: { ...a.headers, authorization: `Bearer ${token}` } },
-          'GET',
-          platformId(),
-        );
+        const response = await codeRequest(t, 'GET', platformId(), {
+          ...a.headers,
+          authorization: `Bearer ${token}`,
+        });
         expect(response.statusCode, token.slice(0, 40)).toBe(403);
-        expect(response.json()).toEqual(DENY_BODY);
+        expect(response.json()).toEqual(EXPLICIT_DENY);
       }
     });
     ctx.secrets.push('A'.repeat(10 * 1024), '"><script>alert(1)</script>', "' OR '1'='1");
   });
 
-  test('row 3: when the key is well formed but unknown, then 403 explicit deny, and keys are stored and found only by their hash', async () => {
+  test('when the key is well formed but unknown, then 403 explicit deny, and keys are stored and found only by their hash', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const unknown = wellFormedUnknownKey();
@@ -103,7 +99,7 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
           payload: { platform_id: checkin.platformId },
         });
         expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual(DENY_BODY);
+        expect(response.json()).toEqual(EXPLICIT_DENY);
       }
     });
     const row = await t.store.db
@@ -115,32 +111,32 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
     expect(JSON.stringify(row)).not.toContain(a.key.slice(13));
   });
 
-  test('row 4: when a key was revoked a moment ago, then its very next request is 403 on the same instance; an expired key is 403 too', async () => {
+  test('when a key was revoked a moment ago, then its very next request is 403 on the same instance; an expired key is 403 too', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const member = platformId();
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'Revoke#row4');
     ctx.secrets.push('Revoke#row4');
-    expect((await codeRequest(t, a, 'GET', member)).statusCode).toBe(200);
+    expect((await codeRequest(t, 'GET', member, a.headers)).statusCode).toBe(200);
 
     await t.services.apiKeys.revoke(a.keyId);
     await expectNoWrite(t.store, async () => {
-      const response = await codeRequest(t, a, 'PUT', member, { custom_code: 'Revoke#late' });
+      const response = await codeRequest(t, 'PUT', member, a.headers, { custom_code: 'Revoke#late' });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual(DENY_BODY);
+      expect(response.json()).toEqual(EXPLICIT_DENY);
     });
 
     const expiring = await t.services.apiKeys.issue(a.partner.id, { expiresAt: t.clock.now() + 60_000 });
     ctx.secrets.push(expiring.secret);
     const headers = { ...a.headers, authorization: `Bearer ${expiring.secret}` };
-    expect((await codeRequest(t, { headers }, 'GET', member)).statusCode).toBe(200);
+    expect((await codeRequest(t, 'GET', member, headers)).statusCode).toBe(200);
     t.clock.advance(60_000);
-    const expired = await codeRequest(t, { headers }, 'GET', member);
+    const expired = await codeRequest(t, 'GET', member, headers);
     expect(expired.statusCode).toBe(403);
-    expect(expired.json()).toEqual(DENY_BODY);
+    expect(expired.json()).toEqual(EXPLICIT_DENY);
   });
 
-  test("row 5: when partner A's key names partner B's gym (or no gym at all) on every partner route, then the same 403 and B's rows are unchanged", async () => {
+  test("when partner A's key names partner B's gym (or no gym at all) on every partner route, then the same 403 and B's rows are unchanged", async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const b = await arrangeBystander(ctx);
@@ -151,14 +147,14 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
           headers: { ...a.headers, 'x-gym-id': String(gymId) },
         });
         expect(response.statusCode, `${route.method} ${route.url} gym ${gymId}`).toBe(403);
-        expect(response.json()).toEqual(DENY_BODY);
+        expect(response.json()).toEqual(EXPLICIT_DENY);
         expectCleanErrorBody(response, ctx.secrets);
       }
     }
     await b.expectUnchanged();
   });
 
-  test('row 6: when a key scoped to gym 1 names gym 2 of the same partner, then 403, and gym 1 still works', async () => {
+  test('when a key scoped to gym 1 names gym 2 of the same partner, then 403, and gym 1 still works', async () => {
     const { t } = ctx;
     const a = await ctx.arrange({ scopedToGym: true });
     const otherGym = await t.services.catalog.createGym({ partnerId: a.partner.id, name: 'Second site' });
@@ -172,10 +168,10 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
           headers: { ...a.headers, 'x-gym-id': String(otherGym.id) },
         });
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
-        expect(response.json()).toEqual(DENY_BODY);
+        expect(response.json()).toEqual(EXPLICIT_DENY);
       }
     });
-    expect((await codeRequest(t, a, 'GET', member)).statusCode).toBe(404);
+    expect((await codeRequest(t, 'GET', member, a.headers)).statusCode).toBe(404);
   });
 
   test.each([
@@ -190,7 +186,7 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
     ['Arabic-Indic digits', '١٢'],
     ['longer than 15 digits', '1234567890123456'],
     ['10 KB long', '7'.repeat(10 * 1024)],
-  ])('row 7: when X-Gym-Id is %s, then 400 X-Gym-Id and no write', async (_label, gymId) => {
+  ])('when X-Gym-Id is %s, then 400 X-Gym-Id and no write', async (_label, gymId) => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
@@ -209,10 +205,10 @@ describe.each(dialects)('fault matrix rows 1–7, authentication and gym scope (
         headers: { ...gymHeader, authorization: 'Bearer nope' },
       });
       expect(badKey.statusCode).toBe(403);
-      expect(badKey.json()).toEqual(DENY_BODY);
+      expect(badKey.json()).toEqual(EXPLICIT_DENY);
       const anonymous = await t.app.inject({ ...validateRoute, headers: gymHeader });
       expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toEqual(UNAUTHORIZED_BODY);
+      expect(anonymous.json()).toEqual(UNAUTHORIZED);
     });
   });
 });

@@ -4,19 +4,14 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import { dialects, type TestApp } from '../helpers/test-app.js';
-import {
-  DENY_BODY,
-  codeRequest,
-  createCheckin,
-  expectCleanErrorBody,
-  expectNoLeaks,
-  useFaultApp,
-  validate,
-} from './support.js';
+import { createCheckin, expectCleanErrorBody, expectNoLeaks, useFaultApp } from '../helpers/fault-app.js';
+import { EXPLICIT_DENY } from '../helpers/wire-bodies.js';
+import { postValidate, codeRequest } from '../helpers/partner-api.js';
+import { VERSION } from '../../src/version.js';
 
 const UNEXPECTED = 'There was an unexpected internal server error';
 
-/** The 500 of product.md §2.9: the envelope plus the request id the response header carries. */
+/** An unexpected failure's 500: the envelope plus the request id the response header carries. */
 function expectUnexpectedError(response: LightMyRequestResponse, key: string, secrets: string[]): void {
   expect(response.statusCode).toBe(500);
   const requestId = response.headers['x-request-id'];
@@ -41,13 +36,13 @@ function expectLoggedError(t: TestApp, requestId: string): void {
 async function expectAlive(t: TestApp): Promise<void> {
   const health = await t.app.inject({ method: 'GET', url: '/health' });
   expect(health.statusCode).toBe(200);
-  expect(health.json()).toEqual({ status: 'ok' });
+  expect(health.json()).toEqual({ status: 'ok', version: VERSION });
 }
 
-describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs (%s)', (dialect) => {
+describe.each(dialects)('unexpected errors and logs (%s)', (dialect) => {
   const ctx = useFaultApp(dialect);
 
-  test('row 37: when a custom-code endpoint fails unexpectedly (its table is gone), then 500 custom-code.unexpected-error with the request id, no stack', async () => {
+  test('when a custom-code endpoint fails unexpectedly (its table is gone), then 500 custom-code.unexpected-error with the request id, no stack', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const member = platformId();
@@ -73,11 +68,11 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
     }
     // Everything that does not touch the missing table still works.
     const checkin = await createCheckin(t, a);
-    expect((await validate(t, a, { platform_id: checkin.platformId })).statusCode).toBe(200);
+    expect((await postValidate(t, a.headers, { platform_id: checkin.platformId })).statusCode).toBe(200);
     await expectLedgerInvariants(t.store);
   });
 
-  test('row 37: when validate fails unexpectedly after flipping the check-in (no transactions table), then 500 validation.unexpected-error and nothing is kept', async () => {
+  test('when validate fails unexpectedly after flipping the check-in (no transactions table), then 500 validation.unexpected-error and nothing is kept', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
@@ -98,13 +93,16 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
     await expectAlive(t);
   });
 
-  test('row 37: when the code upsert inside validate fails (no custom_codes table), then 500 validation.unexpected-error and no validation is kept', async () => {
+  test('when the code upsert inside validate fails (no custom_codes table), then 500 validation.unexpected-error and no validation is kept', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
     await t.store.db.schema.dropTable('custom_codes').execute();
     ctx.secrets.push('Row37#upsert');
-    const response = await validate(t, a, { platform_id: checkin.platformId, custom_code: 'Row37#upsert' });
+    const response = await postValidate(t, a.headers, {
+      platform_id: checkin.platformId,
+      custom_code: 'Row37#upsert',
+    });
     expectUnexpectedError(response, 'checkin.validation.unexpected-error', ctx.secrets);
     expectLoggedError(t, String(response.headers['x-request-id']));
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
@@ -112,11 +110,11 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
     await expectLedgerInvariants(t.store);
     await expectAlive(t);
     // Without a code the same validate succeeds: the process and the store are fine.
-    expect((await validate(t, a, { platform_id: checkin.platformId })).statusCode).toBe(200);
+    expect((await postValidate(t, a.headers, { platform_id: checkin.platformId })).statusCode).toBe(200);
     await expectLedgerInvariants(t.store);
   });
 
-  test('row 40: when a whole mixed run is logged, then no key secret, token, credential or custom code appears in the logs', async () => {
+  test('when a whole mixed run is logged, then no key secret, token, credential or custom code appears in the logs', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const b = await ctx.arrange();
@@ -145,15 +143,15 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
     await createCheckin(t, a, { platformId: m1 });
     await createCheckin(t, a, { platformId: m2, at: t.clock.now() - 1200 * 1000 });
     const run: [LightMyRequestResponse, number][] = [
-      [await validate(t, { headers: scopedHeaders }, { platform_id: m1, custom_code: codes[0] }), 200],
-      [await validate(t, a, { platform_id: m1, custom_code: codes[1] }), 400],
-      [await validate(t, a, { platform_id: m2, custom_code: codes[2] }), 400],
-      [await validate(t, a, { platform_id: m3, custom_code: codes[3] }), 404],
-      [await codeRequest(t, a, 'POST', m3, { custom_code: codes[4] }), 201],
-      [await codeRequest(t, a, 'PUT', m3, { custom_code: codes[5] }), 200],
-      [await codeRequest(t, a, 'GET', m3), 200],
-      [await codeRequest(t, a, 'DELETE', m3), 204],
-      [await codeRequest(t, a, 'PUT', m3, { custom_code: invalid[0] }), 400],
+      [await postValidate(t, scopedHeaders, { platform_id: m1, custom_code: codes[0] }), 200],
+      [await postValidate(t, a.headers, { platform_id: m1, custom_code: codes[1] }), 400],
+      [await postValidate(t, a.headers, { platform_id: m2, custom_code: codes[2] }), 400],
+      [await postValidate(t, a.headers, { platform_id: m3, custom_code: codes[3] }), 404],
+      [await codeRequest(t, 'POST', m3, a.headers, { custom_code: codes[4] }), 201],
+      [await codeRequest(t, 'PUT', m3, a.headers, { custom_code: codes[5] }), 200],
+      [await codeRequest(t, 'GET', m3, a.headers), 200],
+      [await codeRequest(t, 'DELETE', m3, a.headers), 204],
+      [await codeRequest(t, 'PUT', m3, a.headers, { custom_code: invalid[0] }), 400],
       [
         await t.app.inject({
           method: 'POST',
@@ -181,49 +179,22 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
         }),
         413,
       ],
-      [
-        await codeRequest(
-          t,
-          { headers: { ...a.headers, authorization: `Bearer ${credentials[0]}` } },
-          'GET',
-          m3,
-        ),
-        403,
-      ],
-      [
-        await codeRequest(t, { headers: { ...a.headers, authorization: `Bearer ${unknown}` } }, 'GET', m3),
-        403,
-      ],
-      [
-        await codeRequest(
-          t,
-          { headers: { ...a.headers, authorization: `Bearer ${revoked.secret}` } },
-          'GET',
-          m3,
-        ),
-        403,
-      ],
-      [await codeRequest(t, { headers: { ...a.headers, 'x-gym-id': String(b.gym.id) } }, 'GET', m3), 403],
-      [
-        await codeRequest(
-          t,
-          { headers: { ...a.headers, authorization: `Basic ${credentials[2]}` } },
-          'GET',
-          m3,
-        ),
-        401,
-      ],
+      [await codeRequest(t, 'GET', m3, { ...a.headers, authorization: `Bearer ${credentials[0]}` }), 403],
+      [await codeRequest(t, 'GET', m3, { ...a.headers, authorization: `Bearer ${unknown}` }), 403],
+      [await codeRequest(t, 'GET', m3, { ...a.headers, authorization: `Bearer ${revoked.secret}` }), 403],
+      [await codeRequest(t, 'GET', m3, { ...a.headers, 'x-gym-id': String(b.gym.id) }), 403],
+      [await codeRequest(t, 'GET', m3, { ...a.headers, authorization: `Basic ${credentials[2]}` }), 401],
     ];
     await t.store.db.schema.dropTable('custom_codes').execute();
     run.push(
-      [await codeRequest(t, a, 'POST', m3, { custom_code: invalid[2] }), 500],
-      [await validate(t, a, { platform_id: m3, custom_code: invalid[3] }), 404],
+      [await codeRequest(t, 'POST', m3, a.headers, { custom_code: invalid[2] }), 500],
+      [await postValidate(t, a.headers, { platform_id: m3, custom_code: invalid[3] }), 404],
     );
     await createCheckin(t, a, { platformId: m3 });
-    run.push([await validate(t, a, { platform_id: m3, custom_code: invalid[3] }), 500]);
+    run.push([await postValidate(t, a.headers, { platform_id: m3, custom_code: invalid[3] }), 500]);
 
     expect(run.map(([response]) => response.statusCode)).toEqual(run.map(([, status]) => status));
-    expect(run.find(([response]) => response.statusCode === 403)?.[0].json()).toEqual(DENY_BODY);
+    expect(run.find(([response]) => response.statusCode === 403)?.[0].json()).toEqual(EXPLICIT_DENY);
     for (const [response, status] of run) {
       if (status >= 400) expectCleanErrorBody(response, ctx.secrets);
     }
@@ -232,6 +203,6 @@ describe.each(dialects)('fault matrix rows 37 and 40, unexpected errors and logs
       run.length,
     );
     expect(t.logs.lines.filter((line) => line.includes('"level":50'))).toHaveLength(2);
-    expectNoLeaks(t.logs.text(), [...ctx.secrets, a.key, b.key], 'I4: logs of the whole run');
+    expectNoLeaks(t.logs.text(), [...ctx.secrets, a.key, b.key], 'logs of the whole run');
   });
 });

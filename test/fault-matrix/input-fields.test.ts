@@ -2,16 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import {
-  PLATFORM_ID_ERROR,
-  arrangeBystander,
-  codeRequest,
-  createCheckin,
-  envelope,
-  expectNoWrite,
-  useFaultApp,
-  validate,
-} from './support.js';
+import { arrangeBystander, createCheckin, expectNoWrite, useFaultApp } from '../helpers/fault-app.js';
+import { errorEnvelope, PLATFORM_ID_ERROR } from '../helpers/wire-bodies.js';
+import { postValidate, codeRequest } from '../helpers/partner-api.js';
 
 const BAD_PLATFORM_IDS: [string, unknown][] = [
   ['12 digits', '123456789012'],
@@ -27,19 +20,19 @@ const BAD_PLATFORM_IDS: [string, unknown][] = [
   ['an object', { id: '1234567890123' }],
 ];
 
-const CODE_LENGTH = envelope('custom_code', 'length must be between 1 and 13 characters');
-const BAD_CODES: [string, unknown, ReturnType<typeof envelope>][] = [
+const CODE_LENGTH = errorEnvelope('custom_code', 'length must be between 1 and 13 characters');
+const BAD_CODES: [string, unknown, ReturnType<typeof errorEnvelope>][] = [
   ['empty', '', CODE_LENGTH],
-  ['blank', '   ', envelope('custom_code', 'must not be blank')],
+  ['blank', '   ', errorEnvelope('custom_code', 'must not be blank')],
   ['14 characters', 'abcdefghijklmn', CODE_LENGTH],
   ['14 emoji', '😀'.repeat(14), CODE_LENGTH],
-  ['a NUL', 'ab\u0000cd', envelope('custom_code', 'must not contain control characters')],
-  ['a tab', 'ab\tcd', envelope('custom_code', 'must not contain control characters')],
-  ['a DEL', 'ab\u007fcd', envelope('custom_code', 'must not contain control characters')],
-  ['a C1 control', 'ab\u0085cd', envelope('custom_code', 'must not contain control characters')],
-  ['a number', 1234, envelope('custom_code', 'must be a string')],
-  ['an object', { code: 'abc' }, envelope('custom_code', 'must be a string')],
-  ['an array', ['abc'], envelope('custom_code', 'must be a string')],
+  ['a NUL', 'ab\u0000cd', errorEnvelope('custom_code', 'must not contain control characters')],
+  ['a tab', 'ab\tcd', errorEnvelope('custom_code', 'must not contain control characters')],
+  ['a DEL', 'ab\u007fcd', errorEnvelope('custom_code', 'must not contain control characters')],
+  ['a C1 control', 'ab\u0085cd', errorEnvelope('custom_code', 'must not contain control characters')],
+  ['a number', 1234, errorEnvelope('custom_code', 'must be a string')],
+  ['an object', { code: 'abc' }, errorEnvelope('custom_code', 'must be a string')],
+  ['an array', ['abc'], errorEnvelope('custom_code', 'must be a string')],
 ];
 
 const PROTO_BODIES = [
@@ -49,18 +42,18 @@ const PROTO_BODIES = [
   '{"custom_code":"abc","nested":{"constructor":{"prototype":{"polluted":"yes"}}}}',
 ];
 
-describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (dialect) => {
+describe.each(dialects)('field and body input (%s)', (dialect) => {
   const ctx = useFaultApp(dialect);
 
   test.each(BAD_PLATFORM_IDS)(
-    'row 8: when platform_id in the validate body is %s, then 400 platform_id and no write',
+    'when platform_id in the validate body is %s, then 400 platform_id and no write',
     async (_label, value) => {
       const { t } = ctx;
       const a = await ctx.arrange();
       await createCheckin(t, a, { platformId: '1234567890123' });
       await expectNoWrite(t.store, async () => {
         for (const body of [{ platform_id: value }, { platform_id: value, custom_code: 'Row8#code' }]) {
-          const response = await validate(t, a, body);
+          const response = await postValidate(t, a.headers, body);
           expect(response.statusCode).toBe(400);
           expect(response.json()).toEqual(PLATFORM_ID_ERROR);
         }
@@ -69,7 +62,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
     },
   );
 
-  test('row 8: when the path platform_id of a code endpoint is not 13 ASCII digits, then 400 platform_id and no write', async () => {
+  test('when the path platform_id of a code endpoint is not 13 ASCII digits, then 400 platform_id and no write', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const paths = [
@@ -83,7 +76,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
       for (const path of paths) {
         for (const method of ['POST', 'PUT', 'DELETE', 'GET'] as const) {
           const body = method === 'POST' || method === 'PUT' ? { custom_code: 'Row8#path' } : undefined;
-          const response = await codeRequest(t, a, method, path, body);
+          const response = await codeRequest(t, method, path, a.headers, body);
           expect(response.statusCode, `${method} ${path}`).toBe(400);
           expect(response.json()).toEqual(PLATFORM_ID_ERROR);
         }
@@ -98,16 +91,16 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
     ['200 digits', '1'.repeat(200), 404],
     ['200 letters', 'z'.repeat(200), 404],
   ])(
-    'row 9: when the path platform_id has %s, then a 400 or 404 envelope, never 500',
+    'when the path platform_id has %s, then a 400 or 404 errorEnvelope, never 500',
     async (_label, path, status) => {
       const { t } = ctx;
       const a = await ctx.arrange();
       const expected =
-        status === 400 ? PLATFORM_ID_ERROR : envelope('route.not-found', 'no route matches this path');
+        status === 400 ? PLATFORM_ID_ERROR : errorEnvelope('route.not-found', 'no route matches this path');
       await expectNoWrite(t.store, async () => {
         for (const method of ['POST', 'PUT', 'DELETE', 'GET'] as const) {
           const body = method === 'POST' || method === 'PUT' ? { custom_code: 'Row9#path' } : undefined;
-          const response = await codeRequest(t, a, method, path, body);
+          const response = await codeRequest(t, method, path, a.headers, body);
           expect(response.statusCode, `${method} ${path.slice(0, 20)}`).toBe(status);
           expect(response.json()).toEqual(expected);
         }
@@ -116,7 +109,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
   );
 
   test.each(BAD_CODES)(
-    'row 10: when custom_code is %s, then 400 custom_code on validate, POST and PUT, and the stored code and check-in are unchanged',
+    'when custom_code is %s, then 400 custom_code on validate, POST and PUT, and the stored code and check-in are unchanged',
     async (_label, value, expected) => {
       const { t } = ctx;
       const a = await ctx.arrange();
@@ -125,9 +118,9 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
       ctx.secrets.push('Row10#orig');
       await expectNoWrite(t.store, async () => {
         const responses = [
-          await validate(t, a, { platform_id: checkin.platformId, custom_code: value }),
-          await codeRequest(t, a, 'POST', platformId(), { custom_code: value }),
-          await codeRequest(t, a, 'PUT', checkin.platformId, { custom_code: value }),
+          await postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: value }),
+          await codeRequest(t, 'POST', platformId(), a.headers, { custom_code: value }),
+          await codeRequest(t, 'PUT', checkin.platformId, a.headers, { custom_code: value }),
         ];
         for (const response of responses) {
           expect(response.statusCode).toBe(400);
@@ -140,20 +133,21 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
     },
   );
 
-  test('row 10: when custom_code is 13 emoji (13 code points), then it is accepted by validate, POST and PUT', async () => {
+  test('when custom_code is 13 emoji (13 code points), then it is accepted by validate, POST and PUT', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const emoji = ['😀'.repeat(13), '🏋'.repeat(13), '💪'.repeat(13)];
     const checkin = await createCheckin(t, a);
     expect(
-      (await validate(t, a, { platform_id: checkin.platformId, custom_code: emoji[0] })).statusCode,
+      (await postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: emoji[0] }))
+        .statusCode,
     ).toBe(200);
     expect((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code).toBe(emoji[0]);
     const member = platformId();
-    expect((await codeRequest(t, a, 'POST', member, { custom_code: emoji[1] })).statusCode).toBe(201);
+    expect((await codeRequest(t, 'POST', member, a.headers, { custom_code: emoji[1] })).statusCode).toBe(201);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe(emoji[1]);
-    expect((await codeRequest(t, a, 'PUT', member, { custom_code: emoji[2] })).statusCode).toBe(200);
-    expect((await codeRequest(t, a, 'GET', member)).json()).toEqual({
+    expect((await codeRequest(t, 'PUT', member, a.headers, { custom_code: emoji[2] })).statusCode).toBe(200);
+    expect((await codeRequest(t, 'GET', member, a.headers)).json()).toEqual({
       metadata: { total: 1, errors: 0 },
       results: { platform_id: member, custom_code: emoji[2], updated_at: '2026-03-02T12:00:00.000Z' },
     });
@@ -161,20 +155,22 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
   });
 
   test.each([['"quoted"'], ["'; DROP TABLE"], ['%'], ['_'], ['\\'], ['a%_b\\\'c"d'], ["O'Brien"], ['%_%']])(
-    'row 11: when custom_code is %j, then it is stored and read back verbatim',
+    'when custom_code is %j, then it is stored and read back verbatim',
     async (code) => {
       const { t } = ctx;
       const a = await ctx.arrange();
       const [created, updated, upserted] = [platformId(), platformId(), platformId()];
-      expect((await codeRequest(t, a, 'POST', created, { custom_code: code })).statusCode).toBe(201);
+      expect((await codeRequest(t, 'POST', created, a.headers, { custom_code: code })).statusCode).toBe(201);
       await t.services.customCodes.create({ gymId: a.gym.id, platformId: updated }, 'Row11#before');
       ctx.secrets.push('Row11#before');
-      expect((await codeRequest(t, a, 'PUT', updated, { custom_code: code })).statusCode).toBe(200);
+      expect((await codeRequest(t, 'PUT', updated, a.headers, { custom_code: code })).statusCode).toBe(200);
       await createCheckin(t, a, { platformId: upserted });
-      expect((await validate(t, a, { platform_id: upserted, custom_code: code })).statusCode).toBe(200);
+      expect(
+        (await postValidate(t, a.headers, { platform_id: upserted, custom_code: code })).statusCode,
+      ).toBe(200);
       for (const member of [created, updated, upserted]) {
         expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe(code);
-        const read = await codeRequest(t, a, 'GET', member);
+        const read = await codeRequest(t, 'GET', member, a.headers);
         expect(read.statusCode).toBe(200);
         expect(read.json()).toEqual({
           metadata: { total: 1, errors: 0 },
@@ -182,7 +178,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
         });
       }
       // A wildcard is not a pattern: another member has no code.
-      expect((await codeRequest(t, a, 'GET', platformId())).statusCode).toBe(404);
+      expect((await codeRequest(t, 'GET', platformId(), a.headers)).statusCode).toBe(404);
       expect(
         await t.store.db.selectFrom('custom_codes').select('code').where('gym_id', '=', a.gym.id).execute(),
       ).toHaveLength(3);
@@ -190,7 +186,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
     },
   );
 
-  test('row 12: when the body carries status, gym_id, partner_id, validated_at, they are ignored and never applied', async () => {
+  test('when the body carries status, gym_id, partner_id, validated_at, they are ignored and never applied', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const b = await arrangeBystander(ctx);
@@ -202,7 +198,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
       validated_at: '2001-01-01T00:00:00Z',
       product_id: b.product.id,
     };
-    const response = await validate(t, a, {
+    const response = await postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: 'Row12#code',
       ...extras,
@@ -226,7 +222,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
     expect((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code).toBe('Row12#code');
 
     const member = b.sharedPlatformId;
-    const created = await codeRequest(t, a, 'POST', member, {
+    const created = await codeRequest(t, 'POST', member, a.headers, {
       custom_code: 'Row12#post',
       platform_id: platformId(),
       ...extras,
@@ -239,7 +235,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
   });
 
   test.each(PROTO_BODIES)(
-    'row 13: when the JSON body is %s, then 400 body, no write and no prototype pollution',
+    'when the JSON body is %s, then 400 body, no write and no prototype pollution',
     async (raw) => {
       const { t } = ctx;
       const a = await ctx.arrange();
@@ -258,7 +254,7 @@ describe.each(dialects)('fault matrix rows 8–13, field and body input (%s)', (
           });
           expect(response.statusCode, `${method} ${url}`).toBe(400);
           expect(response.json()).toEqual(
-            envelope('body', 'must not contain __proto__ or constructor.prototype keys'),
+            errorEnvelope('body', 'must not contain __proto__ or constructor.prototype keys'),
           );
         }
       });

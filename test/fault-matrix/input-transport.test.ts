@@ -2,17 +2,19 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { rawRequest } from './raw-http.js';
-import { JSON_TYPE, createCheckin, envelope, expectNoWrite, useFaultApp } from './support.js';
+import { rawRequest } from '../helpers/raw-http.js';
+import { createCheckin, expectNoWrite, useFaultApp } from '../helpers/fault-app.js';
+import { errorEnvelope, JSON_TYPE } from '../helpers/wire-bodies.js';
+import { VERSION } from '../../src/version.js';
 
-const MALFORMED = envelope('body', 'malformed JSON');
-const NOT_AN_OBJECT = envelope('body', 'must be a JSON object');
-const REQUIRED = envelope('body', 'is required');
-const UNSUPPORTED = envelope('request.unsupported-media-type', 'Content-Type must be application/json');
-const TOO_LARGE = envelope('request.too-large', 'body must not exceed 65536 bytes');
-const NOT_FOUND = envelope('route.not-found', 'no route matches this path');
-const INVALID_URL = envelope('request.invalid-url', 'malformed URL');
-const NOT_ALLOWED = envelope('route.method-not-allowed', 'method not allowed on this path');
+const MALFORMED = errorEnvelope('body', 'malformed JSON');
+const NOT_AN_OBJECT = errorEnvelope('body', 'must be a JSON object');
+const REQUIRED = errorEnvelope('body', 'is required');
+const UNSUPPORTED = errorEnvelope('request.unsupported-media-type', 'Content-Type must be application/json');
+const TOO_LARGE = errorEnvelope('request.too-large', 'body must not exceed 65536 bytes');
+const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
+const INVALID_URL = errorEnvelope('request.invalid-url', 'malformed URL');
+const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
 
 /** The three routes that read a body. */
 function bodyRoutes(member: string) {
@@ -29,7 +31,7 @@ function validateBodyOfSize(member: string, bytes: number): string {
   return JSON.stringify({ platform_id: member, pad: 'p'.repeat(bytes - bare.length) });
 }
 
-describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)', (dialect) => {
+describe.each(dialects)('transport-level input (%s)', (dialect) => {
   const ctx = useFaultApp(dialect);
 
   test.each([
@@ -49,29 +51,26 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     ['a JSON array', '[{"platform_id":"1234567890123"}]', {}, NOT_AN_OBJECT],
     ['a JSON string', '"1234567890123"', {}, NOT_AN_OBJECT],
     ['a JSON number', '42', {}, NOT_AN_OBJECT],
-  ])(
-    'row 14: when the body is %s, then 400 body and no write',
-    async (_label, payload, headers, expected) => {
-      const { t } = ctx;
-      const a = await ctx.arrange();
-      await createCheckin(t, a, { platformId: '1234567890123' });
-      await expectNoWrite(t.store, async () => {
-        for (const [method, url] of bodyRoutes('1234567890123')) {
-          const response = await t.app.inject({
-            method,
-            url,
-            headers: { ...a.headers, 'content-type': 'application/json', ...headers },
-            payload,
-          });
-          expect(response.statusCode, `${method} ${url}`).toBe(400);
-          expect(response.json()).toEqual(expected);
-        }
-      });
-      await expectLedgerInvariants(t.store);
-    },
-  );
+  ])('when the body is %s, then 400 body and no write', async (_label, payload, headers, expected) => {
+    const { t } = ctx;
+    const a = await ctx.arrange();
+    await createCheckin(t, a, { platformId: '1234567890123' });
+    await expectNoWrite(t.store, async () => {
+      for (const [method, url] of bodyRoutes('1234567890123')) {
+        const response = await t.app.inject({
+          method,
+          url,
+          headers: { ...a.headers, 'content-type': 'application/json', ...headers },
+          payload,
+        });
+        expect(response.statusCode, `${method} ${url}`).toBe(400);
+        expect(response.json()).toEqual(expected);
+      }
+    });
+    await expectLedgerInvariants(t.store);
+  });
 
-  test('row 14: when a POST or PUT has no body and no Content-Type, then 400 body is required', async () => {
+  test('when a POST or PUT has no body and no Content-Type, then 400 body is required', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     await expectNoWrite(t.store, async () => {
@@ -90,34 +89,31 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     ['multipart', 'multipart/form-data; boundary=x'],
     ['a JSON look-alike', 'application/jsonp'],
     ['missing', undefined],
-  ])(
-    'row 15: when Content-Type is %s on a POST/PUT with a body, then 415 and no write',
-    async (_label, type) => {
-      const { t } = ctx;
-      const a = await ctx.arrange();
-      const checkin = await createCheckin(t, a);
-      const payload = JSON.stringify({ platform_id: checkin.platformId, custom_code: 'Row15#code' });
-      await expectNoWrite(t.store, async () => {
-        for (const [method, url] of bodyRoutes(checkin.platformId)) {
-          const headers = type === undefined ? a.headers : { ...a.headers, 'content-type': type };
-          const response = await t.app.inject({ method, url, headers, payload });
-          expect(response.statusCode, `${method} ${url}`).toBe(415);
-          expect(response.json()).toEqual(UNSUPPORTED);
-          expect(response.headers['content-type']).toBe(JSON_TYPE);
-        }
-      });
-      // DELETE ignores any body and any Content-Type (product.md §2.6).
-      await t.services.customCodes.create({ gymId: a.gym.id, platformId: checkin.platformId }, 'Row15#del');
-      ctx.secrets.push('Row15#code', 'Row15#del');
-      const removed = await t.app.inject({
-        method: 'DELETE',
-        url: `/access/v1/code/${checkin.platformId}`,
-        headers: { ...a.headers, 'content-type': type ?? 'text/plain' },
-        payload: 'ignored',
-      });
-      expect(removed.statusCode).toBe(204);
-    },
-  );
+  ])('when Content-Type is %s on a POST/PUT with a body, then 415 and no write', async (_label, type) => {
+    const { t } = ctx;
+    const a = await ctx.arrange();
+    const checkin = await createCheckin(t, a);
+    const payload = JSON.stringify({ platform_id: checkin.platformId, custom_code: 'Row15#code' });
+    await expectNoWrite(t.store, async () => {
+      for (const [method, url] of bodyRoutes(checkin.platformId)) {
+        const headers = type === undefined ? a.headers : { ...a.headers, 'content-type': type };
+        const response = await t.app.inject({ method, url, headers, payload });
+        expect(response.statusCode, `${method} ${url}`).toBe(415);
+        expect(response.json()).toEqual(UNSUPPORTED);
+        expect(response.headers['content-type']).toBe(JSON_TYPE);
+      }
+    });
+    // DELETE ignores any body and any Content-Type.
+    await t.services.customCodes.create({ gymId: a.gym.id, platformId: checkin.platformId }, 'Row15#del');
+    ctx.secrets.push('Row15#code', 'Row15#del');
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/access/v1/code/${checkin.platformId}`,
+      headers: { ...a.headers, 'content-type': type ?? 'text/plain' },
+      payload: 'ignored',
+    });
+    expect(removed.statusCode).toBe(204);
+  });
 
   test.each([
     ['application/json; charset=UTF-8'],
@@ -125,7 +121,7 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     ['Application/JSON; Charset=UTF-8'],
     ['APPLICATION/JSON'],
     ['application/json;charset=utf-8'],
-  ])('row 16: when Content-Type is %j, then the body is accepted', async (type) => {
+  ])('when Content-Type is %j, then the body is accepted', async (type) => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
@@ -157,7 +153,7 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     await expectLedgerInvariants(t.store);
   });
 
-  test('row 17: when the body is 64 KiB + 1 bytes (or 2 MiB), then 413 and no write; exactly 64 KiB is served', async () => {
+  test('when the body is 64 KiB + 1 bytes (or 2 MiB), then 413 and no write; exactly 64 KiB is served', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
@@ -182,7 +178,7 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     await expectLedgerInvariants(t.store);
   });
 
-  test('row 18: when the header block is over 16 KiB, then 431 in the envelope, and the server still answers', async () => {
+  test('when the header block is over 16 KiB, then 431 in the errorEnvelope, and the server still answers', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -194,23 +190,28 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     expect(response.status).toBe(431);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expect(JSON.parse(response.body)).toEqual(
-      envelope('request.headers-too-large', 'request headers must not exceed 16384 bytes'),
+      errorEnvelope('request.headers-too-large', 'request headers must not exceed 16384 bytes'),
     );
     const health = await rawRequest(
       t.app,
       'GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     );
     expect(health.status).toBe(200);
-    expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok', version: VERSION });
   });
 
   test.each([
     ['a broken percent-escape', '/access/v1/code/%E0%A4%A', 400, INVALID_URL],
-    ['a raw .. segment', '/access/v1/code/..', 400, envelope('platform_id', 'must be a string of 13 digits')],
+    [
+      'a raw .. segment',
+      '/access/v1/code/..',
+      400,
+      errorEnvelope('platform_id', 'must be a string of 13 digits'),
+    ],
     ['a control character', '/access/v1/code/12345\u000167890123', 400, INVALID_URL],
     ['no leading slash', 'access/v1/validate', 400, INVALID_URL],
   ])(
-    'row 9/18: when a real request carries %s in its URL, then an envelope, never 500',
+    'when a real request carries %s in its URL, then an errorEnvelope, never 500',
     async (_label, url, status, expected) => {
       const { t } = ctx;
       const a = await ctx.arrange();
@@ -230,7 +231,7 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     },
   );
 
-  test('row 19: when the path is unknown, then 404 route.not-found in the envelope, before authentication', async () => {
+  test('when the path is unknown, then 404 route.not-found in the errorEnvelope, before authentication', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     for (const [method, url] of [
@@ -249,7 +250,7 @@ describe.each(dialects)('fault matrix rows 14–19, transport-level input (%s)',
     }
   });
 
-  test('row 19: when a known path gets PATCH (or another method it lacks), then 405 with Allow, before authentication', async () => {
+  test('when a known path gets PATCH (or another method it lacks), then 405 with Allow, before authentication', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const code = `/access/v1/code/${platformId()}`;

@@ -3,34 +3,32 @@ import { platformId } from '../helpers/factories.js';
 import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import { dialects, type TestApp } from '../helpers/test-app.js';
 import {
-  CODE_NOT_FOUND,
   arrangeBystander,
-  codeRequest,
   createCheckin,
-  envelope,
   expectCleanErrorBody,
   expectNoWrite,
   useFaultApp,
-  validate,
-} from './support.js';
+} from '../helpers/fault-app.js';
+import { CODE_NOT_FOUND, errorEnvelope } from '../helpers/wire-bodies.js';
+import { postValidate, codeRequest } from '../helpers/partner-api.js';
 
-const ALREADY_VALIDATED = envelope('checkin.already.validated', 'Check-In already validated');
+const ALREADY_VALIDATED = errorEnvelope('checkin.already.validated', 'Check-In already validated');
 const TTL_MS = 1200 * 1000;
 
 async function transactionCount(t: TestApp): Promise<number> {
   return (await t.store.db.selectFrom('transactions').select('id').execute()).length;
 }
 
-describe.each(dialects)('fault matrix rows 20–27, validation and custom codes (%s)', (dialect) => {
+describe.each(dialects)('validation and custom codes (%s)', (dialect) => {
   const ctx = useFaultApp(dialect);
 
-  test('row 20: when a pending check-in is validated once, then 200 with the full body and exactly one transaction', async () => {
+  test('when a pending check-in is validated once, then 200 with the full body and exactly one transaction', async () => {
     const { t } = ctx;
     const a = await ctx.arrange({ payoutCents: 1875, currency: 'BRL', description: 'Black plan' });
     const b = await arrangeBystander(ctx);
     const checkin = await createCheckin(t, a, { platformId: b.sharedPlatformId });
     t.clock.advance(61_500);
-    const response = await validate(t, a, { platform_id: checkin.platformId });
+    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       metadata: { total: 1, errors: 0 },
@@ -62,13 +60,13 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     await b.expectUnchanged();
   });
 
-  test('row 21: when the same validate is repeated 5 times in a row, then 200 once, then 400 already validated 4 times', async () => {
+  test('when the same validate is repeated 5 times in a row, then 200 once, then 400 already validated 4 times', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const checkin = await createCheckin(t, a);
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const response = await validate(t, a, { platform_id: checkin.platformId });
+      const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
       statuses.push(response.statusCode);
       if (attempt > 0) expect(response.json()).toEqual(ALREADY_VALIDATED);
       t.clock.advance(1000);
@@ -78,13 +76,13 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     await expectLedgerInvariants(t.store);
   });
 
-  test('row 22: when the same validate is sent 50 times concurrently, then exactly one 200, 49 already validated, no 5xx', async () => {
+  test('when the same validate is sent 50 times concurrently, then exactly one 200, 49 already validated, no 5xx', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const b = await arrangeBystander(ctx);
     const checkin = await createCheckin(t, a);
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => validate(t, a, { platform_id: checkin.platformId })),
+      Array.from({ length: 50 }, () => postValidate(t, a.headers, { platform_id: checkin.platformId })),
     );
     const statuses = responses.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
@@ -98,11 +96,11 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
   });
 
   test.each([
-    ['expired', envelope('checkin.validation.expired', 'Check-In expired')],
-    ['cancelled', envelope('checkin.validation.cancelled', 'Check-In cancelled')],
+    ['expired', errorEnvelope('checkin.validation.expired', 'Check-In expired')],
+    ['cancelled', errorEnvelope('checkin.validation.cancelled', 'Check-In cancelled')],
     ['already validated', ALREADY_VALIDATED],
   ] as const)(
-    'row 24: when validate carries a custom_code and the check-in is %s, then 400 with its key, the code is upserted and no transaction is added',
+    'when validate carries a custom_code and the check-in is %s, then 400 with its key, the code is upserted and no transaction is added',
     async (condition, expected) => {
       const { t } = ctx;
       const a = await ctx.arrange();
@@ -128,7 +126,7 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
         [fresh, 'Row24#new'],
         [existing, 'Row24#upd'],
       ] as const) {
-        const response = await validate(t, a, { platform_id: member, custom_code: code });
+        const response = await postValidate(t, a.headers, { platform_id: member, custom_code: code });
         expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual(expected);
         expect(await customCodeRow(t.store, a.gym.id, member)).toMatchObject({
@@ -143,7 +141,7 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     },
   );
 
-  test('row 25: when validate carries a custom_code and no check-in is found at this gym, then 404 and no code is stored', async () => {
+  test('when validate carries a custom_code and no check-in is found at this gym, then 404 and no code is stored', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     // The member has a check-in and a code at another partner's gym: neither counts here, neither changes.
@@ -153,10 +151,10 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     ctx.secrets.push('Row25#keep', 'Row25#new');
     await expectNoWrite(t.store, async () => {
       for (const member of [b.sharedPlatformId, withCode, platformId()]) {
-        const response = await validate(t, a, { platform_id: member, custom_code: 'Row25#new' });
+        const response = await postValidate(t, a.headers, { platform_id: member, custom_code: 'Row25#new' });
         expect(response.statusCode).toBe(404);
         expect(response.json()).toEqual(
-          envelope('checkin.validation.notfound', 'Check-In not found in database'),
+          errorEnvelope('checkin.validation.notfound', 'Check-In not found in database'),
         );
       }
     });
@@ -166,22 +164,22 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     await b.expectUnchanged();
   });
 
-  test('row 26: when the same code is POSTed twice, then 201 then 409, and the first code is intact', async () => {
+  test('when the same code is POSTed twice, then 201 then 409, and the first code is intact', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     const b = await arrangeBystander(ctx);
     const member = b.sharedPlatformId;
-    const created = await codeRequest(t, a, 'POST', member, { custom_code: 'Row26#first' });
+    const created = await codeRequest(t, 'POST', member, a.headers, { custom_code: 'Row26#first' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ metadata: { total: 1, errors: 0 }, results: {} });
     const stored = await customCodeRow(t.store, a.gym.id, member);
     t.clock.advance(30_000);
     await expectNoWrite(t.store, async () => {
       for (const code of ['Row26#second', 'Row26#first']) {
-        const again = await codeRequest(t, a, 'POST', member, { custom_code: code });
+        const again = await codeRequest(t, 'POST', member, a.headers, { custom_code: code });
         expect(again.statusCode).toBe(409);
         expect(again.json()).toEqual(
-          envelope(
+          errorEnvelope(
             'checkin.custom-code.already-exists',
             'Already exists a custom code for that gym and user',
           ),
@@ -195,27 +193,29 @@ describe.each(dialects)('fault matrix rows 20–27, validation and custom codes 
     await b.expectUnchanged();
   });
 
-  test('row 27: when PUT or DELETE names a member with no code at this gym, then 404 custom-code.not-found', async () => {
+  test('when PUT or DELETE names a member with no code at this gym, then 404 custom-code.not-found', async () => {
     const { t } = ctx;
     const a = await ctx.arrange();
     // The member has a code at another partner's gym: this gym's PUT and DELETE must not reach it.
     const b = await arrangeBystander(ctx);
     await expectNoWrite(t.store, async () => {
       for (const member of [platformId(), b.sharedPlatformId]) {
-        const put = await codeRequest(t, a, 'PUT', member, { custom_code: 'Row27#put' });
+        const put = await codeRequest(t, 'PUT', member, a.headers, { custom_code: 'Row27#put' });
         expect(put.statusCode).toBe(404);
         expect(put.json()).toEqual(CODE_NOT_FOUND);
-        const removed = await codeRequest(t, a, 'DELETE', member);
+        const removed = await codeRequest(t, 'DELETE', member, a.headers);
         expect(removed.statusCode).toBe(404);
         expect(removed.json()).toEqual(CODE_NOT_FOUND);
       }
     });
     const member = platformId();
-    expect((await codeRequest(t, a, 'POST', member, { custom_code: 'Row27#code' })).statusCode).toBe(201);
-    const deleted = await codeRequest(t, a, 'DELETE', member);
+    expect((await codeRequest(t, 'POST', member, a.headers, { custom_code: 'Row27#code' })).statusCode).toBe(
+      201,
+    );
+    const deleted = await codeRequest(t, 'DELETE', member, a.headers);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    const twice = await codeRequest(t, a, 'DELETE', member);
+    const twice = await codeRequest(t, 'DELETE', member, a.headers);
     expect(twice.statusCode).toBe(404);
     expect(twice.json()).toEqual(CODE_NOT_FOUND);
     expect(await customCodeRow(t.store, a.gym.id, member)).toBeUndefined();

@@ -9,7 +9,7 @@ import {
   without,
 } from '../helpers/partner-api.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, withToken } from './support.js';
+import { expectRateLimited, readCode, withToken } from '../helpers/rate-limits.js';
 
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
 const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
@@ -20,98 +20,92 @@ function unknownKey(): string {
   return `ghk_${randomBytes(4).toString('hex')}_${randomBytes(20).toString('hex')}`;
 }
 
-describe.each(dialects)(
-  'fault matrix row 28, the failed-authentication limit per client address (%s)',
-  (dialect) => {
-    let t: TestApp | undefined;
-    afterEach(async () => {
-      await t?.close();
-      t = undefined;
+describe.each(dialects)('the failed-authentication limit per client address (%s)', (dialect) => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+  async function start(limitPerMinute: string): Promise<{ t: TestApp; a: Arranged }> {
+    t = await startTestApp({
+      dialect,
+      env: {
+        GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: limitPerMinute,
+        GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
+      },
     });
-    async function start(limitPerMinute: string): Promise<{ t: TestApp; a: Arranged }> {
-      t = await startTestApp({
-        dialect,
-        env: {
-          GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: limitPerMinute,
-          GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
-        },
-      });
-      return { t, a: await arrangePartner(t.services) };
+    return { t, a: await arrangePartner(t.services) };
+  }
+
+  /** Spends the address's budget: `count` refused keys, each answered 403. */
+  async function failAuthentication(t: TestApp, a: Arranged, count: number): Promise<void> {
+    for (let i = 0; i < count; i += 1) {
+      expectReply(await readCode(t, withToken(a, unknownKey()), platformId()), 403, EXPLICIT_DENY);
     }
+  }
 
-    /** Spends the address's budget: `count` refused keys, each answered 403. */
-    async function failAuthentication(t: TestApp, a: Arranged, count: number): Promise<void> {
-      for (let i = 0; i < count; i += 1) {
-        expectReply(await readCode(t, withToken(a, unknownKey()), platformId()), 403, EXPLICIT_DENY);
-      }
-    }
+  test('when an address has had 3 keys refused and its limit is 3 a minute, then its next request gets 429 even with a good key', async () => {
+    const { t, a } = await start('3');
+    await failAuthentication(t, a, 3);
+    expectRateLimited(await readCode(t, a.headers, platformId()), 60);
+    expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
+  });
 
-    test('row 28: when an address has had 3 keys refused and its limit is 3 a minute, then its next request gets 429 even with a good key', async () => {
-      const { t, a } = await start('3');
-      await failAuthentication(t, a, 3);
-      expectRateLimited(await readCode(t, a.headers, platformId()), 60);
-      expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
-    });
+  test('when one address is over its failed-authentication limit, then another address is served', async () => {
+    const { t, a } = await start('3');
+    await failAuthentication(t, a, 3);
+    expectReply(await readCode(t, a.headers, platformId(), OTHER_CLIENT), 404, CODE_NOT_FOUND);
+    expectReply(
+      await readCode(t, withToken(a, unknownKey()), platformId(), OTHER_CLIENT),
+      403,
+      EXPLICIT_DENY,
+    );
+  });
 
-    test('row 28: when one address is over its failed-authentication limit, then another address is served', async () => {
-      const { t, a } = await start('3');
-      await failAuthentication(t, a, 3);
-      expectReply(await readCode(t, a.headers, platformId(), OTHER_CLIENT), 404, CODE_NOT_FOUND);
-      expectReply(
-        await readCode(t, withToken(a, unknownKey()), platformId(), OTHER_CLIENT),
-        403,
-        EXPLICIT_DENY,
-      );
-    });
-
-    test('row 28: when a good key is used between refused ones, then only the refusals count', async () => {
-      const { t, a } = await start('3');
-      await failAuthentication(t, a, 2);
-      for (let i = 0; i < 5; i += 1) {
-        expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
-      }
-      await failAuthentication(t, a, 1);
-      expectRateLimited(await readCode(t, a.headers, platformId()), 60);
-    });
-
-    test("row 28: when a live key asks for another partner's gym, then that 403 counts as a failed authentication too", async () => {
-      const { t, a } = await start('2');
-      const b = await arrangePartner(t.services);
-      for (let i = 0; i < 2; i += 1) {
-        const response = await readCode(t, { ...a.headers, 'x-gym-id': String(b.gym.id) }, platformId());
-        expectReply(response, 403, EXPLICIT_DENY);
-      }
-      expectRateLimited(await readCode(t, a.headers, platformId()), 60);
-    });
-
-    test('row 28, product.md §2.5: when an address is over its limit, then 404 and 405 still come first, and 429 comes before 401, 403 and 400 X-Gym-Id', async () => {
-      const { t, a } = await start('1');
-      await failAuthentication(t, a, 1);
-      const unknownPath = await t.app.inject({
-        method: 'GET',
-        url: '/access/v1/nowhere',
-        headers: a.headers,
-      });
-      expectReply(unknownPath, 404, NOT_FOUND);
-      const wrongMethod = await t.app.inject({
-        method: 'PATCH',
-        url: '/access/v1/validate',
-        headers: a.headers,
-      });
-      expectReply(wrongMethod, 405, NOT_ALLOWED);
-      expectRateLimited(await readCode(t, without(a.headers, 'authorization'), platformId()), 60);
-      expectRateLimited(
-        await readCode(t, { ...a.headers, authorization: 'Basic dXNlcg==' }, platformId()),
-        60,
-      );
-      expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
-      expectRateLimited(await readCode(t, { ...a.headers, 'x-gym-id': 'abc' }, platformId()), 60);
-    });
-
-    test('row 28, product.md §5: when GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE=0, then refused keys are never limited', async () => {
-      const { t, a } = await start('0');
-      await failAuthentication(t, a, 70);
+  test('when a good key is used between refused ones, then only the refusals count', async () => {
+    const { t, a } = await start('3');
+    await failAuthentication(t, a, 2);
+    for (let i = 0; i < 5; i += 1) {
       expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+    }
+    await failAuthentication(t, a, 1);
+    expectRateLimited(await readCode(t, a.headers, platformId()), 60);
+  });
+
+  test("when a live key asks for another partner's gym, then that 403 counts as a failed authentication too", async () => {
+    const { t, a } = await start('2');
+    const b = await arrangePartner(t.services);
+    for (let i = 0; i < 2; i += 1) {
+      const response = await readCode(t, { ...a.headers, 'x-gym-id': String(b.gym.id) }, platformId());
+      expectReply(response, 403, EXPLICIT_DENY);
+    }
+    expectRateLimited(await readCode(t, a.headers, platformId()), 60);
+  });
+
+  test('when an address is over its limit, then 404 and 405 still come first, and 429 comes before 401, 403 and 400 X-Gym-Id', async () => {
+    const { t, a } = await start('1');
+    await failAuthentication(t, a, 1);
+    const unknownPath = await t.app.inject({
+      method: 'GET',
+      url: '/access/v1/nowhere',
+      headers: a.headers,
     });
-  },
-);
+    expectReply(unknownPath, 404, NOT_FOUND);
+    const wrongMethod = await t.app.inject({
+      method: 'PATCH',
+      url: '/access/v1/validate',
+      headers: a.headers,
+    });
+    expectReply(wrongMethod, 405, NOT_ALLOWED);
+    expectRateLimited(await readCode(t, without(a.headers, 'authorization'), platformId()), 60);
+    expectRateLimited(await readCode(t, { ...a.headers, authorization: 'Basic dXNlcg==' }, platformId()), 60);
+    expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
+    expectRateLimited(await readCode(t, { ...a.headers, 'x-gym-id': 'abc' }, platformId()), 60);
+  });
+
+  test('when GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE=0, then refused keys are never limited', async () => {
+    const { t, a } = await start('0');
+    await failAuthentication(t, a, 70);
+    expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+  });
+});

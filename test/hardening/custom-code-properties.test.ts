@@ -10,7 +10,7 @@ import { arrangeWorld, expectDocumentedAnswer, expectWorldIntact, type World } f
 const NUM_RUNS = 150;
 
 /**
- * The contract of product.md §2.3 and §2.15, written out: the first rule a value breaks, in the documented order
+ * The custom-code contract, written out: the first rule a value breaks, in the documented order
  * (type, length in code points, blank, control characters), or undefined for a valid code.
  */
 function codeProblem(code: unknown): string | undefined {
@@ -73,7 +73,7 @@ describe.each(dialects)('custom codes under generated input, properties (%s)', (
         });
   }
 
-  test('rows 10, 11: when any custom_code (any Unicode, emoji, control characters, quotes, SQL, non-strings) is sent to POST, PUT or validate, then a valid one is stored and read back verbatim and an invalid one is refused with its documented message, changing nothing', async () => {
+  test('when any custom_code (any Unicode, emoji, control characters, quotes, SQL, non-strings) is sent to POST, PUT or validate, then a valid one is stored and read back verbatim and an invalid one is refused with its documented message, changing nothing', async () => {
     const routes = fc.constantFrom<Route>('POST', 'PUT', 'validate');
     await fc.assert(
       fc.asyncProperty(routes, anyCode, fc.boolean(), async (route, code, withCode) => {

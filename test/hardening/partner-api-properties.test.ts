@@ -99,7 +99,7 @@ describe.each(dialects)('partner API under generated input, properties (%s)', (d
     await t?.close();
   });
 
-  test('when any request is sent under /access/v1 (any method, path, platform id, headers, content type and body), then the answer is documented and never 5xx, and I1, I2, I3, I4 hold after it', async () => {
+  test('when any request is sent under /access/v1 (any method, path, platform id, headers, content type and body), then the answer is documented and never 5xx; afterwards one transaction per validated check-in, partner B unchanged, no key in the logs', async () => {
     await fc.assert(
       fc.asyncProperty(requestArb(world), async (request) => {
         const options = toInject(request);
@@ -115,7 +115,7 @@ describe.each(dialects)('partner API under generated input, properties (%s)', (d
     );
   });
 
-  test("when a validate carries A's key and any JSON body, then it answers 200 (with its one transaction) or a documented refusal, and I1, I2, I3 hold", async () => {
+  test("when a validate carries A's key and any JSON body, then it answers 200 (with its one transaction) or a documented refusal; afterwards one transaction per validated check-in and partner B unchanged", async () => {
     const members = [...world.checkins.keys()];
     const body = fc.oneof(
       fc

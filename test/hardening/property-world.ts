@@ -1,14 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { partnerRows } from '../fault-matrix/support.js';
+import { partnerRows } from '../helpers/fault-app.js';
 import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
 import { EXPLICIT_DENY, UNAUTHORIZED } from '../helpers/partner-api.js';
 import { expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { JSON_TYPE } from './support.js';
+import { JSON_TYPE } from '../helpers/wire-bodies.js';
 
 /**
- * Every status the partner API documents (product.md §2, spec §7): 409 is POST of an existing code (row 26).
+ * Every status the partner API documents: 409 is POST of an existing code.
  * No 5xx: nothing in these requests is a fault of the server.
  */
 export const DOCUMENTED_STATUSES = [200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 415, 429];
@@ -66,13 +66,13 @@ export async function arrangeWorld(t: TestApp, members = 60): Promise<World> {
     checkins,
     secrets: [a.key, b.key, scoped.secret],
     async expectOtherPartnerUnchanged() {
-      expect(await partnerRows(t.store, b.partner.id), 'I3: partner B’s rows').toEqual(before);
+      expect(await partnerRows(t.store, b.partner.id), 'partner B’s rows').toEqual(before);
     },
   };
 }
 
 /**
- * Product.md §2.7, §2.15: a documented status, an X-Request-Id, and a JSON body of the documented shape on
+ * A documented status, an X-Request-Id, and a JSON body of the documented shape on
  * everything but 204 (and HEAD, whose body HTTP leaves out).
  */
 export function expectDocumentedAnswer(method: string, response: LightMyRequestResponse): void {
@@ -99,7 +99,7 @@ export function expectDocumentedAnswer(method: string, response: LightMyRequestR
   }
 }
 
-/** I2 for one answer: a validate that answered 200 has its transaction, and no member is validated twice. */
+/** For one answer: a validate that answered 200 has its transaction, and no member is validated twice. */
 export async function expectValidationRecorded(
   world: World,
   validatedBefore: Set<string>,
@@ -109,17 +109,20 @@ export async function expectValidationRecorded(
   const member = body.results.user.platform_id;
   const checkinId = world.checkins.get(member);
   expect(checkinId, `200 for a member with no check-in: ${member}`).toBeDefined();
-  expect(validatedBefore.has(member), `I1: a second 200 for ${member}`).toBe(false);
+  expect(validatedBefore.has(member), `a second 200 for ${member}`).toBe(false);
   validatedBefore.add(member);
   expect(await transactionsOf(world.t.store, checkinId!)).toHaveLength(1);
 }
 
-/** I1, I2 over the whole store, I3 for partner B, and I4 for the logs so far: no key, no unexpected error. */
+/**
+ * The ledger's invariants over the whole store, partner B's rows unchanged, and the logs so far: no key, no
+ * unexpected error.
+ */
 export async function expectWorldIntact(world: World): Promise<void> {
   await expectLedgerInvariants(world.t.store);
   await world.expectOtherPartnerUnchanged();
   const logs = world.t.logs.text();
-  for (const secret of world.secrets) expect(logs.includes(secret), 'I4: a key in the logs').toBe(false);
+  for (const secret of world.secrets) expect(logs.includes(secret), 'a key in the logs').toBe(false);
   const failures = world.t.logs.lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
   expect(failures, 'unexpected errors in the logs').toEqual([]);
 }

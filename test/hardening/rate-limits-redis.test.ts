@@ -9,7 +9,7 @@ import { arrangePartner, platformId, type Arranged } from '../helpers/factories.
 import { captureLogs } from '../helpers/log-capture.js';
 import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../helpers/partner-api.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, startKeyIdsAt, withToken } from './support.js';
+import { expectRateLimited, readCode, startKeyIdsAt, withToken } from '../helpers/rate-limits.js';
 
 const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const COUNTER_PREFIX = 'gatehouse-rate-';
@@ -40,7 +40,7 @@ function freshAddress(): string {
 }
 
 describe.skipIf(!redisAvailable).each(dialects)(
-  'fault matrix row 28, limits shared by two processes through GATEHOUSE_REDIS_URL (%s)',
+  'limits shared by two processes through GATEHOUSE_REDIS_URL (%s)',
   (dialect) => {
     const opened: { close(): Promise<void> }[] = [];
     const counters: string[] = [];
@@ -93,7 +93,7 @@ describe.skipIf(!redisAvailable).each(dialects)(
       }
     }
 
-    test("row 28: when a key's requests are split across two apps, then they share the key's limit: the 6th of a second gets 429 on either app, and another partner's key is served", async () => {
+    test("when a key's requests are split across two apps, then they share the key's limit: the 6th of a second gets 429 on either app, and another partner's key is served", async () => {
       const [t, second] = await twoApps({
         GATEHOUSE_RATE_LIMIT_PER_SECOND: '5',
         GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
@@ -121,7 +121,7 @@ describe.skipIf(!redisAvailable).each(dialects)(
       for (const response of partnerB) expectReply(response, 404, CODE_NOT_FOUND);
     });
 
-    test('row 28: when refused keys from one address are split across two apps, then they share its failed-authentication limit', async () => {
+    test('when refused keys from one address are split across two apps, then they share its failed-authentication limit', async () => {
       const [t, second] = await twoApps({
         // High enough never to refuse here; on, so that its headers show when each app counts in Redis.
         GATEHOUSE_RATE_LIMIT_PER_SECOND: '1000',

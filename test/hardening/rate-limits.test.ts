@@ -12,9 +12,9 @@ import {
 } from '../helpers/partner-api.js';
 import { checkinRow, transactionsOf } from '../helpers/store-state.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode } from './support.js';
+import { expectRateLimited, readCode } from '../helpers/rate-limits.js';
 
-describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dialect) => {
+describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -25,7 +25,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     return t;
   };
 
-  test('row 28: when a key sends a 6th request in the second its limit is 5, then 429 rate.limited with Retry-After and RateLimit headers, and nothing is written', async () => {
+  test('when a key sends a 6th request in the second its limit is 5, then 429 rate.limited with Retry-After and RateLimit headers, and nothing is written', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
     const a = await arrangePartner(t.services);
     const checkin = await arrangeCheckin(t, a);
@@ -45,7 +45,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
   });
 
-  test('row 28: when a burst of 201 requests of one key arrives at once under the default limit of 200, then exactly 200 are served and 1 gets 429', async () => {
+  test('when a burst of 201 requests of one key arrives at once under the default limit of 200, then exactly 200 are served and 1 gets 429', async () => {
     const t = await start({});
     const a = await arrangePartner(t.services);
     const replies = await Promise.all(
@@ -57,7 +57,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     for (const reply of replies.filter((r) => r.statusCode !== 429)) expectReply(reply, 404, CODE_NOT_FOUND);
   });
 
-  test("row 28: when one partner's key is over its limit, then another partner's key is served in the same second", async () => {
+  test("when one partner's key is over its limit, then another partner's key is served in the same second", async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
     const a = await arrangePartner(t.services);
     const b = await arrangePartner(t.services);
@@ -75,7 +75,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expectRateLimited(await readCode(t, a.headers, platformId()), 1);
   });
 
-  test('row 28: when the window has passed, then the limited key is served again', async () => {
+  test('when the window has passed, then the limited key is served again', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '3' });
     const a = await arrangePartner(t.services);
     for (let i = 0; i < 3; i += 1) await readCode(t, a.headers, platformId());
@@ -85,7 +85,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
   });
 
-  test('row 28, product.md §2.5: when a key is over its limit, then 429 comes before the body checks (415, 400 body, platform_id) but after X-Gym-Id', async () => {
+  test('when a key is over its limit, then 429 comes before the body checks (415, 400 body, platform_id) but after X-Gym-Id', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '2' });
     const a = await arrangePartner(t.services);
     for (let i = 0; i < 2; i += 1) await readCode(t, a.headers, platformId());
@@ -102,7 +102,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expect(badGym.statusCode, 'X-Gym-Id (400) is checked before the key budget').toBe(400);
   });
 
-  test('row 28, product.md §5: when GATEHOUSE_RATE_LIMIT_PER_SECOND is unset, then a key gets 200 requests a second and the 201st is refused', async () => {
+  test('when GATEHOUSE_RATE_LIMIT_PER_SECOND is unset, then a key gets 200 requests a second and the 201st is refused', async () => {
     const t = await start({});
     const a = await arrangePartner(t.services);
     // The key is cached first, then its window left to pass: the burst below touches no store and fits in a second.
@@ -129,7 +129,7 @@ describe.each(dialects)('fault matrix row 28, the per-key rate limit (%s)', (dia
     expect(statuses.at(-1)).toBe(429);
   });
 
-  test('row 28, product.md §5: when GATEHOUSE_RATE_LIMIT_PER_SECOND=0, then no request of a burst is refused', async () => {
+  test('when GATEHOUSE_RATE_LIMIT_PER_SECOND=0, then no request of a burst is refused', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' });
     const a = await arrangePartner(t.services);
     const burst = await Promise.all(

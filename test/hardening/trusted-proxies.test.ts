@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
 import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../helpers/partner-api.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, withToken } from './support.js';
+import { expectRateLimited, readCode, withToken } from '../helpers/rate-limits.js';
 
 const PROXY = '10.0.0.1';
 const CLIENT = '203.0.113.7';

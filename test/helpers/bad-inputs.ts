@@ -1,4 +1,4 @@
-/** Values that are not a JSON string of 13 ASCII digits (product.md §2.2). */
+/** Values that are not a JSON string of 13 ASCII digits. */
 export const BAD_IDS: [string, unknown][] = [
   ['12 digits', '123456789012'],
   ['14 digits', '12345678901234'],
@@ -13,7 +13,7 @@ export const BAD_IDS: [string, unknown][] = [
   ['an empty string', ''],
 ];
 
-/** custom_code values that are refused, with the message product.md §2.15 gives each. */
+/** custom_code values that are refused, with the message the API documents for each. */
 export const BAD_CODES: [string, unknown, string][] = [
   ['14 characters', 'ABCDEFGHIJKLMN', 'length must be between 1 and 13 characters'],
   ['14 emoji', '😀'.repeat(14), 'length must be between 1 and 13 characters'],

@@ -5,46 +5,31 @@ import { platformId, type Arranged } from './factories.js';
 import { snapshotStore } from './store-state.js';
 import { TestClock } from './test-clock.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
+import { JSON_TYPE, validationBody } from './wire-bodies.js';
 
-/** The wire shapes of spec §2.4, §7 and product.md §2.5, written out here rather than imported from src. */
-export const DENY_MESSAGE = 'User is not authorized to access this resource with an explicit deny';
-export const EXPLICIT_DENY = {
-  metadata: { total: 0, errors: 1 },
-  errors: [{ Message: DENY_MESSAGE }],
-  Message: DENY_MESSAGE,
-};
-export const UNAUTHORIZED = { message: 'Unauthorized' };
-export const EMPTY_SUCCESS = { metadata: { total: 1, errors: 0 }, results: {} };
-export const PLATFORM_ID_ERROR = errorEnvelope('platform_id', 'must be a string of 13 digits');
-export const CODE_LENGTH_ERROR = errorEnvelope('custom_code', 'length must be between 1 and 13 characters');
-export const GYM_ID_ERROR = errorEnvelope('X-Gym-Id', 'must be a positive integer');
-export const UNSUPPORTED_MEDIA_TYPE = errorEnvelope(
-  'request.unsupported-media-type',
-  'Content-Type must be application/json',
-);
-export const NOT_FOUND_CHECKIN = errorEnvelope(
-  'checkin.validation.notfound',
-  'Check-In not found in database',
-);
-export const CANCELLED = errorEnvelope('checkin.validation.cancelled', 'Check-In cancelled');
-export const EXPIRED = errorEnvelope('checkin.validation.expired', 'Check-In expired');
-export const ALREADY_VALIDATED = errorEnvelope('checkin.already.validated', 'Check-In already validated');
-export const CODE_NOT_FOUND = errorEnvelope(
-  'checkin.custom-code.not-found',
-  'Custom code not found in database',
-);
-export const CODE_EXISTS = errorEnvelope(
-  'checkin.custom-code.already-exists',
-  'Already exists a custom code for that gym and user',
-);
+/** The wire bodies live in wire-bodies.ts; they are exported from here too, where tests have long found them. */
+export {
+  ALREADY_VALIDATED,
+  CANCELLED,
+  CODE_EXISTS,
+  CODE_LENGTH_ERROR,
+  CODE_NOT_FOUND,
+  DENY_MESSAGE,
+  EMPTY_SUCCESS,
+  EXPIRED,
+  EXPLICIT_DENY,
+  GYM_ID_ERROR,
+  NOT_FOUND_CHECKIN,
+  PLATFORM_ID_ERROR,
+  UNAUTHORIZED,
+  UNSUPPORTED_MEDIA_TYPE,
+  errorEnvelope,
+  secondsOf,
+} from './wire-bodies.js';
 
-export function errorEnvelope(key: string, message: string) {
-  return { metadata: { total: 0, errors: 1 }, errors: [{ message, key }] };
-}
-
-/** Product.md §2.7: every answer but 204 is JSON in UTF-8; returns the parsed body for a whole-body toEqual. */
+/** Every answer but 204 is JSON in UTF-8; returns the parsed body for a whole-body toEqual. */
 export function jsonOf(response: LightMyRequestResponse): unknown {
-  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(response.headers['content-type']).toBe(JSON_TYPE);
   return JSON.parse(response.body) as unknown;
 }
 
@@ -105,31 +90,19 @@ export function arrangeCheckin(
   });
 }
 
-/** The body validate answers 200 with (spec §2.3), for the arranged gym and product. */
+/** The body validate answers 200 with, for the arranged gym and product. */
 export function validationResult(
   a: Arranged,
   user: Record<string, string>,
   validatedAt: string,
   product: { id: number; description: string } = a.product,
 ) {
-  return {
-    metadata: { total: 1, errors: 0 },
-    results: {
-      user,
-      gym: { Id: a.gym.id, product: { Id: product.id, description: product.description } },
-      validated_at: validatedAt,
-    },
-  };
-}
-
-/** An instant in the wire form of validated_at: UTC, second precision. */
-export function secondsOf(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 19) + 'Z';
+  return validationBody(a.gym, product, user, validatedAt);
 }
 
 /**
  * Every row of the store, for "this request wrote nothing". A key's last_used_at is bookkeeping, not a domain
- * write (product.md §4 lists it), so it is left out.
+ * write, so it is left out.
  */
 export async function storeState(store: Store) {
   const snapshot = await snapshotStore(store);
@@ -143,7 +116,7 @@ export async function storeState(store: Store) {
  * One app for the enclosing describe, its clock back at the same instant before every test. Tests stay
  * independent through the factories' unique partners, gyms and members; "no write" is still proven by comparing
  * whole-store snapshots, since the tests of a file run one after another. The failed-authentication limit
- * (product.md §2.12) is off: these apps see many deliberate 403s from one address, and that limit has tests of
+ * is off: these apps see many deliberate 403s from one address, and that limit has tests of
  * its own.
  */
 export function sharedApp(options: Omit<TestAppOptions, 'clock'>): () => TestApp {

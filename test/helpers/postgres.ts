@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** The PostgreSQL server the suite runs against (product.md §6). */
+/** The PostgreSQL server the suite runs against (CONTRIBUTING.md, set-up). */
 export const PG_TEST_URL = process.env.GATEHOUSE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** CI sets this: there, a missing server fails the run instead of skipping the PostgreSQL half. */

@@ -12,6 +12,8 @@ export const DATA_TABLES = [
   'custom_codes',
   'transactions',
   'events',
+  'operators',
+  'server_secrets',
 ] as const;
 
 /** Every row of every table, in a stable order: compare two snapshots to prove a request wrote nothing. */
@@ -57,7 +59,7 @@ export async function customCodeRow(store: Store, gymId: number, platformId: str
 }
 
 /**
- * Fault-matrix invariants I1 and I2 over the whole store: no check-in has two transactions, every transaction
+ * The ledger's invariants over the whole store: no check-in has two transactions, every transaction
  * belongs to a validated check-in, and every validated check-in has exactly one transaction.
  */
 export async function expectLedgerInvariants(store: Store): Promise<void> {
@@ -65,7 +67,7 @@ export async function expectLedgerInvariants(store: Store): Promise<void> {
   const perCheckin = new Map<number, number>();
   for (const { checkin_id: id } of transactions) perCheckin.set(id, (perCheckin.get(id) ?? 0) + 1);
   const doubled = [...perCheckin].filter(([, count]) => count > 1);
-  expect(doubled, 'I1: check-ins with more than one transaction').toEqual([]);
+  expect(doubled, 'check-ins with more than one transaction').toEqual([]);
 
   const validated = await store.db
     .selectFrom('checkins')
@@ -74,5 +76,5 @@ export async function expectLedgerInvariants(store: Store): Promise<void> {
     .execute();
   const validatedIds = validated.map((row) => row.id).sort((a, b) => a - b);
   const paidIds = [...perCheckin.keys()].sort((a, b) => a - b);
-  expect(paidIds, 'I2: transactions and validated check-ins match one to one').toEqual(validatedIds);
+  expect(paidIds, 'transactions and validated check-ins match one to one').toEqual(validatedIds);
 }

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createStore } from '../../src/store/create-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { Resolver } from '../../src/services/webhooks/resolver.js';
 import { captureLogs } from './log-capture.js';
 import { createPgSchema, pgAvailable } from './postgres.js';
 import { TestClock } from './test-clock.js';
@@ -26,6 +27,10 @@ export interface TestAppOptions {
    * default as in production; false runs them through the query-builder unit of work instead.
    */
   readonly groupCommit?: boolean;
+  /** Resolves webhook host names (a test points a name at an address of its choosing). */
+  readonly resolver?: Resolver;
+  /** Where the app finds the built console (default: dist/console, when a build left one there). */
+  readonly consoleDir?: string;
 }
 
 /** The whole app on a fresh SQLite file of its own, with a controlled clock and captured logs. */
@@ -40,7 +45,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     ...options.env,
   });
   const fastPath = options.groupCommit ?? true;
-  const store: Store = createStore({ ...config, sqliteGroupCommit: fastPath, pgBatchedValidation: fastPath });
+  const store: Store = createStore({ ...config, sqliteGroupCommit: fastPath, pgBatchedChanges: fastPath });
   try {
     await store.migrate();
   } catch (error) {
@@ -51,10 +56,20 @@ export async function startTestApp(options: TestAppOptions = {}) {
   }
   const clock = options.clock ?? new TestClock();
   const logs = captureLogs();
-  const { server, services } = await buildApp({ config, store, clock, logger: logs.logger });
+  const { server, services, webhookRunner, operatorRoutes } = await buildApp({
+    config,
+    store,
+    clock,
+    logger: logs.logger,
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+    ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
+  });
   return {
     app: server,
     services,
+    /** Webhook delivery: started by the tests that need it (serve starts it in production). */
+    webhookRunner,
+    operatorRoutes,
     store,
     clock,
     config,

@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../helpers/factories.js';
-import { expectNoWrite } from '../fault-matrix/support.js';
-import { addressOf } from '../fault-matrix/raw-http.js';
+import { expectNoWrite } from '../helpers/fault-app.js';
+import { addressOf } from '../helpers/raw-http.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 type Line = Record<string, unknown>;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { errorEnvelope, expectReply } from '../helpers/partner-api.js';
 import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { VERSION } from '../../src/version.js';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
 
@@ -68,7 +69,10 @@ describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
   test('when /health and /ready are asked with no token while it is set, then they still answer (load balancers)', async () => {
     t = await startTestApp({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
 
-    expectReply(await t.app.inject({ method: 'GET', url: '/health' }), 200, { status: 'ok' });
+    expectReply(await t.app.inject({ method: 'GET', url: '/health' }), 200, {
+      status: 'ok',
+      version: VERSION,
+    });
     expectReply(await t.app.inject({ method: 'GET', url: '/ready' }), 200, { status: 'ready' });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, type TestApp } from '../helpers/test-app.js';
-import { startIsolatedApp } from './isolated-app.js';
+import { startIsolatedApp } from '../helpers/isolated-app.js';
 import { parsePrometheusText, seriesOf, type Exposition } from './prometheus-text.js';
 import { runScenario } from './scenario.js';
 
@@ -38,6 +38,11 @@ describe.each(dialects)('GET /metrics after a run of requests (%s)', (dialect) =
       gatehouse_transactions_created_total: 'counter',
       gatehouse_key_cache_lookups_total: 'counter',
       gatehouse_store_operation_duration_seconds: 'histogram',
+      gatehouse_webhook_attempts_total: 'counter',
+      gatehouse_webhook_attempt_duration_seconds: 'histogram',
+      gatehouse_webhook_endpoints_disabled_total: 'counter',
+      gatehouse_webhook_pending_deliveries: 'gauge',
+      gatehouse_webhook_oldest_pending_seconds: 'gauge',
     });
     for (const name of metrics.types.keys()) expect(metrics.help.get(name), name).toMatch(/\S/);
   });

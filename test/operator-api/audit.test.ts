@@ -10,13 +10,13 @@ import {
   createGym,
   createPartner,
   createProduct,
-  errorEnvelope,
-  expectReply,
   issueKey,
   operatorApp,
   partnerHeaders,
   validate,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 interface Entry {
   id: number;
@@ -43,7 +43,7 @@ function code(
   return t.app.inject({ method, url: `/access/v1/code/${member}`, headers, payload });
 }
 
-/** Every audited action of product.md §4, one a second from T0, by the operator and by a partner key. */
+/** Every audited action, one a second from T0, by the operator and by a partner key. */
 async function auditedStory(t: TestApp) {
   const tick = () => t.clock.advance(1000);
   const partner = await createPartner(t);
@@ -107,7 +107,7 @@ async function auditedStory(t: TestApp) {
 
 const itemsOf = (body: string) => (JSON.parse(body) as { items: Entry[] }).items;
 
-describe.each(dialects)('operator API: GET /admin/v1/audit, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
   // A fresh store per test: the audit log is global, and these tests read all of it.
   const app = operatorApp({ dialect, perTest: true });
 
@@ -204,7 +204,11 @@ describe.each(dialects)('operator API: GET /admin/v1/audit, product.md §4 (%s)'
   });
 
   test.each([
-    ['entity=secret', 'entity', 'must be one of partner, gym, product, key, checkin, custom-code'],
+    [
+      'entity=secret',
+      'entity',
+      'must be one of partner, gym, product, key, checkin, custom-code, operator, member, webhook',
+    ],
     ['from=soon', 'from', 'must be an ISO-8601 date or date-time'],
     ['to=2026-04-31', 'to', 'must be an ISO-8601 date or date-time'],
     ['limit=1001', 'limit', 'must be an integer from 1 to 1000'],

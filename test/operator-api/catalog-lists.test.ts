@@ -7,11 +7,11 @@ import {
   createGym,
   createPartner,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   A_CURSOR,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const rowsOf = (t: TestApp, table: 'gyms' | 'products') =>
   t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
@@ -20,7 +20,7 @@ const GYM_NAME: unknown = expect.stringMatching(/^Gym /);
 
 const cursorOf = (body: string) => (JSON.parse(body) as { next_cursor: string }).next_cursor;
 
-describe.each(dialects)('operator API: lists and generated ids, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) => {
   // A fresh store per test: generated ids and whole lists are then known exactly.
   const app = operatorApp({ dialect, perTest: true });
 

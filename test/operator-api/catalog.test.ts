@@ -9,18 +9,18 @@ import {
   createGym,
   createPartner,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   wholeStore,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const rowOf = (t: TestApp, table: 'partners' | 'gyms' | 'products', id: number) =>
   t.store.db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
 
 const idOf = (body: string) => (JSON.parse(body) as { id: number }).id;
 
-describe.each(dialects)('operator API: partners, gyms, products, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect) => {
   const app = operatorApp({ dialect });
 
   test('when a partner is created, then 201 {id, name, created_at}, unknown fields ignored, and it is stored', async () => {

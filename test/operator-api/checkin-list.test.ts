@@ -11,14 +11,14 @@ import {
   createCheckin,
   createGym,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   shownCheckin as shown,
   validate,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
-describe.each(dialects)('operator API: GET /admin/v1/checkins, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: GET /admin/v1/checkins (%s)', (dialect) => {
   const app = operatorApp({ dialect });
 
   test('when check-ins are listed by member, gym and status, then each filter selects exactly its own, expired derived from time', async () => {

@@ -12,18 +12,18 @@ import {
   createCheckin,
   createGym,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   validate,
   wholeStore,
   shownCheckin as shown,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const checkinRow = (t: TestApp, id: number) =>
   t.store.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-describe.each(dialects)('operator API: check-ins, product.md §3–4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
   const app = operatorApp({ dialect });
 
   test('when a check-in is created, then 201 pending, expiring GATEHOUSE_CHECKIN_TTL_SECONDS (1200) later, and it is stored', async () => {

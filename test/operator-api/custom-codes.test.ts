@@ -9,13 +9,13 @@ import {
   at,
   createCheckin,
   createGym,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   partnerHeaders,
   validate,
   wholeStore,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const NOT_FOUND = errorEnvelope('checkin.custom-code.not-found', 'Custom code not found in database');
 
@@ -35,7 +35,7 @@ function partnerCode(
   });
 }
 
-describe.each(dialects)('operator API: GET /admin/v1/custom-codes, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: GET /admin/v1/custom-codes (%s)', (dialect) => {
   const app = operatorApp({ dialect });
 
   test('when a partner has set a member’s code, then the lookup answers 200 with it; after a PUT, with the new code and updated_at', async () => {

@@ -8,12 +8,12 @@ import {
   createCheckin,
   createGym,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   validate,
   wholeStore,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const DAILY_LIMIT = errorEnvelope(
   'checkin.daily-limit',
@@ -46,62 +46,59 @@ async function expectRefused(t: TestApp, n: Network, member: string, checkedInAt
   expect(await wholeStore(t)).toEqual(before);
 }
 
-describe.each(dialects)(
-  'daily visit limit, default 1 per member·gym·UTC day, product.md §3 (%s)',
-  (dialect) => {
-    const app = operatorApp({ dialect });
+describe.each(dialects)('daily visit limit, default 1 per member·gym·UTC day (%s)', (dialect) => {
+  const app = operatorApp({ dialect });
 
-    test('when the member has a validated visit today, then a new check-in that day is 409 checkin.daily-limit; another gym or member is not affected', async () => {
-      const t = app();
-      const n = await arrangeNetwork(t);
-      const otherGym = await createProduct(t, (await createGym(t, n.partner.id)).id);
-      const member = platformId();
-      await visit(t, n, member);
+  test('when the member has a validated visit today, then a new check-in that day is 409 checkin.daily-limit; another gym or member is not affected', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const otherGym = await createProduct(t, (await createGym(t, n.partner.id)).id);
+    const member = platformId();
+    await visit(t, n, member);
 
-      await expectRefused(t, n, member);
-      await expectRefused(t, n, member, '2026-03-02T23:59:59.999Z');
-      await createCheckin(t, otherGym, { platform_id: member });
-      expect((await checkIn(t, n, platformId())).statusCode).toBe(201);
-      expect((await checkIn(t, n, member, '2026-03-03T00:00:00Z')).statusCode).toBe(201);
-      expect((await checkIn(t, n, member, '2026-03-01T23:59:59.999Z')).statusCode).toBe(201);
+    await expectRefused(t, n, member);
+    await expectRefused(t, n, member, '2026-03-02T23:59:59.999Z');
+    await createCheckin(t, otherGym, { platform_id: member });
+    expect((await checkIn(t, n, platformId())).statusCode).toBe(201);
+    expect((await checkIn(t, n, member, '2026-03-03T00:00:00Z')).statusCode).toBe(201);
+    expect((await checkIn(t, n, member, '2026-03-01T23:59:59.999Z')).statusCode).toBe(201);
+  });
+
+  test('when the member’s check-ins that day are pending, cancelled or expired, then they do not count: new check-ins are accepted and the latest validates', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const member = platformId();
+    const expired = await createCheckin(t, n.product, {
+      platform_id: member,
+      checked_in_at: '2026-03-02T08:00:00Z',
     });
-
-    test('when the member’s check-ins that day are pending, cancelled or expired, then they do not count: new check-ins are accepted and the latest validates', async () => {
-      const t = app();
-      const n = await arrangeNetwork(t);
-      const member = platformId();
-      const expired = await createCheckin(t, n.product, {
-        platform_id: member,
-        checked_in_at: '2026-03-02T08:00:00Z',
-      });
-      const cancelled = await createCheckin(t, n.product, {
-        platform_id: member,
-        checked_in_at: '2026-03-02T09:00:00Z',
-      });
-      await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
-      await createCheckin(t, n.product, { platform_id: member });
-
-      const replacing = await checkIn(t, n, member);
-      const validated = await validate(t, n.key.key, n.gym.id, member);
-
-      expect([replacing.statusCode, validated.statusCode]).toEqual([201, 200]);
-      expect(expired.status).toBe('expired');
-      await expectRefused(t, n, member);
-      await expectLedgerInvariants(t.store);
+    const cancelled = await createCheckin(t, n.product, {
+      platform_id: member,
+      checked_in_at: '2026-03-02T09:00:00Z',
     });
+    await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
+    await createCheckin(t, n.product, { platform_id: member });
 
-    test('when two visits fall at 02:30Z and 03:30Z, then in UTC they are the same day: the second is refused', async () => {
-      const t = app();
-      const n = await arrangeNetwork(t);
-      const member = platformId();
-      t.clock.set('2026-03-02T02:30:00Z');
-      await visit(t, n, member);
-      t.clock.set('2026-03-02T03:30:00Z');
+    const replacing = await checkIn(t, n, member);
+    const validated = await validate(t, n.key.key, n.gym.id, member);
 
-      await expectRefused(t, n, member);
-    });
-  },
-);
+    expect([replacing.statusCode, validated.statusCode]).toEqual([201, 200]);
+    expect(expired.status).toBe('expired');
+    await expectRefused(t, n, member);
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when two visits fall at 02:30Z and 03:30Z, then in UTC they are the same day: the second is refused', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const member = platformId();
+    t.clock.set('2026-03-02T02:30:00Z');
+    await visit(t, n, member);
+    t.clock.set('2026-03-02T03:30:00Z');
+
+    await expectRefused(t, n, member);
+  });
+});
 
 describe.each(dialects)(
   'daily visit limit in GATEHOUSE_TIMEZONE=America/Sao_Paulo (UTC−3) (%s)',

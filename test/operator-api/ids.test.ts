@@ -7,13 +7,13 @@ import {
   createCheckin,
   createPartner,
   createProduct,
-  errorEnvelope,
-  expectReply,
   issueKey,
   operatorApp,
   validate,
   wholeStore,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 /** The greatest id there is: 15 digits, as X-Gym-Id and every id in a path or body allow. */
 const MAX_ID = 999_999_999_999_999;

@@ -2,25 +2,24 @@ import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../helpers/test-app.js';
 import {
-  EXPLICIT_DENY,
   T0,
   T0_MS,
   admin,
   at,
   createGym,
   createPartner,
-  errorEnvelope,
-  expectReply,
   issueKey,
   operatorApp,
   partnerTransactions,
   wholeStore,
   type IssuedKey,
   A_CURSOR,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope, EXPLICIT_DENY } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const NO_VISITS = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: A_CURSOR, has_more: false };
-/** product.md keeps the shape open; gatehouse's is `ghk_<8 hex>_<40 hex>` with `ghk_<8 hex>` the prefix. */
+/** gatehouse's key shape is `ghk_<8 hex>_<40 hex>` with `ghk_<8 hex>` the prefix. */
 const A_KEY: unknown = expect.stringMatching(/^ghk_[0-9a-f]{8}_[0-9a-f]{40}$/);
 
 const keyRow = (t: TestApp, id: number) =>
@@ -33,7 +32,7 @@ function listed(issued: IssuedKey): Record<string, unknown> {
   return copy;
 }
 
-describe.each(dialects)('operator API: API keys, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: API keys (%s)', (dialect) => {
   const app = operatorApp({ dialect });
 
   test('when a key is issued without gym_ids, then 201 with the secret once, gym_ids null, only its hash stored, and it opens every gym of the partner, present and future', async () => {

@@ -10,7 +10,7 @@ import {
   createProduct,
   type Checkin,
   type Product,
-} from './support.js';
+} from '../helpers/operator-api.js';
 
 /** One validated visit, as the ledger should record it. */
 export interface Visit {

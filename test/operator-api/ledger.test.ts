@@ -3,12 +3,14 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
 import { asCsvRecord, mixedRun, wireTransaction } from './ledger-run.js';
-import { admin, errorEnvelope, expectReply, operatorApp } from './support.js';
+import { admin, operatorApp } from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 type Run = Awaited<ReturnType<typeof mixedRun>>;
 type Transaction = ReturnType<typeof wireTransaction>;
 
-describe.each(dialects)('operator API: GET /admin/v1/transactions, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: GET /admin/v1/transactions (%s)', (dialect) => {
   const app = operatorApp({ dialect });
   let run: Run;
   let all: Transaction[];

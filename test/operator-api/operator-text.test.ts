@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../helpers/test-app.js';
-import {
-  T0,
-  admin,
-  createGym,
-  createPartner,
-  errorEnvelope,
-  expectReply,
-  operatorApp,
-  wholeStore,
-} from './support.js';
+import { T0, admin, createGym, createPartner, operatorApp, wholeStore } from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 const MESSAGE = 'must be text without control characters';
 

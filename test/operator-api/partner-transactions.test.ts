@@ -1,21 +1,20 @@
 import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../helpers/test-app.js';
 import {
-  EXPLICIT_DENY,
   admin,
   arrangeNetwork,
   createCheckin,
   createGym,
   createProduct,
-  errorEnvelope,
-  expectReply,
   operatorApp,
   partnerTransactions,
   validate,
   type Checkin,
   type Product,
   A_CURSOR,
-} from './support.js';
+} from '../helpers/operator-api.js';
+import { errorEnvelope, EXPLICIT_DENY } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 interface AdminTransaction {
   id: number;

@@ -2,7 +2,9 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { dialects } from '../helpers/test-app.js';
 import { asCsvRecord, mixedRun } from './ledger-run.js';
-import { admin, errorEnvelope, expectReply, operatorApp, type Product } from './support.js';
+import { admin, operatorApp, type Product } from '../helpers/operator-api.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
 
 type Run = Awaited<ReturnType<typeof mixedRun>>;
 interface Line {
@@ -15,7 +17,7 @@ interface Line {
 
 const DAY = 'from=2026-03-02&to=2026-03-03';
 
-describe.each(dialects)('operator API: GET /admin/v1/payouts, product.md §4 (%s)', (dialect) => {
+describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) => {
   const app = operatorApp({ dialect });
   let run: Run;
   // The tests only read: one mixed run in a fresh store serves them all.

@@ -19,7 +19,7 @@ import { dialects } from '../helpers/test-app.js';
 
 const ROUTES = ['validate', 'POST code', 'PUT code', 'DELETE code', 'GET code'] as const;
 
-describe.each(dialects)('Authorization and X-Gym-Id, product.md §2.5 (%s)', (dialect) => {
+describe.each(dialects)('Authorization and X-Gym-Id (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   describe.each(ROUTES)('%s', (route) => {

@@ -17,7 +17,7 @@ import { dialects } from '../helpers/test-app.js';
 
 const TTL_MS = 1_200_000;
 
-describe.each(dialects)('check-in lifecycle as validate sees it, product.md §3 (%s)', (dialect) => {
+describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test('when a check-in is created, then it expires GATEHOUSE_CHECKIN_TTL_SECONDS (default 1200 s) after checked_in_at', async () => {

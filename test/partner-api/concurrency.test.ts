@@ -13,7 +13,7 @@ import { dialects } from '../helpers/test-app.js';
 
 const CONCURRENT = 50;
 
-describe.each(dialects)('concurrent validates, product.md §2.11 (%s)', (dialect) => {
+describe.each(dialects)('concurrent validates (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test(`when ${CONCURRENT} validates of one check-in arrive at once, then exactly one 200, the rest 400 already validated, one transaction`, async () => {

@@ -28,7 +28,7 @@ function bodyFor(method: (typeof ALL_METHODS)[number]) {
   return method === 'POST' || method === 'PUT' ? { custom_code: 'VALID-1' } : undefined;
 }
 
-describe.each(dialects)('custom-code input, product.md §2.2–2.3 (%s)', (dialect) => {
+describe.each(dialects)('custom-code input (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   describe.each(WRITES)('%s /access/v1/code/:platform_id', (method) => {

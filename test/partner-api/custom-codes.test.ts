@@ -14,7 +14,7 @@ import {
 import { customCodeRow } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
 
-describe.each(dialects)('custom codes, spec §4.2–4.4 and the GET extension (%s)', (dialect) => {
+describe.each(dialects)('custom codes (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test('when POST creates a code for a member with no check-in, then 201 with an empty result and the code is stored', async () => {

@@ -34,7 +34,7 @@ async function secondGym(t: TestApp, a: Arranged) {
   return { gym, product, member };
 }
 
-describe.each(dialects)('key scope: the gyms a key may act on, product.md §2.5 (%s)', (dialect) => {
+describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test('when a key scoped to its gym validates there, then 200', async () => {

@@ -44,7 +44,7 @@ const BAD_TOKEN = 'Bearer not-a-key';
 const MALFORMED = '{"platform_id":';
 const HUGE_MALFORMED = `{"platform_id":"${'9'.repeat(70_000)}`;
 
-describe.each(dialects)('order of checks when several things are wrong, product.md §2.5 (%s)', (dialect) => {
+describe.each(dialects)('order of checks when several things are wrong (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test.each<[string, (other: Arranged) => Faults, number, unknown]>([

@@ -27,7 +27,7 @@ async function whileLockedElsewhere<T>(t: TestApp, work: () => Promise<T>): Prom
 }
 
 // SQLite only: a writer locked out beyond the busy timeout is the store fault a single process can provoke.
-describe('store unavailable, product.md §2.9 and §7 (sqlite)', () => {
+describe('store unavailable (sqlite)', () => {
   const app = sharedApp({ dialect: 'sqlite' });
 
   test('when the database is locked by another writer, then validate answers 503 with Retry-After and nothing is written', async () => {

@@ -30,7 +30,7 @@ async function withStoredCode(t: TestApp, gymId: number, member: string) {
   t.clock.set(now);
 }
 
-describe.each(dialects)('custom_code in validate, product.md §3 upsert matrix (%s)', (dialect) => {
+describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test('when the check-in is valid, then 200 and the code is stored with the validation', async () => {

@@ -16,7 +16,7 @@ import {
 import { checkinRow, customCodeRow, transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
 
-describe.each(dialects)('validate input, product.md §2.1–2.4 (%s)', (dialect) => {
+describe.each(dialects)('validate input (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test.each(BAD_IDS)(

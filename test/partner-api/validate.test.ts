@@ -18,10 +18,10 @@ import { dialects } from '../helpers/test-app.js';
 
 const TTL_MS = 1_200_000;
 
-describe.each(dialects)('validate, spec §3 and §4.1 (%s)', (dialect) => {
+describe.each(dialects)('validate (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
-  test('when the check-in is valid, then 200 with the §2.3 result, the check-in is validated and one transaction copies the product', async () => {
+  test('when the check-in is valid, then 200 with the full result, the check-in is validated and one transaction copies the product', async () => {
     const t = app();
     const a = await arrangePartner(t.services, { payoutCents: 1250, currency: 'BRL' });
     const checkin = await arrangeCheckin(t, a);

@@ -18,13 +18,13 @@ import { dialects } from '../helpers/test-app.js';
 
 const BODY_LIMIT = 65_536;
 
-/** A validate body of exactly `bytes` bytes, padded in an unknown field (ignored, product.md §2.4). */
+/** A validate body of exactly `bytes` bytes, padded in an unknown field (ignored). */
 function paddedBody(member: string, bytes: number): string {
   const bare = JSON.stringify({ platform_id: member, padding: '' });
   return JSON.stringify({ platform_id: member, padding: 'x'.repeat(bytes - bare.length) });
 }
 
-describe.each(dialects)('content types and body limits, product.md §2.6 (%s)', (dialect) => {
+describe.each(dialects)('content types and body limits (%s)', (dialect) => {
   const app = sharedApp({ dialect });
 
   test.each([

@@ -6,9 +6,10 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { arrangeCheckins, openOperator, type Operator } from './helpers/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from './helpers/gatehouse-process.js';
-import { CHECKIN_NOT_FOUND, EXPLICIT_DENY, pollUntil, reply, validate } from './helpers/http.js';
+import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, validate } from '../helpers/processes/http.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../helpers/wire-bodies.js';
 
 // Long enough that only the change feed can explain a gym served promptly after it was refused as unknown.
 const KEY_CACHE_SECONDS = '60';
@@ -48,7 +49,7 @@ describe('a gym refused as unknown is served on every process within a second of
         (r) => 'status' in r && r.status === 404,
         { withinMs: 2 * WITHIN_MS, intervalMs: 25 },
       );
-      expect(polled.result).toEqual({ status: 404, body: CHECKIN_NOT_FOUND });
+      expect(polled.result).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
       expect(polled.elapsedMs).toBeLessThan(WITHIN_MS);
     }
   }

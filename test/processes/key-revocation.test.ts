@@ -6,9 +6,10 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { arrangeCheckins, openOperator, type Operator } from './helpers/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from './helpers/gatehouse-process.js';
-import { CHECKIN_NOT_FOUND, EXPLICIT_DENY, pollUntil, reply, validate } from './helpers/http.js';
+import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, validate } from '../helpers/processes/http.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../helpers/wire-bodies.js';
 
 // Long enough that only the change feed (LISTEN/NOTIFY, PRAGMA data_version) can explain a prompt 403.
 const KEY_CACHE_SECONDS = '60';
@@ -40,7 +41,7 @@ function expectRefusedWithinASecond(refusals: Awaited<ReturnType<typeof timeToRe
   }
 }
 
-describe('row 4, across processes (product.md §7): a revoked key stops working on every process within a second', () => {
+describe('across processes: a revoked key stops working on every process within a second', () => {
   const startGatehouse = useGatehouseProcesses();
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -57,7 +58,7 @@ describe('row 4, across processes (product.md §7): a revoked key stops working 
   }
 
   test.skipIf(!pgAvailable)(
-    'row 4 on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within a second (LISTEN/NOTIFY)',
+    'on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within a second (LISTEN/NOTIFY)',
     async () => {
       const schema = await createPgSchema();
       const operator = openOperator(schema.url);
@@ -84,7 +85,7 @@ describe('row 4, across processes (product.md §7): a revoked key stops working 
       expect(listening.done, 'both processes LISTEN for key changes').toBe(true);
       await sleep(200);
       for (const server of servers)
-        expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: CHECKIN_NOT_FOUND });
+        expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
       // Control: a revocation written behind gatehouse's back (no NOTIFY) is not seen, the cache really holds.
       await operator.store.db
@@ -93,14 +94,14 @@ describe('row 4, across processes (product.md §7): a revoked key stops working 
         .where('id', '=', arranged.keyId)
         .execute();
       for (const server of servers)
-        expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: CHECKIN_NOT_FOUND });
+        expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
       await operator.services.apiKeys.revoke(arranged.keyId);
       expectRefusedWithinASecond(await timeToRefusal(servers, arranged.headers));
     },
   );
 
-  test('row 4 on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within a second (data_version)', async () => {
+  test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within a second (data_version)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-keys-'));
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     const url = `sqlite:${join(dir, 'gatehouse.db')}`;
@@ -112,7 +113,7 @@ describe('row 4, across processes (product.md §7): a revoked key stops working 
       GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS,
     });
     for (const server of servers)
-      expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: CHECKIN_NOT_FOUND });
+      expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
     await operator.services.apiKeys.revoke(arranged.keyId);
     expectRefusedWithinASecond(await timeToRefusal(servers, arranged.headers));

@@ -8,10 +8,11 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import { SERVICE_UNAVAILABLE, pollUntil, reply, send, validate } from './helpers/http.js';
-import { privateClusterSupported, usePrivateCluster } from './helpers/private-postgres.js';
+} from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, send, validate } from '../helpers/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
+import { SERVICE_UNAVAILABLE } from '../helpers/wire-bodies.js';
 
 describe.skipIf(!privateClusterSupported)('PostgreSQL down when gatehouse starts (private cluster)', () => {
   const cluster = usePrivateCluster();
@@ -22,7 +23,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL down when gatehouse starts
     operator = undefined;
   });
 
-  test('row 30: when PostgreSQL is down at start, then the process stays up answering 503 with Retry-After, and serves once it is back', async () => {
+  test('when PostgreSQL is down at start, then the process stays up answering 503 with Retry-After, and serves once it is back', async () => {
     await cluster().stop();
     const server = await startGatehouse(
       { GATEHOUSE_DATABASE_URL: cluster().url('gh_row30'), GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '1000' },

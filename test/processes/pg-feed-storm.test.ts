@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
 import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { arrangeCheckins, openOperator, type Operator } from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import { send, validate, type Outcome } from './helpers/http.js';
+import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { send, validate, type Outcome } from '../helpers/processes/http.js';
 
 const CHECKINS = 600;
 const CONCURRENCY = 40;
@@ -28,7 +28,7 @@ interface LogPage {
 }
 
 describe.skipIf(!pgAvailable)(
-  'row 50: the partner feed and the event log during a storm on two PostgreSQL processes',
+  'the partner feed and the event log during a storm on two PostgreSQL processes',
   () => {
     const startGatehouse = useGatehouseProcesses();
     let schema: Awaited<ReturnType<typeof createPgSchema>>;

@@ -6,10 +6,11 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import { ALREADY_VALIDATED, pollUntil, reply, send, statusOf, validate } from './helpers/http.js';
-import { privateClusterSupported, usePrivateCluster } from './helpers/private-postgres.js';
+} from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, send, statusOf, validate } from '../helpers/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
+import { ALREADY_VALIDATED } from '../helpers/wire-bodies.js';
 
 const APP = 'gh_row31';
 
@@ -25,7 +26,7 @@ describe.skipIf(!privateClusterSupported)(
     });
     afterEach(() => operator.close());
 
-    test('row 31: when every idle connection of the process is ended with pg_terminate_backend, then the next request succeeds and the process lives on', async () => {
+    test('when every idle connection of the process is ended with pg_terminate_backend, then the next request succeeds and the process lives on', async () => {
       const server = await startGatehouse({ GATEHOUSE_DATABASE_URL: cluster().url(APP) });
       const arranged = await arrangeCheckins(operator.services, 12);
       const [next, ...warmups] = arranged.checkins;

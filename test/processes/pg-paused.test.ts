@@ -8,18 +8,11 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import {
-  ALREADY_VALIDATED,
-  CHECKIN_NOT_FOUND,
-  SERVICE_UNAVAILABLE,
-  pollUntil,
-  reply,
-  statusOf,
-  validate,
-} from './helpers/http.js';
-import { privateClusterSupported, usePrivateCluster } from './helpers/private-postgres.js';
+} from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, statusOf, validate } from '../helpers/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
+import { ALREADY_VALIDATED, NOT_FOUND_CHECKIN, SERVICE_UNAVAILABLE } from '../helpers/wire-bodies.js';
 
 const PAUSE_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 1500;
@@ -39,7 +32,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (priva
   });
   afterEach(() => operator.close());
 
-  test('row 33: when PostgreSQL is paused for 10 s, then a validate answers 503 within the query timeout, and its retry after resume is 200 or already validated with one transaction', async () => {
+  test('when PostgreSQL is paused for 10 s, then a validate answers 503 within the query timeout, and its retry after resume is 200 or already validated with one transaction', async () => {
     const server = await startGatehouse({
       GATEHOUSE_DATABASE_URL: cluster().url('gh_row33'),
       GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
@@ -50,7 +43,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (priva
     // A pooled connection exists before the pause, as on a serving process.
     expect(reply(await validate(server.baseUrl, arranged.headers, platformId()))).toEqual({
       status: 404,
-      body: CHECKIN_NOT_FOUND,
+      body: NOT_FOUND_CHECKIN,
     });
 
     const pausedAt = performance.now();

@@ -1,17 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { arrangeCheckins, openOperator, validatedBody, type Operator } from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import {
-  ALREADY_VALIDATED,
-  SERVICE_UNAVAILABLE,
-  pollUntil,
-  reply,
-  send,
-  type Outcome,
-} from './helpers/http.js';
-import { privateClusterSupported, usePrivateCluster } from './helpers/private-postgres.js';
-import { runStorm, type Attempt } from './helpers/storm.js';
+import { arrangeCheckins, openOperator, validatedBody, type Operator } from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { pollUntil, reply, send, type Outcome } from '../helpers/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
+import { runStorm, type Attempt } from '../helpers/processes/storm.js';
+import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../helpers/wire-bodies.js';
 
 const CHECKINS = 150;
 const REQUEST_TIMEOUT_MS = 6000;
@@ -48,7 +42,7 @@ describe.skipIf(!privateClusterSupported)(
     });
     afterEach(() => operator.close());
 
-    test('row 32: when PostgreSQL restarts under a storm of validates, then each answer is 200, already validated, 503 or a timeout, retries succeed, and every 200 has exactly one transaction', async () => {
+    test('when PostgreSQL restarts under a storm of validates, then each answer is 200, already validated, 503 or a timeout, retries succeed, and every 200 has exactly one transaction', async () => {
       const server = await startGatehouse({
         GATEHOUSE_DATABASE_URL: cluster().url('gh_row32'),
         GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '1000',

@@ -7,9 +7,10 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from './helpers/arrange.js';
-import { useGatehouseProcesses } from './helpers/gatehouse-process.js';
-import { ALREADY_VALIDATED, reply, validate } from './helpers/http.js';
+} from '../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
+import { reply, validate } from '../helpers/processes/http.js';
+import { ALREADY_VALIDATED } from '../helpers/wire-bodies.js';
 
 describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema (shared server)', () => {
   const startGatehouse = useGatehouseProcesses();
@@ -28,7 +29,7 @@ describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema 
     await schema.drop();
   });
 
-  test('row 23: when 50 validates of one check-in race through two processes, then exactly one is 200, 49 are 400 already validated, and one transaction exists', async () => {
+  test('when 50 validates of one check-in race through two processes, then exactly one is 200, 49 are 400 already validated, and one transaction exists', async () => {
     const arranged = await arrangeCheckins(operator.services, 1);
     const checkin = arranged.checkins[0]!;
     const env = { GATEHOUSE_DATABASE_URL: schema.url };

@@ -3,7 +3,7 @@ import { GatehouseError } from '../../sdk/src/index.js';
 import { platformId } from '../helpers/factories.js';
 import { EXPLICIT_DENY, UNAUTHORIZED } from '../helpers/partner-api.js';
 import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from './live.js';
+import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
 
 describe.each(dialects)('the SDK’s typed auth errors against a live gatehouse (%s)', (dialect) => {
   const live = liveGatehouse(dialect);

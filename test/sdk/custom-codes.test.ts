@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { platformId } from '../helpers/factories.js';
 import { customCodeRow } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from './live.js';
+import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
 
 const CODE_LENGTH = {
   status: 400,

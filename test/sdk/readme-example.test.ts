@@ -6,7 +6,7 @@ import { platformId } from '../helpers/factories.js';
 import { arrangeCheckin } from '../helpers/partner-api.js';
 import { transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { liveGatehouse, rejectionOf } from './live.js';
+import { liveGatehouse, rejectionOf } from '../helpers/live-gatehouse.js';
 
 const root = new URL('../../', import.meta.url);
 

@@ -4,7 +4,7 @@ import { platformId } from '../helpers/factories.js';
 import { arrangeCheckin } from '../helpers/partner-api.js';
 import { transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from './live.js';
+import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
 
 const UNEXPECTED = 'There was an unexpected internal server error';
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatehouseClient, GatehouseError, OutcomeUnknownError } from '../../sdk/src/index.js';
-import { rejectionOf } from './live.js';
+import { rejectionOf } from '../helpers/live-gatehouse.js';
 import { answer, hangUp, startStub, type LocalServer } from './servers.js';
 import { MEMBER, UNAVAILABLE, VALID_BODY, clientOf } from './stub-client.js';
 
-/** validate against stubs: never re-sent on its own, and tolerant of an empty 200 (spec §4.1). */
+/** validate against stubs: never re-sent on its own, and tolerant of an empty 200. */
 
 let stub: LocalServer | undefined;
 afterEach(async () => {
@@ -78,7 +78,7 @@ describe('validate answered 200', () => {
     });
   });
 
-  it('when the 200 has the spec body, then it is the details, and the request is the spec’s', async () => {
+  it('when the 200 has the documented body, then it is the details, and the request is the documented one', async () => {
     stub = await startStub((_n, _request, response) => answer(response, 200, VALID_BODY));
 
     const result = await clientOf(stub).validate({ platformId: MEMBER, customCode: 'QR-1' });

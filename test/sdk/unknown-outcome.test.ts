@@ -4,7 +4,7 @@ import { platformId, type Arranged } from '../helpers/factories.js';
 import { arrangeCheckin } from '../helpers/partner-api.js';
 import { checkinRow, customCodeRow, transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse, rejectionOf } from './live.js';
+import { expectRefusal, liveGatehouse, rejectionOf } from '../helpers/live-gatehouse.js';
 import { startLossyProxy, type LocalServer, type ProxyPlan } from './servers.js';
 
 /*

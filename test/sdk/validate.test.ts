@@ -3,14 +3,15 @@ import { platformId } from '../helpers/factories.js';
 import { arrangeCheckin } from '../helpers/partner-api.js';
 import { transactionsOf } from '../helpers/store-state.js';
 import { dialects } from '../helpers/test-app.js';
-import { envelope, expectRefusal, liveGatehouse } from './live.js';
+import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
 
 const NOW = '2026-03-02T12:00:00Z';
 
 describe.each(dialects)('the SDK’s validate against a live gatehouse (%s)', (dialect) => {
   const live = liveGatehouse(dialect);
 
-  it('when the check-in is valid, then it is validated with the details of spec §2.3 and one transaction', async () => {
+  it('when the check-in is valid, then it is validated with the full details and one transaction', async () => {
     const a = await live.arrange();
     const checkin = await arrangeCheckin(live.app(), a);
 
@@ -47,7 +48,9 @@ describe.each(dialects)('the SDK’s validate against a live gatehouse (%s)', (d
       key: 'checkin.validation.notfound',
       message: 'Check-In not found in database',
     });
-    expect(error.body).toEqual(envelope('checkin.validation.notfound', 'Check-In not found in database'));
+    expect(error.body).toEqual(
+      errorEnvelope('checkin.validation.notfound', 'Check-In not found in database'),
+    );
     expect(error.requestId).toMatch(/.+/);
   });
 

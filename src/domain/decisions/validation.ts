@@ -6,7 +6,6 @@ import {
   type CheckinStatus,
 } from '../checkin-condition.js';
 import { checkinEventData, type CheckinFacts } from '../events.js';
-import { formatInstant } from '../time-format.js';
 import type { Decision, Write } from '../writes.js';
 import { codeWrites } from './custom-code.js';
 
@@ -84,13 +83,11 @@ function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
         occurredAt: now,
         partnerId: latest.partnerId,
         gymId: request.gymId,
-        data: {
-          ...checkinEventData(facts),
-          transaction_id: null,
-          validated_at: formatInstant(now),
-          payout_cents: latest.product.payoutCents,
+        data: checkinEventData(facts, {
+          validatedAt: now,
+          payoutCents: latest.product.payoutCents,
           currency: latest.product.currency,
-        },
+        }),
       },
       transactionOf: latest.id,
     },

@@ -2,13 +2,12 @@ import type pg from 'pg';
 import { actorName } from '../../domain/audit.js';
 import { newEventId } from '../../domain/events.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
-import { COMMIT_MARK_SQL } from '../commit-order.js';
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
  * as parallel arrays. It matches the query-builder applier (src/store/write-applier.ts): the same guarded status
- * changes and code updates, ledger rows and events numbered in commit order as the transaction commits
- * (src/store/commit-order.ts).
+ * changes and code updates; ledger rows and events take their places from the transaction's id
+ * (src/store/commit-horizon.ts).
  */
 const WRITE_BATCH = `
 with status as (
@@ -59,10 +58,6 @@ with status as (
   from unnest($35::text[], $36::text[], $37::bigint[], $38::bigint[], $39::bigint[], $40::text[], $41::bigint[])
     as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of)
   left join new_transactions t on t.checkin_id = e.transaction_of
-  returning 1
-), marked as (
-  -- Numbers this transaction's ledger rows and events in commit order when it commits (src/store/commit-order.ts).
-  ${COMMIT_MARK_SQL}
   returning 1
 )
 select (select count(*) from status)::int as status,

@@ -8,22 +8,58 @@ import {
   type ChangeRequest,
   type ChangeState,
 } from '../../domain/changes.js';
+import { localDayBounds } from '../../domain/local-day.js';
 import type { Database } from '../database.js';
 import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
-/** The changes SQLite batches, with how each reads its state through prepared statements. */
-type SyncReaders = { [K in BatchedKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K> };
-export type BatchedKind = 'validate';
+/**
+ * How each change reads its state through prepared statements, as the query-builder readers do
+ * (src/store/change-readers.ts). No lock is taken: SQLite's single writer runs the batch's changes one by one, so each
+ * reads what the changes before it wrote.
+ */
+type SyncReaders = { [K in ChangeKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K> };
+
+function codeState(s: SqliteStatements, key: { gymId: number; platformId: string }) {
+  const code = s.code(key.gymId, key.platformId);
+  return {
+    existing: code === undefined ? undefined : { ...key, code: code.code, updatedAt: code.updatedAt },
+    partnerId: s.gymPartner(key.gymId),
+  };
+}
 
 const syncReaders: SyncReaders = {
   validate(s, request) {
     const latest = s.latestCheckin(request.gymId, request.platformId);
     const stores = request.customCode !== undefined && latest !== undefined;
-    return { latest, code: stores ? s.code(request.gymId, request.platformId) : undefined };
+    return { latest, code: stores ? s.code(request.gymId, request.platformId)?.code : undefined };
   },
+  'create-checkin'(s, request) {
+    const partnerId = s.gymPartner(request.gymId);
+    const day = localDayBounds(request.checkedInAt, request.timezone);
+    return {
+      gym: partnerId === undefined ? undefined : { partnerId },
+      product: s.product(request.productId),
+      visitsThatDay: s.validatedBetween(request, day.start, day.end),
+      checkinId: s.nextCheckinId(),
+    };
+  },
+  'cancel-checkin'(s, request) {
+    const checkin = s.checkin(request.checkinId);
+    if (checkin === undefined) return { checkin: undefined };
+    const partnerId = s.gymPartner(checkin.gymId);
+    const product = s.product(checkin.productId);
+    if (partnerId === undefined || product === undefined)
+      throw new Error(`check-in ${checkin.id} lost its gym or product`);
+    return {
+      checkin: { ...checkin, partnerId, product: { id: product.id, description: product.description } },
+    };
+  },
+  'create-code': codeState,
+  'update-code': codeState,
+  'delete-code': codeState,
 };
 
-interface Pending<K extends BatchedKind = BatchedKind> {
+interface Pending<K extends ChangeKind = ChangeKind> {
   readonly kind: K;
   readonly request: ChangeRequest<K>;
   readonly resolve: (outcome: ChangeOutcome<K>) => void;
@@ -56,11 +92,16 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
    * One change: read, decide, write. A refusal decided before any write settles only its own request; a write
    * that throws fails the batch (the caller then isolates it).
    */
+  /** Reads a change's state through the prepared statements and lets the domain decide. */
+  function decideOne<K extends ChangeKind>(kind: K, request: ChangeRequest<K>) {
+    return decide[kind](request, syncReaders[kind](statements, request));
+  }
+
   function runOne(item: Pending): () => void {
-    const state = syncReaders[item.kind](statements, item.request);
     let decision;
     try {
-      decision = decide[item.kind](item.request, state);
+      // A reader may refuse too (a check-in that lost its product): that is this request's own failure.
+      decision = decideOne(item.kind, item.request);
     } catch (error) {
       return () => item.reject(error);
     }
@@ -149,8 +190,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   return {
-    batches: (kind: ChangeKind): kind is BatchedKind => kind in syncReaders,
-    apply<K extends BatchedKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
+    apply<K extends ChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
       return new Promise<ChangeOutcome<K>>((resolve, reject) => {
         queue.push({ kind, request, resolve, reject });
         if (!scheduled) {

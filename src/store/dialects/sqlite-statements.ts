@@ -1,10 +1,13 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { Checkin } from '../../domain/entities.js';
 import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import type { NewEvent } from '../../domain/events.js';
 import { newEventId } from '../../domain/events.js';
 import { actorName } from '../../domain/audit.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
 import { toLatestCheckin, type LatestCheckinRow } from '../change-readers.js';
+import { toCheckin } from '../checkin-repository.js';
+import type { CheckinRow } from '../database.js';
 import { withTransactionId } from '../write-applier.js';
 
 /**
@@ -25,9 +28,21 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
      from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
      where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
   );
-  const code = lazy<[number, string], { code: string }>(
-    'select code from custom_codes where gym_id = ? and platform_id = ?',
+  const code = lazy<[number, string], { code: string; updated_at: number }>(
+    'select code, updated_at from custom_codes where gym_id = ? and platform_id = ?',
   );
+  const gym = lazy<[number], { partner_id: number }>('select partner_id from gyms where id = ?');
+  const product = lazy<[number], { id: number; gym_id: number; description: string }>(
+    'select id, gym_id, description from products where id = ?',
+  );
+  const validatedBetween = lazy<[number, string, number, number], { count: number }>(
+    `select count(*) as count from checkins
+     where gym_id = ? and platform_id = ? and status = 'validated' and checked_in_at >= ? and checked_in_at < ?`,
+  );
+  const nextCheckinId = lazy<[], { id: number }>(
+    "select coalesce((select seq from sqlite_sequence where name = 'checkins'), 0) + 1 as id",
+  );
+  const checkin = lazy<[number], CheckinRow>('select * from checkins where id = ?');
   const toValidated = lazy<[number, number, string]>(
     "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
   );
@@ -124,8 +139,30 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       const row = latest().get(gymId, platformId);
       return row && toLatestCheckin(row);
     },
-    code(gymId: number, platformId: string): string | undefined {
-      return code().get(gymId, platformId)?.code;
+    code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
+      const row = code().get(gymId, platformId);
+      return row && { code: row.code, updatedAt: row.updated_at };
+    },
+    /** The gym's partner; undefined when there is no such gym. */
+    gymPartner(gymId: number): number | undefined {
+      return gym().get(gymId)?.partner_id;
+    },
+    product(productId: number): { id: number; gymId: number; description: string } | undefined {
+      const row = product().get(productId);
+      return row && { id: row.id, gymId: row.gym_id, description: row.description };
+    },
+    validatedBetween(member: { gymId: number; platformId: string }, start: number, end: number): number {
+      return validatedBetween().get(member.gymId, member.platformId, start, end)?.count ?? 0;
+    },
+    /** The id the next check-in takes: the caller holds the write lock (src/store/id-reservation.ts). */
+    nextCheckinId(): number {
+      const id = nextCheckinId().get()?.id;
+      if (id === undefined) throw new Error('no id could be reserved in checkins');
+      return id;
+    },
+    checkin(checkinId: number): Checkin | undefined {
+      const row = checkin().get(checkinId);
+      return row && toCheckin(row);
     },
     /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
     applyWrites(writes: readonly Write[]): void {

@@ -52,9 +52,9 @@ export function createSqliteStore(options: StoreOptions): Store {
     write,
     serialize,
     apply: (kind, request) =>
-      groupCommit?.batches(kind) === true
-        ? groupCommit.apply(kind, request as never)
-        : runChange({ write, serialize, dialect: 'sqlite' }, kind, request),
+      groupCommit === undefined
+        ? runChange({ write, serialize, dialect: 'sqlite' }, kind, request)
+        : groupCommit.apply(kind, request),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
     migrate: () => migrateToLatest(db),

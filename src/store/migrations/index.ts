@@ -2,6 +2,9 @@ import type { Migration } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as auditLog from './0002-audit-log.js';
 import * as eventLog from './0003-event-log.js';
+import * as commitHorizon from './0004-commit-horizon.js';
+import * as webhooks from './0005-webhooks.js';
+import * as operators from './0006-operators.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -14,4 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-audit-log': auditLog,
   '0003-event-log': eventLog,
+  '0004-commit-horizon': commitHorizon,
+  '0005-webhooks': webhooks,
+  '0006-operators': operators,
 };

@@ -125,13 +125,8 @@ export function asText(record: Record<string, unknown>): Record<string, string> 
   );
 }
 
-/** The wire shapes these tests assert, written out here rather than imported from src. */
-export const DENY_MESSAGE = 'User is not authorized to access this resource with an explicit deny';
-export const EXPLICIT_DENY = {
-  metadata: { total: 0, errors: 1 },
-  errors: [{ Message: DENY_MESSAGE }],
-  Message: DENY_MESSAGE,
-};
+/** The wire bodies, from the one module that writes them out. */
+export { DENY_MESSAGE, EXPLICIT_DENY } from '../../helpers/wire-bodies.js';
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 

@@ -163,7 +163,7 @@ const BAD_CONFIGURATION: readonly (readonly [env: Record<string, string>, stderr
   ],
   [
     { GATEHOUSE_ADMIN_TOKEN: 'too-short' },
-    'gatehouse: GATEHOUSE_ADMIN_TOKEN (9 characters) is not valid: use at least 16 characters\n',
+    'gatehouse: GATEHOUSE_ADMIN_TOKEN (9 characters) is not valid: use one token of at least 16 characters, or several separated by commas (to rotate without downtime)\n',
   ],
   [
     { GATEHOUSE_PORT: 'x', GATEHOUSE_LOG_LEVEL: 'loud' },

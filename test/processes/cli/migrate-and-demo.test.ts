@@ -69,7 +69,7 @@ describe('gatehouse demo', () => {
     await api?.close();
   });
 
-  test("prints one curl line whose key and check-in validate to the spec's 200; run again, a fresh pair that validates too", async () => {
+  test('prints one curl line whose key and check-in validate to the documented 200; run again, a fresh pair that validates too', async () => {
     const url = `sqlite:${join(tempDir(), 'demo.db')}`;
     // A database the user named: `demo` seeds it because it was asked to (serve never would).
     const cli = cliOn(url);

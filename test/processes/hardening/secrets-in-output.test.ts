@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { expectNoLeaks } from '../../fault-matrix/support.js';
+import { expectNoLeaks } from '../../helpers/fault-app.js';
 import { platformId } from '../../helpers/factories.js';
-import { send, statusOf } from '../helpers/http.js';
+import { send, statusOf } from '../../helpers/processes/http.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 /** A custom code nobody else would write: 11 characters, so a hit in the output can only be a leak. */
 const distinctCode = () => `Zq${hex(4)}!`;
 
-describe('fault matrix row 40 and I4 over a whole served run', () => {
+describe('secrets in the output of a whole served run', () => {
   const dir = useTempDir('gatehouse-secrets-');
   const start = useServeProcesses();
 
-  test('row 40: when a process serves a mixed run (keys issued over the operator API, validates with custom codes, the code endpoints, bad keys, wrong admin tokens, a revocation), then its stdout and stderr contain no key, no admin token, no custom code, no stack trace and no SQL', async () => {
+  test('when a process serves a mixed run (keys issued over the operator API, validates with custom codes, the code endpoints, bad keys, wrong admin tokens, a revocation), then its stdout and stderr contain no key, no admin token, no custom code, no stack trace and no SQL', async () => {
     const adminToken = `adm_${hex(24)}`;
     const server = await start({
       GATEHOUSE_DATABASE_URL: `sqlite:${join(dir(), 'gatehouse.db')}`,
@@ -110,6 +110,6 @@ describe('fault matrix row 40 and I4 over a whole served run', () => {
     expect(output.length, 'the run was logged').toBeGreaterThan(1000);
     // A control: the requests of those keys are in the output, named by their non-secret prefix.
     expect(output).toContain(`"key_prefix":"${key!.slice(0, 12)}"`);
-    expectNoLeaks(output, secrets, 'I4: the process output');
+    expectNoLeaks(output, secrets, 'the process output');
   });
 });

@@ -54,12 +54,16 @@ export function useServeProcesses() {
     );
   });
 
-  return function start(env: Record<string, string> & { GATEHOUSE_DATABASE_URL: string }) {
+  /** `root`: the checkout whose build to run (default: this one), e.g. an older release's worktree. */
+  return function start(
+    env: Record<string, string> & { GATEHOUSE_DATABASE_URL: string },
+    options: { readonly root?: string } = {},
+  ) {
     const inherited = Object.entries(process.env).filter(
       ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
     );
     const child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
-      cwd: REPO_ROOT,
+      cwd: options.root ?? REPO_ROOT,
       env: {
         ...Object.fromEntries(inherited),
         GATEHOUSE_HOST: '127.0.0.1',

@@ -2,16 +2,22 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { expectLedgerInvariants, transactionsOf } from '../../helpers/store-state.js';
-import { arrangeCheckins, openOperator, validatedBody, type Operator } from '../helpers/arrange.js';
-import { SERVICE_UNAVAILABLE, reply } from '../helpers/http.js';
+import {
+  arrangeCheckins,
+  openOperator,
+  validatedBody,
+  type Operator,
+} from '../../helpers/processes/arrange.js';
+import { reply } from '../../helpers/processes/http.js';
 import { recordValidateHistory, statusOrFailure } from './history.js';
 import { inFlightValidate, lastResponse } from './in-flight.js';
 import { acceptsConnections, postHead } from './raw-socket.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
+import { SERVICE_UNAVAILABLE } from '../../helpers/wire-bodies.js';
 
 const GRACE_MS = 5000;
 
-describe('fault matrix row 36: SIGTERM under load', () => {
+describe('SIGTERM under load', () => {
   const dir = useTempDir('gatehouse-sigterm-');
   const start = useServeProcesses();
   let operator: Operator | undefined;
@@ -29,7 +35,7 @@ describe('fault matrix row 36: SIGTERM under load', () => {
     return { arranged, server, store: operator.store };
   }
 
-  test('row 36: when SIGTERM arrives with a request in flight, then new connections are refused, the in-flight request completes with 200 and is persisted, a next request on its connection is refused or answered 503, and the process exits 0 within the grace', async () => {
+  test('when SIGTERM arrives with a request in flight, then new connections are refused, the in-flight request completes with 200 and is persisted, a next request on its connection is refused or answered 503, and the process exits 0 within the grace', async () => {
     const { arranged, server, store } = await serving(2);
     const [first, second] = arranged.checkins;
     const inFlight = await inFlightValidate(server, arranged.headers, first!.platformId);
@@ -73,7 +79,7 @@ describe('fault matrix row 36: SIGTERM under load', () => {
     await expectLedgerInvariants(store);
   });
 
-  test('row 36: when SIGTERM arrives amid a storm of validates, then every answer is 200, 503 or a refused connection, every 200 is persisted, no 503 wrote anything, and the process exits 0 within the grace', async () => {
+  test('when SIGTERM arrives amid a storm of validates, then every answer is 200, 503 or a refused connection, every 200 is persisted, no 503 wrote anything, and the process exits 0 within the grace', async () => {
     const { arranged, server, store } = await serving(300);
     const checkinOf = new Map(arranged.checkins.map((c) => [c.platformId, c.id]));
     let signalledAt = 0;
@@ -104,7 +110,7 @@ describe('fault matrix row 36: SIGTERM under load', () => {
       const rows = await transactionsOf(store, checkinOf.get(member)!);
       if (outcome.kind !== 'response') continue;
       if (outcome.status === 200) {
-        expect(rows, `I2: the 200 for ${member} is persisted`).toHaveLength(1);
+        expect(rows, `the 200 for ${member} is persisted`).toHaveLength(1);
         expect(reply(outcome)).toEqual({
           status: 200,
           body: validatedBody(arranged, member, rows[0]!.validated_at),
@@ -118,7 +124,7 @@ describe('fault matrix row 36: SIGTERM under load', () => {
     await expectLedgerInvariants(store);
   });
 
-  test('row 36: when a second signal arrives while a request holds the drain, then the process exits at once, and the unfinished request changed nothing', async () => {
+  test('when a second signal arrives while a request holds the drain, then the process exits at once, and the unfinished request changed nothing', async () => {
     const { arranged, server, store } = await serving(1);
     const [checkin] = arranged.checkins;
     await inFlightValidate(server, arranged.headers, checkin!.platformId);
@@ -134,7 +140,7 @@ describe('fault matrix row 36: SIGTERM under load', () => {
     expect(await transactionsOf(store, checkin!.id)).toHaveLength(0);
   });
 
-  test('row 36: when a client never finishes its request, then it does not hold the shutdown past GATEHOUSE_SHUTDOWN_GRACE_MS', async () => {
+  test('when a client never finishes its request, then it does not hold the shutdown past GATEHOUSE_SHUTDOWN_GRACE_MS', async () => {
     const grace = 1500;
     const { arranged, server, store } = await serving(1, grace);
     const [checkin] = arranged.checkins;

@@ -10,13 +10,15 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from '../helpers/arrange.js';
-import { SERVICE_UNAVAILABLE, reply, send, statusOf } from '../helpers/http.js';
+} from '../../helpers/processes/arrange.js';
+import { reply, send, statusOf } from '../../helpers/processes/http.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
+import { VERSION } from '../../../src/version.js';
+import { SERVICE_UNAVAILABLE } from '../../helpers/wire-bodies.js';
 
 const BUSY_TIMEOUT_MS = 250;
 
-describe('fault matrix row 34: the SQLite file locked by another process', () => {
+describe('the SQLite file locked by another process', () => {
   const dir = useTempDir('gatehouse-locked-');
   const start = useServeProcesses();
   const cleanups: (() => unknown)[] = [];
@@ -57,7 +59,7 @@ describe('fault matrix row 34: the SQLite file locked by another process', () =>
     return { path, operator, server, arranged: partner, validate };
   }
 
-  test('row 34: when another process holds the write lock beyond the busy timeout, then validate and code writes answer 503 with Retry-After: 1 and change nothing; once released, the validate succeeds with one transaction', async () => {
+  test('when another process holds the write lock beyond the busy timeout, then validate and code writes answer 503 with Retry-After: 1 and change nothing; once released, the validate succeeds with one transaction', async () => {
     const { path, operator, server, arranged, validate } = await serving(BUSY_TIMEOUT_MS);
     const { id: checkinId, platformId: member } = arranged.checkins[1]!;
     const other = platformId();
@@ -89,7 +91,7 @@ describe('fault matrix row 34: the SQLite file locked by another process', () =>
     expect(await customCodeRow(operator.store, arranged.gym.id, other)).toBeUndefined();
     expect(reply(await send(server.baseUrl, 'GET', '/health'))).toEqual({
       status: 200,
-      body: { status: 'ok' },
+      body: { status: 'ok', version: VERSION },
     });
 
     release();
@@ -108,7 +110,7 @@ describe('fault matrix row 34: the SQLite file locked by another process', () =>
     expect(server.isAlive()).toBe(true);
   });
 
-  test('row 34: when the lock is released within the busy timeout, then the waiting validate succeeds', async () => {
+  test('when the lock is released within the busy timeout, then the waiting validate succeeds', async () => {
     const { path, operator, arranged, validate } = await serving(2000);
     const { id: checkinId, platformId: member } = arranged.checkins[2]!;
     const release = lockFile(path);

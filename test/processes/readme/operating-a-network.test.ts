@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openStore } from '../cli/cli.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/gatehouse-process.js';
-import { pollUntil } from '../helpers/http.js';
-import { freePort } from '../helpers/private-postgres.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../../helpers/processes/gatehouse-process.js';
+import { pollUntil } from '../../helpers/processes/http.js';
+import { freePort } from '../../helpers/processes/private-postgres.js';
 import { bashSession } from './bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 
@@ -103,7 +103,7 @@ describe('README "Operating a network", followed literally after npm start', () 
     // Before curl's answer, the second server's one-line greeting (it serves the default database too).
     const [greeting, answer = ''] = checkedIn.stdout.split('\n');
     expect(greeting).toBe(
-      `gatehouse is serving http://127.0.0.1:${ports.second}. For a fresh demo check-in and key: ./gatehouse demo`,
+      `gatehouse is serving http://127.0.0.1:${ports.second}, the console at http://127.0.0.1:${ports.second}/console/. For a fresh demo check-in and key: ./gatehouse demo`,
     );
     const checkin = JSON.parse(answer) as Record<string, unknown>;
     expect(checkin).toMatchObject({

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'preact/hooks';
+import { AuditView } from './audit-view.js';
+import { DeskView } from './desk-view.js';
+import { LiveView } from './live-view.js';
+import { MoneyView } from './money-view.js';
+import { NetworkView } from './network-view.js';
+import { loadSession, saveSession, type Session } from './session.js';
+import { SignIn } from './sign-in.js';
+
+const OPERATOR_VIEWS = [
+  { hash: '#/live', label: 'Live' },
+  { hash: '#/network', label: 'Network' },
+  { hash: '#/money', label: 'Money' },
+  { hash: '#/audit', label: 'Audit' },
+] as const;
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const changed = () => setHash(location.hash);
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return hash;
+}
+
+function OperatorView({ session, hash }: { session: Session; hash: string }) {
+  if (hash === '#/network') return <NetworkView session={session} />;
+  if (hash === '#/money') return <MoneyView session={session} />;
+  if (hash === '#/audit') return <AuditView session={session} />;
+  return <LiveView session={session} />;
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | undefined>(loadSession);
+  const hash = useHash();
+  const signIn = (next: Session | undefined) => {
+    saveSession(next);
+    setSession(next);
+    location.hash = next === undefined ? '' : next.kind === 'desk' ? '#/desk' : '#/live';
+  };
+  const current = OPERATOR_VIEWS.find((view) => view.hash === hash) ?? OPERATOR_VIEWS[0];
+  return (
+    <>
+      <header class="top">
+        <p class="brand">gatehouse</p>
+        {session?.kind === 'operator' && (
+          <nav aria-label="Views">
+            <ul>
+              {OPERATOR_VIEWS.map((view) => (
+                <li key={view.hash}>
+                  <a href={view.hash} aria-current={view === current ? 'page' : undefined}>
+                    {view.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+        {session !== undefined && (
+          <button type="button" class="quiet" onClick={() => signIn(undefined)}>
+            Sign out
+          </button>
+        )}
+      </header>
+      <main>
+        {session === undefined ? (
+          <SignIn onSignedIn={signIn} />
+        ) : session.kind === 'desk' ? (
+          <DeskView session={session} />
+        ) : (
+          <OperatorView session={session} hash={current.hash} />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, formatTime, messageOf, query, startOfToday } from './api.js';
+import { AnswerScreen, type Answer } from './answer.js';
+import { StreamStatus, followEvents, type StreamState } from './event-stream.js';
+import { ScrollTable, formFields } from './forms.js';
+import { MemberScanner } from './member-scanner.js';
+import type { Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Waiting {
+  id: number;
+  platform_id: string;
+  product: { Id: number; description: string };
+  checked_in_at: string;
+  expires_at: string;
+}
+interface Visit {
+  id: number;
+  platform_id: string;
+  product: { Id: number; description: string };
+  validated_at: string;
+}
+interface Validated {
+  results: { gym: { product: { description: string } } };
+}
+
+type DeskSession = Extract<Session, { kind: 'desk' }>;
+
+/** A front desk: who is waiting, a member id to validate, the answer on the whole screen, today's visits. */
+export function DeskView({ session }: { session: DeskSession }) {
+  const waiting = useData(
+    async () =>
+      (await call<{ results: Waiting[] }>(session, 'GET', '/access/v1/checkins?status=pending')).results,
+    [session],
+  );
+  const today = useData(
+    async () =>
+      (
+        await call<{ results: Visit[] }>(
+          session,
+          'GET',
+          `/access/v1/transactions${query({ from: startOfToday(), limit: 1000 })}`,
+        )
+      ).results.reverse(),
+    [session],
+  );
+  const [stream, setStream] = useState<StreamState>('connecting');
+  const [answer, setAnswer] = useState<Answer>();
+  const memberInput = useRef<HTMLInputElement>(null);
+
+  useEffect(
+    () =>
+      followEvents(
+        session,
+        '/access/v1/events/stream',
+        (event) => {
+          if (event.type.startsWith('checkin.')) {
+            waiting.reload();
+            if (event.type === 'checkin.validated') today.reload();
+          }
+        },
+        setStream,
+      ),
+    [session],
+  );
+
+  async function validate(member: string, customCode?: string) {
+    try {
+      const body = { platform_id: member, ...(customCode ? { custom_code: customCode } : {}) };
+      const result = await call<Validated>(session, 'POST', '/access/v1/validate', body);
+      setAnswer({ ok: true, member, text: result.results.gym.product.description });
+    } catch (caught) {
+      setAnswer({ ok: false, member, text: caught instanceof ApiError ? caught.message : messageOf(caught) });
+    }
+    waiting.reload();
+    today.reload();
+  }
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = formFields(form);
+    void validate(fields.member ?? '', fields.code);
+    form.reset();
+  };
+  const done = () => {
+    setAnswer(undefined);
+    memberInput.current?.focus();
+  };
+
+  return (
+    <div class="desk">
+      <h1>Front desk · gym {session.gymId}</h1>
+      <p class="stream-state" role="status">
+        <StreamStatus state={stream} />
+      </p>
+      <form class="validate-form" onSubmit={submit} aria-labelledby="validate-title">
+        <h2 id="validate-title">Validate a member</h2>
+        <label>
+          Member id
+          <input
+            ref={memberInput}
+            name="member"
+            class="member-input"
+            inputMode="numeric"
+            autoComplete="off"
+            pattern="[0-9]{13}"
+            title="13 digits"
+            required
+            autoFocus
+          />
+        </label>
+        <label>
+          Custom code (optional)
+          <input name="code" maxLength={13} autoComplete="off" />
+        </label>
+        <div class="actions">
+          <button type="submit" class="primary">
+            Validate
+          </button>
+          <MemberScanner
+            onScanned={(member) => {
+              if (memberInput.current !== null) memberInput.current.value = member;
+            }}
+          />
+        </div>
+      </form>
+      <section aria-labelledby="waiting-title">
+        <h2 id="waiting-title">Waiting at this gym</h2>
+        {waiting.error !== undefined && (
+          <p role="alert" class="error">
+            {waiting.error}
+          </p>
+        )}
+        {waiting.value?.length === 0 && <p>No one is waiting.</p>}
+        <ul class="waiting">
+          {waiting.value?.map((checkin) => (
+            <li key={checkin.id}>
+              <span class="member">{checkin.platform_id}</span>
+              <span>{checkin.product.description}</span>
+              <span class="muted">since {formatTime(checkin.checked_in_at)}</span>
+              <button
+                type="button"
+                aria-label={`Validate ${checkin.platform_id}`}
+                onClick={() => void validate(checkin.platform_id)}
+              >
+                Validate
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="today-title">
+        <h2 id="today-title">Today's validations</h2>
+        {today.error !== undefined && (
+          <p role="alert" class="error">
+            {today.error}
+          </p>
+        )}
+        {today.value?.length === 0 && <p>None yet today.</p>}
+        {today.value !== undefined && today.value.length > 0 && (
+          <ScrollTable label="Today's validations table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Member</th>
+                <th scope="col">Product</th>
+              </tr>
+            </thead>
+            <tbody>
+              {today.value.map((visit) => (
+                <tr key={visit.id}>
+                  <td>{formatTime(visit.validated_at)}</td>
+                  <td>{visit.platform_id}</td>
+                  <td>{visit.product.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
+        )}
+      </section>
+      {answer !== undefined && <AnswerScreen answer={answer} onDone={done} />}
+    </div>
+  );
+}

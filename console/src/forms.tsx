@@ -1,0 +1,72 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { messageOf } from './api.js';
+
+/** A submitted form's text fields, trimmed (files, which these forms never hold, are left out). */
+export function formFields(form: EventTarget | null): Record<string, string> {
+  const entries = [...new FormData(form as HTMLFormElement)];
+  return Object.fromEntries(
+    entries.flatMap(([name, value]) => (typeof value === 'string' ? [[name, value.trim()]] : [])),
+  );
+}
+
+/** A form that sends its fields to `action`, shows the API's refusal under it, and resets on success. */
+export function ActionForm({
+  title,
+  submitLabel,
+  action,
+  children,
+}: {
+  title: string;
+  submitLabel: string;
+  action: (fields: Record<string, string>) => Promise<void>;
+  children: ComponentChildren;
+}) {
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = formFields(form);
+    setBusy(true);
+    try {
+      await action(fields);
+      setError(undefined);
+      form.reset();
+    } catch (caught) {
+      setError(messageOf(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="action-form" onSubmit={(event) => void submit(event)} aria-label={title}>
+      {children}
+      <button type="submit" disabled={busy}>
+        {submitLabel}
+      </button>
+      {error !== undefined && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function ErrorNote({ error }: { error: string | undefined }) {
+  return error === undefined ? null : (
+    <p role="alert" class="error">
+      {error}
+    </p>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen, reachable and scrollable with the keyboard too. */
+export function ScrollTable({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="scroll" role="region" aria-label={label} tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  );
+}

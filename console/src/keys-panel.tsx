@@ -1,0 +1,132 @@
+import { useState } from 'preact/hooks';
+import { call, formatTime, messageOf } from './api.js';
+import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import type { Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Key {
+  id: number;
+  prefix: string;
+  label: string | null;
+  gym_ids: number[] | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+interface Issued extends Key {
+  key: string;
+}
+
+/** A partner's keys: issue one (its secret shown once), see where each may act and when it was used, revoke. */
+export function KeysPanel({
+  session,
+  partnerId,
+  partnerName,
+}: {
+  session: Session;
+  partnerId: number;
+  partnerName: string;
+}) {
+  const keys = useData(
+    async () =>
+      (await call<{ items: Key[] }>(session, 'GET', `/admin/v1/partners/${partnerId}/keys?limit=1000`)).items,
+    [session, partnerId],
+  );
+  const [issued, setIssued] = useState<Issued>();
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string>();
+  const revoke = async (key: Key) => {
+    if (!confirm(`Revoke ${key.prefix}? Every request with it is refused from now on.`)) return;
+    try {
+      await call(session, 'DELETE', `/admin/v1/keys/${key.id}`);
+      keys.reload();
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  };
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">Keys of {partnerName}</h2>
+      <ErrorNote error={keys.error ?? error} />
+      {issued !== undefined && (
+        <div class="secret" role="status">
+          <p>
+            <strong>Copy this key now: it is shown only once.</strong> Anyone who has it can validate members
+            at this partner's gyms.
+          </p>
+          <code data-testid="issued-key">{issued.key}</code>
+          <button
+            type="button"
+            onClick={() => void navigator.clipboard?.writeText(issued.key).then(() => setCopied(true))}
+          >
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+          <button type="button" class="quiet" onClick={() => setIssued(undefined)}>
+            I have stored it
+          </button>
+        </div>
+      )}
+      <ScrollTable label="Keys table">
+        <thead>
+          <tr>
+            <th scope="col">Prefix</th>
+            <th scope="col">Label</th>
+            <th scope="col">Gyms</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span class="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.value?.map((key) => (
+            <tr key={key.id}>
+              <td>
+                <code>{key.prefix}</code>
+              </td>
+              <td>{key.label ?? ''}</td>
+              <td>{key.gym_ids === null ? 'all' : key.gym_ids.join(', ')}</td>
+              <td>{key.last_used_at === null ? 'never' : formatTime(key.last_used_at)}</td>
+              <td>
+                {key.revoked_at === null ? (
+                  <button type="button" aria-label={`Revoke ${key.prefix}`} onClick={() => void revoke(key)}>
+                    Revoke
+                  </button>
+                ) : (
+                  'revoked'
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+      <ActionForm
+        title="Issue a key"
+        submitLabel="Issue key"
+        action={async ({ label, gyms }) => {
+          const gymIds = gyms
+            ? gyms
+                .split(/[\s,]+/)
+                .filter(Boolean)
+                .map(Number)
+            : null;
+          const made = await call<Issued>(session, 'POST', `/admin/v1/partners/${partnerId}/keys`, {
+            ...(label ? { label } : {}),
+            gym_ids: gymIds,
+          });
+          setCopied(false);
+          setIssued(made);
+          keys.reload();
+        }}
+      >
+        <label>
+          Label
+          <input name="label" maxLength={200} />
+        </label>
+        <label>
+          Only these gyms (ids, comma-separated; empty for all)
+          <input name="gyms" pattern="[0-9, ]*" />
+        </label>
+      </ActionForm>
+    </section>
+  );
+}

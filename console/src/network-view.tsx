@@ -1,0 +1,163 @@
+import { useState } from 'preact/hooks';
+import { call, formatMoney } from './api.js';
+import { ActionForm, ErrorNote } from './forms.js';
+import { KeysPanel } from './keys-panel.js';
+import type { Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Partner {
+  id: number;
+  name: string;
+}
+interface Gym {
+  id: number;
+  partner_id: number;
+  name: string;
+}
+interface Product {
+  id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+}
+const items = <T,>(page: { items: T[] }) => page.items;
+
+/** Partners, their gyms and products, and their keys: everything the operator API lets an operator set up. */
+export function NetworkView({ session }: { session: Session }) {
+  const partners = useData(
+    async () => items(await call<{ items: Partner[] }>(session, 'GET', '/admin/v1/partners?limit=1000')),
+    [session],
+  );
+  const [selected, setSelected] = useState<number>();
+  const partner = partners.value?.find((candidate) => candidate.id === selected);
+  return (
+    <div class="network">
+      <h1>Network</h1>
+      <section aria-labelledby="partners-title">
+        <h2 id="partners-title">Partners</h2>
+        <ErrorNote error={partners.error} />
+        <ul class="pick">
+          {partners.value?.map((candidate) => (
+            <li key={candidate.id}>
+              <button
+                type="button"
+                aria-pressed={candidate.id === selected}
+                onClick={() => setSelected(candidate.id)}
+              >
+                {candidate.name} <span class="muted">#{candidate.id}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <ActionForm
+          title="New partner"
+          submitLabel="Add partner"
+          action={async ({ name }) => {
+            const made = await call<Partner>(session, 'POST', '/admin/v1/partners', { name });
+            partners.reload();
+            setSelected(made.id);
+          }}
+        >
+          <label>
+            Partner name
+            <input name="name" required maxLength={200} />
+          </label>
+        </ActionForm>
+      </section>
+      {partner !== undefined && (
+        <>
+          <GymsPanel session={session} partner={partner} />
+          <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function GymsPanel({ session, partner }: { session: Session; partner: Partner }) {
+  const gyms = useData(
+    async () =>
+      items(
+        await call<{ items: Gym[] }>(session, 'GET', `/admin/v1/gyms?partner_id=${partner.id}&limit=1000`),
+      ),
+    [session, partner.id],
+  );
+  return (
+    <section aria-labelledby="gyms-title">
+      <h2 id="gyms-title">Gyms of {partner.name}</h2>
+      <ErrorNote error={gyms.error} />
+      {gyms.value?.map((gym) => (
+        <GymCard key={gym.id} session={session} gym={gym} />
+      ))}
+      <ActionForm
+        title="New gym"
+        submitLabel="Add gym"
+        action={async ({ id, name }) => {
+          await call(session, 'POST', '/admin/v1/gyms', {
+            ...(id ? { id: Number(id) } : {}),
+            partner_id: partner.id,
+            name,
+          });
+          gyms.reload();
+        }}
+      >
+        <label>
+          Gym id (the X-Gym-Id partners send; optional)
+          <input name="id" inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
+        </label>
+        <label>
+          Gym name
+          <input name="name" required maxLength={200} />
+        </label>
+      </ActionForm>
+    </section>
+  );
+}
+
+function GymCard({ session, gym }: { session: Session; gym: Gym }) {
+  const products = useData(
+    async () => items(await call<{ items: Product[] }>(session, 'GET', `/admin/v1/gyms/${gym.id}/products`)),
+    [session, gym.id],
+  );
+  return (
+    <article class="card" aria-labelledby={`gym-${gym.id}`}>
+      <h3 id={`gym-${gym.id}`}>
+        {gym.name} <span class="muted">gym {gym.id}</span>
+      </h3>
+      <ErrorNote error={products.error} />
+      <ul>
+        {products.value?.map((product) => (
+          <li key={product.id}>
+            {product.description} · {formatMoney(product.payout_cents, product.currency)}{' '}
+            <span class="muted">product {product.id}</span>
+          </li>
+        ))}
+      </ul>
+      <ActionForm
+        title={`New product at ${gym.name}`}
+        submitLabel="Add product"
+        action={async ({ description, payout, currency }) => {
+          await call(session, 'POST', `/admin/v1/gyms/${gym.id}/products`, {
+            description,
+            payout_cents: Math.round(Number(payout) * 100),
+            ...(currency ? { currency: currency.toUpperCase() } : {}),
+          });
+          products.reload();
+        }}
+      >
+        <label>
+          Description
+          <input name="description" required maxLength={200} />
+        </label>
+        <label>
+          Payout per visit
+          <input name="payout" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" required />
+        </label>
+        <label>
+          Currency (optional)
+          <input name="currency" pattern="[A-Za-z]{3}" maxLength={3} />
+        </label>
+      </ActionForm>
+    </article>
+  );
+}

@@ -1,0 +1,105 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { ROLES } from '../domain/operator.js';
+import { MAX_PAGE_SIZE } from '../domain/pagination.js';
+import { presentOperator } from '../presenters/records.js';
+import { instant, platformId, positiveInt } from './arguments.js';
+import { withServices } from './context.js';
+import { COLUMNS } from './columns.js';
+import { formatOption, print, printOne, type Format } from './output.js';
+
+const SHOWN_ONCE =
+  'This is the only time the token is shown: gatehouse stores only its hash. Give it to the operator now.\n';
+
+function role(value: string): string {
+  if (!(ROLES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
+  }
+  return value;
+}
+
+/** `gatehouse operator create|list|revoke`: run with the database's access, as the bootstrap admin. */
+export function addOperatorCommands(program: Command): void {
+  const operator = program.command('operator').description('operators of the operator API: a role each');
+  operator
+    .command('create')
+    .description('create an operator; its token is printed once and never stored')
+    .requiredOption('--name <name>', 'a login or an e-mail address, as the audit log will name it')
+    .requiredOption('--role <role>', ROLES.join(', '), role)
+    .option('--expires-at <time>', 'when its token stops working (ISO-8601)', instant)
+    .addOption(formatOption())
+    .action((options: { name: string; role: string; expiresAt?: number; format: Format }) =>
+      withServices(async (services) => {
+        const issued = await services.operators.create({
+          name: options.name,
+          role: options.role,
+          expiresAt: options.expiresAt ?? null,
+        });
+        const shown = presentOperator(issued.operator);
+        if (options.format === 'json' || options.format === 'csv') {
+          printOne({ ...shown, token: issued.token }, options.format);
+          return;
+        }
+        if (options.format === 'id') {
+          process.stdout.write(`${issued.operator.id}\n`);
+          process.stderr.write(`token: ${issued.token}\n${SHOWN_ONCE}`);
+          return;
+        }
+        printOne(shown, options.format);
+        process.stdout.write(`\ntoken: ${issued.token}\n\n${SHOWN_ONCE}`);
+      }),
+    );
+  operator
+    .command('list')
+    .description('list operators (never their tokens)')
+    .addOption(formatOption())
+    .action((options: { format: Format }) =>
+      withServices(async (services) => {
+        const page = await services.operators.list({ afterId: 0, limit: MAX_PAGE_SIZE });
+        print(page.items.map(presentOperator), options.format, COLUMNS.operator);
+      }),
+    );
+  operator
+    .command('revoke')
+    .description("revoke an operator's token: refused from its next request on, in every process")
+    .argument('<operator-id>', 'the operator (its id, as operator list shows it)', positiveInt)
+    .action((operatorId: number) =>
+      withServices(async (services) => {
+        await services.operators.revoke(operatorId);
+        process.stdout.write(`operator ${operatorId} revoked\n`);
+      }),
+    );
+}
+
+/** `gatehouse member erase` and `gatehouse purge`: members' data. */
+export function addMemberDataCommands(program: Command): void {
+  const member = program.command('member').description("a member's data");
+  member
+    .command('erase')
+    .description(
+      "erase a member's data: codes deleted, stored event payloads purged, the id replaced by a pseudonym (irreversible)",
+    )
+    .argument('<platform-id>', 'the member (13 digits)', platformId)
+    .action((id: string) =>
+      withServices(async (services) => {
+        const { pseudonym, erased } = await services.members.erase(id);
+        process.stdout.write(
+          `member erased: now ${pseudonym} (custom codes deleted: ${erased.customCodes}, check-ins: ${erased.checkins}, ` +
+            `transactions: ${erased.transactions}, event payloads purged: ${erased.events}, audit entries: ${erased.auditEntries}, webhook deliveries: ${erased.webhookDeliveries})\n`,
+        );
+      }),
+    );
+  program
+    .command('purge')
+    .description(
+      'apply retention now (serve does it daily): old event payloads, old check-ins that never became transactions',
+    )
+    .action(() =>
+      withServices(async (services, config) => {
+        const purged = await services.retention.purge();
+        process.stdout.write(
+          `purged ${purged.eventPayloads} event payloads older than ${config.eventRetentionDays} days and ` +
+            `${purged.checkins} unpaid check-ins older than ${config.retentionDays} days\n`,
+        );
+      }),
+    );
+}

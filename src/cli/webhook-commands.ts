@@ -1,0 +1,191 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { EVENT_TYPES, type EventType } from '../domain/events.js';
+import { MAX_PAGE_SIZE } from '../domain/pagination.js';
+import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
+import { instant, positiveInt, positiveInts } from './arguments.js';
+import { withServices } from './context.js';
+import { formatOption, print, printOne, type Format } from './output.js';
+
+const SHOWN_ONCE = 'This is the only time the secret is shown. Give it to the receiver now.\n';
+const ENDPOINT_COLUMNS = [
+  'id',
+  'partner_id',
+  'url',
+  'event_types',
+  'gym_ids',
+  'format',
+  'timeout_ms',
+  'status',
+];
+const DELIVERY_COLUMNS = [
+  'id',
+  'webhook_id',
+  'event_id',
+  'event_type',
+  'status',
+  'attempts',
+  'last_status_code',
+];
+
+function eventTypes(value: string): EventType[] {
+  const types = value.split(',').map((part) => part.trim());
+  const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw new InvalidArgumentError(`must be among ${EVENT_TYPES.join(', ')}`);
+  return types as EventType[];
+}
+
+function deliveryStatus(value: string): 'pending' | 'delivered' | 'failed' {
+  if (value !== 'pending' && value !== 'delivered' && value !== 'failed') {
+    throw new InvalidArgumentError('must be pending, delivered or failed');
+  }
+  return value;
+}
+
+interface EndpointOptions {
+  url?: string;
+  events?: EventType[];
+  gyms?: number[];
+  timeoutMs?: number;
+}
+const endpointChanges = (o: EndpointOptions) => ({
+  ...(o.url === undefined ? {} : { url: o.url }),
+  ...(o.events === undefined ? {} : { eventTypes: o.events }),
+  ...(o.gyms === undefined ? {} : { gymIds: o.gyms }),
+  ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+});
+
+function printSecret(secret: string, record: Record<string, unknown>, format: Format): void {
+  if (format === 'json' || format === 'csv') printOne({ ...record, secret }, format);
+  else if (format === 'id') {
+    process.stdout.write(`${String(record.id)}\n`);
+    process.stderr.write(`secret: ${secret}\n${SHOWN_ONCE}`);
+  } else {
+    printOne(record, format);
+    process.stdout.write(`\nsecret: ${secret}\n\n${SHOWN_ONCE}`);
+  }
+}
+
+/** `gatehouse webhook add|list|update|remove|rotate|enable|deliveries|retry|recover` */
+export function addWebhookCommands(program: Command): void {
+  const webhook = program
+    .command('webhook')
+    .description("webhooks: a partner's endpoints and their delivery log");
+  webhook
+    .command('add')
+    .description('register an endpoint; its signing secret is printed once')
+    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .requiredOption('--url <url>', 'where events are POSTed (http or https)')
+    .option('--events <types>', 'comma-separated event types (default: all)', eventTypes)
+    .option('--gyms <ids>', 'comma-separated gym ids (default: all the partner’s)', positiveInts)
+    .option('--timeout-ms <ms>', 'how long the receiver has to answer (default 15000)', positiveInt)
+    .option('--secret <whsec>', 'a secret of your own (default: generated)')
+    .addOption(formatOption())
+    .action((o: EndpointOptions & { partner: number; url: string; secret?: string; format: Format }) =>
+      withServices(async (services) => {
+        const created = await services.webhooks.endpoints.create(o.partner, {
+          ...endpointChanges(o),
+          url: o.url,
+          ...(o.secret === undefined ? {} : { secret: o.secret }),
+        });
+        printSecret(created.secret, presentEndpoint(created.endpoint), o.format);
+      }),
+    );
+  webhook
+    .command('list')
+    .description("list a partner's endpoints (never their secrets)")
+    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(formatOption())
+    .action((o: { partner: number; format: Format }) =>
+      withServices(async (services) => {
+        const page = await services.webhooks.endpoints.list(o.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+        print(page.items.map(presentEndpoint), o.format, ENDPOINT_COLUMNS);
+      }),
+    );
+  webhook
+    .command('update')
+    .description('change an endpoint')
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .option('--url <url>', 'a new URL')
+    .option('--events <types>', 'comma-separated event types', eventTypes)
+    .option('--gyms <ids>', 'comma-separated gym ids', positiveInts)
+    .option('--timeout-ms <ms>', 'how long the receiver has to answer', positiveInt)
+    .addOption(formatOption())
+    .action((id: number, o: EndpointOptions & { format: Format }) =>
+      withServices(async (services) => {
+        printOne(presentEndpoint(await services.webhooks.endpoints.update(id, endpointChanges(o))), o.format);
+      }),
+    );
+  webhook
+    .command('remove')
+    .description('remove an endpoint and its delivery log')
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .action((id: number) =>
+      withServices(async (services) => {
+        await services.webhooks.endpoints.remove(id);
+        process.stdout.write(`webhook ${id} removed\n`);
+      }),
+    );
+  webhook
+    .command('rotate')
+    .description('a new signing secret, printed once; the old one signs beside it for 24 hours')
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .option('--secret <whsec>', 'a secret of your own (default: generated)')
+    .action((id: number, o: { secret?: string }) =>
+      withServices(async (services) => {
+        const secret = await services.webhooks.endpoints.rotate(id, o.secret);
+        process.stdout.write(`secret: ${secret}\n\n${SHOWN_ONCE}`);
+      }),
+    );
+  webhook
+    .command('enable')
+    .description('enable an endpoint again after gatehouse disabled it')
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addOption(formatOption())
+    .action((id: number, o: { format: Format }) =>
+      withServices(async (services) => {
+        printOne(presentEndpoint(await services.webhooks.endpoints.enable(id)), o.format);
+      }),
+    );
+  webhook
+    .command('deliveries')
+    .description("an endpoint's delivery log, oldest first")
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .option('--status <status>', 'pending, delivered or failed', deliveryStatus)
+    .option('--event-type <type>', 'one event type', (value: string) => eventTypes(value)[0])
+    .addOption(formatOption())
+    .action(
+      (id: number, o: { status?: 'pending' | 'delivered' | 'failed'; eventType?: string; format: Format }) =>
+        withServices(async (services) => {
+          const page = await services.webhooks.deliveries.list(
+            id,
+            {
+              ...(o.status === undefined ? {} : { status: o.status }),
+              ...(o.eventType === undefined ? {} : { eventType: o.eventType }),
+            },
+            { afterId: 0, limit: MAX_PAGE_SIZE },
+          );
+          print(page.items.map(presentDelivery), o.format, DELIVERY_COLUMNS);
+        }),
+    );
+  webhook
+    .command('retry')
+    .description('send one delivery again (a running gatehouse serve makes the attempt)')
+    .argument('<delivery-id>', 'the delivery', positiveInt)
+    .action((id: number) =>
+      withServices(async (services) => {
+        await services.webhooks.deliveries.retry(id);
+        process.stdout.write(`delivery ${id} is due now\n`);
+      }),
+    );
+  webhook
+    .command('recover')
+    .description('send again every failed delivery of an endpoint created since a time')
+    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .requiredOption('--since <time>', 'ISO-8601', instant)
+    .action((id: number, o: { since: number }) =>
+      withServices(async (services) => {
+        const count = await services.webhooks.deliveries.recover(id, o.since);
+        process.stdout.write(`${count} failed deliveries of webhook ${id} are due now\n`);
+      }),
+    );
+}

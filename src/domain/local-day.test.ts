@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { localDayBounds } from './local-day.js';
+
+/** The local calendar date of an instant, as Intl writes it: the oracle. */
+function localDate(instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(instant);
+}
+
+const ZONES = [
+  'UTC',
+  'America/Sao_Paulo',
+  'Europe/Berlin',
+  'Asia/Kolkata',
+  'Australia/Lord_Howe',
+  'America/St_Johns',
+];
+
+describe('localDayBounds', () => {
+  test('when asked for any instant in any zone, in any order, then [start, end) is exactly the local day that holds it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 946_684_800_000, max: 2_209_000_000_000 }),
+        fc.constantFrom(...ZONES),
+        (instant, zone) => {
+          const { start, end } = localDayBounds(instant, zone);
+          const date = localDate(instant, zone);
+          expect(start <= instant && instant < end).toBe(true);
+          expect(localDate(start, zone)).toBe(date);
+          expect(localDate(end - 1, zone)).toBe(date);
+          expect(localDate(start - 1, zone)).not.toBe(date);
+          expect(localDate(end, zone)).not.toBe(date);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('when a day is 23 or 25 hours long (a clock change), then its bounds say so', () => {
+    // Europe/Berlin: clocks went forward on 2026-03-29 and back on 2026-10-25.
+    const spring = localDayBounds(Date.UTC(2026, 2, 29, 12), 'Europe/Berlin');
+    const autumn = localDayBounds(Date.UTC(2026, 9, 25, 12), 'Europe/Berlin');
+    expect(spring.end - spring.start).toBe(23 * 3_600_000);
+    expect(autumn.end - autumn.start).toBe(25 * 3_600_000);
+    expect(spring.start).toBe(Date.UTC(2026, 2, 28, 23));
+  });
+});

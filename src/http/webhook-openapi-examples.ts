@@ -1,0 +1,78 @@
+/** Real request and answer examples of the webhook routes, for /docs (see openapi-examples.ts). */
+const ENDPOINT = {
+  id: 4,
+  partner_id: 2,
+  url: 'https://club.example.com/hooks/gatehouse',
+  event_types: ['checkin.created', 'checkin.validated'],
+  gym_ids: [42],
+  format: 'standard',
+  timeout_ms: 15000,
+  status: 'enabled',
+  disabled_reason: null,
+  created_at: '2026-11-20T09:00:00.000Z',
+  updated_at: '2026-11-20T09:00:00.000Z',
+};
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const DELIVERY = {
+  id: 31,
+  webhook_id: 4,
+  event_id: 'evt_5b0f2c1e9a7d4c3b8e6f1a2d3c4b5a69',
+  event_type: 'checkin.created',
+  status: 'delivered',
+  attempts: 1,
+  last_status_code: 200,
+  last_error: null,
+  last_attempt_at: '2026-11-23T12:00:00.120Z',
+  next_attempt_at: null,
+  delivered_at: '2026-11-23T12:00:00.120Z',
+  created_at: '2026-11-23T12:00:00.050Z',
+};
+const page = (items: unknown[]) => ({ items, next_cursor: null });
+const envelope = (results: unknown, total = 1) => ({ metadata: { total, errors: 0 }, results });
+const BODY = { url: ENDPOINT.url, event_types: ENDPOINT.event_types, gym_ids: [42] };
+
+export const WEBHOOK_REQUEST_EXAMPLES = {
+  'POST /admin/v1/partners/:partner_id/webhooks': BODY,
+  'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+  'POST /admin/v1/webhooks/:webhook_id/secret': {},
+  'POST /admin/v1/webhooks/:webhook_id/recover': { since: '2026-11-22T00:00:00Z' },
+  'POST /access/v1/webhooks': BODY,
+  'PATCH /access/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+  'POST /access/v1/webhooks/:webhook_id/secret': {},
+  'POST /access/v1/webhooks/:webhook_id/recover': { since: '2026-11-22T00:00:00Z' },
+};
+
+export const WEBHOOK_PARAMETER_EXAMPLES = {
+  webhook_id: '4',
+  delivery_id: '31',
+  event_type: 'checkin.created',
+};
+
+export const WEBHOOK_RESPONSE_EXAMPLES = {
+  'POST /admin/v1/partners/:partner_id/webhooks 201': { ...ENDPOINT, secret: SECRET },
+  'GET /admin/v1/partners/:partner_id/webhooks 200': page([ENDPOINT]),
+  'GET /admin/v1/webhooks/:webhook_id 200': ENDPOINT,
+  'PATCH /admin/v1/webhooks/:webhook_id 200': { ...ENDPOINT, timeout_ms: 5000 },
+  'POST /admin/v1/webhooks/:webhook_id/secret 201': { secret: SECRET },
+  'POST /admin/v1/webhooks/:webhook_id/enable 200': ENDPOINT,
+  'GET /admin/v1/webhooks/:webhook_id/deliveries 200': page([DELIVERY]),
+  'POST /admin/v1/deliveries/:delivery_id/retry 202': {
+    ...DELIVERY,
+    status: 'pending',
+    next_attempt_at: '2026-11-23T12:05:00.000Z',
+  },
+  'POST /admin/v1/webhooks/:webhook_id/recover 202': { recovered: 3 },
+  'POST /access/v1/webhooks 201': envelope({ ...ENDPOINT, secret: SECRET }),
+  'GET /access/v1/webhooks 200': envelope([ENDPOINT]),
+  'GET /access/v1/webhooks/:webhook_id 200': envelope(ENDPOINT),
+  'PATCH /access/v1/webhooks/:webhook_id 200': envelope({ ...ENDPOINT, timeout_ms: 5000 }),
+  'POST /access/v1/webhooks/:webhook_id/secret 201': envelope({ secret: SECRET }),
+  'POST /access/v1/webhooks/:webhook_id/enable 200': envelope(ENDPOINT),
+  'POST /access/v1/webhooks/:webhook_id/recover 202': envelope({ recovered: 3 }),
+  'POST /access/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry 202': envelope({
+    ...DELIVERY,
+    status: 'pending',
+    next_attempt_at: '2026-11-23T12:05:00.000Z',
+  }),
+  'GET /access/v1/webhooks/:webhook_id/deliveries 200': { ...envelope([DELIVERY]), next_cursor: null },
+};

@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { OPERATOR_NAME_PATTERN, ROLES, type Role as RoleName } from '../domain/operator.js';
+import { pageRequest } from '../domain/pagination.js';
+import { formatInstant } from '../domain/time-format.js';
+import type { Services } from '../services/index.js';
+import { actorOfRequest, principalOf } from './authenticate.js';
+import { presentOperator, presentPage } from '../presenters/records.js';
+import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+
+/** A union of literals, so a wrong role's 400 names every allowed one. */
+const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
+const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
+const NullableInstant = Type.Union([Instant, Type.Null()]);
+
+export const Operator = Type.Object({
+  id: Id,
+  name: Type.String(),
+  role: Role,
+  prefix: Type.String({ description: '`gho_` and 8 hex digits: recognises the token, is not secret' }),
+  expires_at: NullableInstant,
+  revoked_at: NullableInstant,
+  created_by: Type.String({ description: '`operator` or `operator:<name>`' }),
+  created_at: Instant,
+});
+const IssuedOperator = Type.Object({
+  id: Id,
+  name: Type.String(),
+  role: Role,
+  token: Type.String({ description: 'The token (`gho_…`): returned only here, stored as its hash' }),
+  expires_at: NullableInstant,
+  created_at: Instant,
+});
+
+const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
+
+/** Operator identities: issue (the token shown once), list without tokens, revoke. The admin role only. */
+export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { operators } = services;
+
+  app.post(
+    '/operators',
+    {
+      schema: {
+        summary: 'Create an operator with a role; its token is shown once',
+        body: Type.Object({
+          name: Type.String({ pattern: OPERATOR_NAME_PATTERN, description: 'A login or an e-mail address' }),
+          role: Role,
+          expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        }),
+        response: { 201: IssuedOperator, ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { name, role, expires_at: expiresAt } = request.body;
+      const issued = await operators.create(
+        {
+          name,
+          role,
+          expiresAt:
+            expiresAt === undefined || expiresAt === null ? null : parseInstant('expires_at', expiresAt),
+        },
+        principalOf(request),
+      );
+      const { operator } = issued;
+      return reply.code(201).send({
+        id: operator.id,
+        name: operator.name,
+        role: operator.role,
+        token: issued.token,
+        expires_at: instantOrNull(operator.expiresAt),
+        created_at: formatInstant(operator.createdAt),
+      });
+    },
+  );
+
+  app.get(
+    '/operators',
+    {
+      schema: {
+        summary: 'List operators (never their tokens)',
+        querystring: Type.Object(PageQuery),
+        response: { 200: ListOf(Operator), ...operatorErrorResponses },
+      },
+    },
+    async (request) => presentPage(await operators.list(pageRequest(request.query)), presentOperator),
+  );
+
+  app.delete(
+    '/operators/:operator_id',
+    {
+      schema: {
+        summary: "Revoke an operator's token: refused from its next request on",
+        params: Type.Object({ operator_id: IdString }),
+        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await operators.revoke(Number(request.params.operator_id), actorOfRequest(request));
+      return reply.code(204).send(null);
+    },
+  );
+};

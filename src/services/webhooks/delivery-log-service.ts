@@ -1,0 +1,83 @@
+import type { Actor } from '../../domain/audit.js';
+import { OPERATOR } from '../../domain/audit.js';
+import { EntityNotFoundError } from '../../domain/errors.js';
+import { toPage, type Page, type PageRequest } from '../../domain/pagination.js';
+import { recordAudit } from '../../store/audit-repository.js';
+import type { StoreTransaction } from '../../store/store.js';
+import * as deliveries from '../../store/webhook-delivery-repository.js';
+import type { Delivery, DeliveryFilter } from '../../store/webhook-delivery-repository.js';
+import { findEndpoint } from '../../store/webhook-endpoint-repository.js';
+import type { ServiceDependencies } from '../dependencies.js';
+import { mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
+
+/** The delivery log of an endpoint: read it, send one delivery again, recover every failure since a time. */
+export function createDeliveryLogService({ store, clock }: ServiceDependencies) {
+  async function managedEndpoint(db: StoreTransaction, id: number, manager: EndpointManager): Promise<void> {
+    const endpoint = await findEndpoint(db, id);
+    if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
+  }
+
+  return {
+    async list(
+      endpointId: number,
+      filter: DeliveryFilter,
+      page: PageRequest,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<Page<Delivery>> {
+      await managedEndpoint(store.db, endpointId, manager);
+      return toPage(await deliveries.listDeliveries(store.db, endpointId, filter, page), page.limit);
+    },
+
+    /** Sent again now (delivered or not), as a new attempt on a fresh retry schedule. */
+    async retry(
+      deliveryId: number,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+      /** When the caller names the endpoint too (the partner's path), the delivery must be one of its. */
+      endpointId?: number,
+    ): Promise<Delivery> {
+      return store.write(async (trx) => {
+        const delivery = await deliveries.findDelivery(trx, deliveryId);
+        if (delivery === undefined || (endpointId !== undefined && delivery.endpointId !== endpointId)) {
+          throw new EntityNotFoundError('delivery');
+        }
+        await managedEndpoint(trx, delivery.endpointId, manager).catch(() => {
+          throw new EntityNotFoundError('delivery');
+        });
+        await deliveries.rescheduleDelivery(trx, deliveryId, clock.now());
+        await recordAudit(
+          trx,
+          { actor, action: 'retry', entity: 'webhook', entityId: delivery.endpointId },
+          clock.now(),
+        );
+        const rescheduled = await deliveries.findDelivery(trx, deliveryId);
+        if (rescheduled === undefined) throw new EntityNotFoundError('delivery');
+        return rescheduled;
+      });
+    },
+
+    /** Every failed delivery created since `since` is due again now. Returns how many. */
+    async recover(
+      endpointId: number,
+      since: number,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<number> {
+      return store.write(async (trx) => {
+        await managedEndpoint(trx, endpointId, manager);
+        const count = await deliveries.recoverDeliveries(trx, endpointId, since, clock.now());
+        await recordAudit(
+          trx,
+          { actor, action: 'recover', entity: 'webhook', entityId: endpointId },
+          clock.now(),
+        );
+        return count;
+      });
+    },
+
+    /** For /metrics: pending deliveries and the age of the oldest, per endpoint. */
+    pendingByEndpoint: () => deliveries.pendingByEndpoint(store.db),
+  };
+}
+
+export type DeliveryLogService = ReturnType<typeof createDeliveryLogService>;

@@ -1,0 +1,236 @@
+import { SYSTEM, type Actor, OPERATOR } from '../../domain/audit.js';
+import { EntityNotFoundError, InputError } from '../../domain/errors.js';
+import type { EventType } from '../../domain/events.js';
+import { encodeCursor, toPage, type Page, type PageRequest } from '../../domain/pagination.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  parseWebhookUrl,
+  type DisabledReason,
+  type WebhookEndpoint,
+  type WebhookFormat,
+} from '../../domain/webhooks/endpoint.js';
+import { createSecretBox } from '../../domain/webhooks/secret-box.js';
+import { generateSecret, isStandardSecret } from '../../domain/webhooks/signature.js';
+import { recordAudit } from '../../store/audit-repository.js';
+import type { StoreTransaction } from '../../store/store.js';
+import { findGym, findPartner } from '../../store/catalog-repository.js';
+import * as endpoints from '../../store/webhook-endpoint-repository.js';
+import type { ServiceDependencies } from '../dependencies.js';
+import { assertGymsInScope, mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
+import { assertDeliverableHost, systemResolver } from './resolver.js';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export interface EndpointInput {
+  readonly url: string;
+  readonly eventTypes?: readonly EventType[] | null;
+  readonly gymIds?: readonly number[] | null;
+  readonly format?: WebhookFormat;
+  readonly secret?: string;
+  readonly timeoutMs?: number;
+}
+
+export type EndpointUpdate = Partial<Pick<EndpointInput, 'url' | 'eventTypes' | 'gymIds' | 'timeoutMs'>>;
+
+const sortedUnique = <T extends string | number>(list: readonly T[] | null | undefined): T[] | null =>
+  list === undefined || list === null ? null : [...new Set(list)].sort();
+
+/** Webhook endpoints: created with a secret shown once, changed, rotated, re-enabled, removed; all audited. */
+export function createEndpointService({
+  store,
+  clock,
+  config,
+  resolver = systemResolver,
+}: ServiceDependencies) {
+  const box = createSecretBox(config.secretKey);
+
+  async function checkUrl(text: string): Promise<string> {
+    const url = parseWebhookUrl(text);
+    await assertDeliverableHost(url, resolver, config.webhookAllowPrivate);
+    return url.href;
+  }
+
+  async function checkGyms(db: StoreTransaction, partnerId: number, gymIds: number[] | null): Promise<void> {
+    if (gymIds === null) return;
+    if (gymIds.length === 0) throw new InputError('gym_ids', 'must list at least one gym');
+    for (const gymId of gymIds) {
+      if ((await findGym(db, gymId))?.partnerId !== partnerId) {
+        throw new InputError('gym_ids', `gym ${gymId} is not a gym of partner ${partnerId}`);
+      }
+    }
+  }
+
+  function checkSecret(secret: string | undefined): string {
+    if (secret === undefined) return generateSecret();
+    if (!isStandardSecret(secret)) {
+      throw new InputError('secret', 'must be whsec_ followed by the base64 of 24 to 64 random bytes');
+    }
+    return secret;
+  }
+
+  /** The endpoint, when it exists and the manager may see it; the same 404 otherwise. */
+  async function managed(
+    db: StoreTransaction,
+    id: number,
+    manager: EndpointManager,
+  ): Promise<WebhookEndpoint> {
+    const endpoint = await endpoints.findEndpoint(db, id);
+    if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
+    return endpoint;
+  }
+
+  const audit = (
+    db: StoreTransaction,
+    actor: Actor,
+    action: 'create' | 'update' | 'delete' | 'rotate' | 'enable' | 'disable',
+    id: number,
+  ) => recordAudit(db, { actor, action, entity: 'webhook', entityId: id }, clock.now());
+
+  return {
+    async create(
+      partnerId: number,
+      input: EndpointInput,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+      const url = await checkUrl(input.url);
+      const gymIds = sortedUnique(input.gymIds);
+      assertGymsInScope(manager, gymIds);
+      const secret = checkSecret(input.secret);
+      return store.write(async (trx) => {
+        if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        await checkGyms(trx, partnerId, gymIds);
+        const endpoint = await endpoints.insertEndpoint(
+          trx,
+          {
+            partnerId,
+            url,
+            eventTypes: sortedUnique(input.eventTypes),
+            gymIds,
+            format: input.format ?? 'standard',
+            timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            secret: box.seal(secret),
+          },
+          clock.now(),
+        );
+        await audit(trx, actor, 'create', endpoint.id);
+        return { endpoint, secret };
+      });
+    },
+
+    async list(
+      partnerId: number,
+      page: PageRequest,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<Page<WebhookEndpoint>> {
+      if ((await findPartner(store.db, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+      const rows = await endpoints.listPartnerEndpoints(store.db, partnerId, page);
+      // A scoped key's page may come out shorter: its cursor still moves past what it may not see.
+      const more = rows.length > page.limit;
+      const visible = rows.slice(0, page.limit);
+      const result = toPage(
+        visible.filter((endpoint) => mayManage(manager, endpoint)),
+        page.limit,
+      );
+      const last = visible.at(-1);
+      return more && last !== undefined ? { ...result, nextCursor: encodeCursor(last.id) } : result;
+    },
+
+    get: (id: number, manager: EndpointManager = OPERATOR_MANAGER) => managed(store.db, id, manager),
+
+    async update(
+      id: number,
+      changes: EndpointUpdate,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<WebhookEndpoint> {
+      if (Object.keys(changes).length === 0) {
+        throw new InputError('body', 'must change at least one of url, event_types, gym_ids, timeout_ms');
+      }
+      const url = changes.url === undefined ? undefined : await checkUrl(changes.url);
+      const gymIds = changes.gymIds === undefined ? undefined : sortedUnique(changes.gymIds);
+      if (gymIds !== undefined) assertGymsInScope(manager, gymIds);
+      return store.write(async (trx) => {
+        const endpoint = await managed(trx, id, manager);
+        if (gymIds !== undefined) await checkGyms(trx, endpoint.partnerId, gymIds);
+        await endpoints.updateEndpoint(
+          trx,
+          id,
+          {
+            ...(url === undefined ? {} : { url }),
+            ...(changes.eventTypes === undefined ? {} : { eventTypes: sortedUnique(changes.eventTypes) }),
+            ...(gymIds === undefined ? {} : { gymIds }),
+            ...(changes.timeoutMs === undefined ? {} : { timeoutMs: changes.timeoutMs }),
+          },
+          clock.now(),
+        );
+        await audit(trx, actor, 'update', id);
+        return managed(trx, id, OPERATOR_MANAGER);
+      });
+    },
+
+    async remove(
+      id: number,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<void> {
+      await store.write(async (trx) => {
+        await managed(trx, id, manager);
+        await endpoints.deleteEndpoint(trx, id);
+        await audit(trx, actor, 'delete', id);
+      });
+    },
+
+    /** A new secret; the current one keeps signing beside it for 24 hours. */
+    async rotate(
+      id: number,
+      given: string | undefined,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<string> {
+      const secret = checkSecret(given);
+      await store.write(async (trx) => {
+        await managed(trx, id, manager);
+        const now = clock.now();
+        await endpoints.rotateSecret(trx, id, box.seal(secret), now + ROTATION_OVERLAP_MS, now);
+        await audit(trx, actor, 'rotate', id);
+      });
+      return secret;
+    },
+
+    /** Enabled again after an automatic disable: its waiting deliveries go out; failed ones need `recover`. */
+    async enable(
+      id: number,
+      actor: Actor = OPERATOR,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<WebhookEndpoint> {
+      return store.write(async (trx) => {
+        await managed(trx, id, manager);
+        await endpoints.setEndpointStatus(trx, id, 'enabled', null, clock.now());
+        await audit(trx, actor, 'enable', id);
+        return managed(trx, id, OPERATOR_MANAGER);
+      });
+    },
+
+    /** gatehouse's own disable (410, days of failures), in the caller's transaction: false when already disabled. */
+    async disableInTransaction(trx: StoreTransaction, id: number, reason: DisabledReason): Promise<boolean> {
+      if (!(await endpoints.setEndpointStatus(trx, id, 'disabled', reason, clock.now()))) return false;
+      await audit(trx, SYSTEM, 'disable', id);
+      return true;
+    },
+
+    /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
+    async signingSecrets(id: number): Promise<string[]> {
+      const stored = await endpoints.endpointSecrets(store.db, id);
+      if (stored === undefined) return [];
+      const live =
+        stored.previousSecret !== null && (stored.previousExpiresAt ?? 0) > clock.now()
+          ? [stored.secret, stored.previousSecret]
+          : [stored.secret];
+      return live.map((sealed) => box.open(sealed));
+    },
+  };
+}
+
+export type EndpointService = ReturnType<typeof createEndpointService>;

@@ -1,0 +1,34 @@
+import type { RunnerLog } from './delivery-runner.js';
+import type { Config } from '../../config.js';
+import type { ServiceDependencies } from '../dependencies.js';
+import { createDeliveryLogService } from './delivery-log-service.js';
+import { createDeliveryRunner, type DeliveryObserver } from './delivery-runner.js';
+import { createEndpointService } from './endpoint-service.js';
+import { systemResolver } from './resolver.js';
+import { createSender } from './sender.js';
+
+export function createWebhookServices(deps: ServiceDependencies) {
+  const endpoints = createEndpointService(deps);
+  return {
+    endpoints,
+    deliveries: createDeliveryLogService(deps),
+    /** The delivery loop; `serve` starts it once migrations are applied and stops it before the store closes. */
+    runner(
+      config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>,
+      log: RunnerLog,
+      observer?: DeliveryObserver,
+    ) {
+      return createDeliveryRunner({
+        store: deps.store,
+        clock: deps.clock,
+        endpoints,
+        sender: createSender(deps.resolver ?? systemResolver, config.webhookAllowPrivate),
+        schedule: config.webhookRetrySchedule,
+        log,
+        ...(observer === undefined ? {} : { observer }),
+      });
+    },
+  };
+}
+
+export type WebhookServices = ReturnType<typeof createWebhookServices>;

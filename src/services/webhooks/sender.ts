@@ -1,0 +1,125 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { AttemptResult } from '../../domain/webhooks/attempt-outcome.js';
+import { isPublicAddress, literalAddress } from '../../domain/webhooks/address-rules.js';
+import type { Resolver } from './resolver.js';
+
+export interface SendRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+}
+
+const BLOCKED = 'address not allowed for webhooks (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE)';
+
+/**
+ * The name is resolved again when a connection is made, and only an allowed address is dialled: a name that
+ * pointed somewhere public at registration cannot be turned to a private one later (DNS rebinding).
+ */
+function guardedLookup(resolver: Resolver, allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolver(hostname).then(
+      (addresses) => {
+        const allowed = allowPrivate ? addresses : addresses.filter(isPublicAddress);
+        const first = allowed[0];
+        if (first === undefined) {
+          callback(Object.assign(new Error(BLOCKED), { code: 'EBLOCKED' }), '', 4);
+        } else if (options.all === true) {
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(
+            null,
+            allowed.map((address) => ({ address, family: isIP(address) })),
+          );
+        } else callback(null, first, isIP(first));
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 4),
+    );
+  };
+}
+
+function describe(error: NodeJS.ErrnoException, timeoutMs: number, timedOut: boolean): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  if (error.code === 'EBLOCKED') return BLOCKED;
+  if (error.code === 'ECONNREFUSED') return 'connection refused';
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host name does not resolve';
+  if (error.code === 'ECONNRESET') return 'connection reset';
+  return error.code ?? 'connection failed';
+}
+
+/** POSTs webhooks: redirects are not followed, a response must come (headers and body) within the timeout. */
+export function createSender(resolver: Resolver, allowPrivate: boolean) {
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
+  };
+  const lookup = guardedLookup(resolver, allowPrivate);
+
+  function send(request: SendRequest): Promise<AttemptResult> {
+    const url = new URL(request.url);
+    const literal = literalAddress(url.hostname);
+    if (literal !== undefined && !allowPrivate && !isPublicAddress(literal)) {
+      return Promise.resolve({ kind: 'no-answer', error: BLOCKED });
+    }
+    const secure = url.protocol === 'https:';
+    return new Promise((resolve) => {
+      let timedOut = false;
+      let settled = false;
+      const settle = (result: AttemptResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      const outgoing = (secure ? https : http).request(url, {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        lookup,
+        signal: request.signal,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'gatehouse-webhooks',
+          ...request.headers,
+        },
+      });
+      const timer = setTimeout(() => {
+        timedOut = true;
+        outgoing.destroy(new Error('timeout'));
+      }, request.timeoutMs);
+      outgoing.on('response', (response) => {
+        const retryAfter = response.headers['retry-after'];
+        response.resume();
+        response.on('end', () =>
+          settle({
+            kind: 'answer',
+            statusCode: response.statusCode ?? 0,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+          }),
+        );
+        response.on('error', () => undefined);
+        response.on('close', () =>
+          settle({
+            kind: 'no-answer',
+            error: timedOut ? `timed out after ${request.timeoutMs} ms` : 'answer cut short',
+          }),
+        );
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        settle({ kind: 'no-answer', error: describe(error, request.timeoutMs, timedOut) }),
+      );
+      outgoing.end(request.body);
+    });
+  }
+
+  return {
+    send,
+    close(): void {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+export type Sender = ReturnType<typeof createSender>;

@@ -1,0 +1,117 @@
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../helpers/factories.js';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import {
+  TTL_MS,
+  admin,
+  arrangeNetwork,
+  at,
+  createCheckin,
+  createGym,
+  createProduct,
+  operatorApp,
+  partnerHeaders,
+  validate,
+  wholeStore,
+  type Checkin,
+} from '../helpers/operator-api.js';
+import { expectReply } from '../helpers/partner-api.js';
+import { EXPLICIT_DENY, errorEnvelope } from '../helpers/wire-bodies.js';
+
+function waiting(t: TestApp, key: string, gymId: number, query = '') {
+  return t.app.inject({
+    method: 'GET',
+    url: `/access/v1/checkins${query}`,
+    headers: partnerHeaders(key, gymId),
+  });
+}
+
+/** How the waiting list shows a check-in: the partner API's second-precision timestamps. */
+const shown = (checkin: Checkin, description: string) => ({
+  id: checkin.id,
+  platform_id: checkin.platform_id,
+  product: { Id: checkin.product_id, description },
+  status: 'pending',
+  checked_in_at: checkin.checked_in_at.replace('.000Z', 'Z'),
+  expires_at: checkin.expires_at.replace('.000Z', 'Z'),
+});
+const list = (results: unknown[], nextCursor: string | null = null) => ({
+  metadata: { total: results.length, errors: 0 },
+  results,
+  next_cursor: nextCursor,
+});
+
+describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pending (%s)', (dialect) => {
+  const app = operatorApp({ dialect, perTest: true });
+
+  test('when members have checked in at the gym, then those not yet validated, cancelled or expired are listed oldest first', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t, { description: 'Day pass' });
+    const expired = await createCheckin(t, n.product, { checked_in_at: at(-TTL_MS) });
+    const first = await createCheckin(t, n.product);
+    const cancelled = await createCheckin(t, n.product);
+    expect((await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    const validated = await createCheckin(t, n.product);
+    expect((await validate(t, n.key.key, n.gym.id, validated.platform_id)).statusCode).toBe(200);
+    const second = await createCheckin(t, n.product, { checked_in_at: at(-60_000) });
+    const elsewhere = await createProduct(t, (await createGym(t, n.partner.id)).id);
+    await createCheckin(t, elsewhere);
+    expect(expired.id).toBeLessThan(first.id);
+
+    const response = await waiting(t, n.key.key, n.gym.id, '?status=pending');
+
+    expectReply(response, 200, list([shown(first, 'Day pass'), shown(second, 'Day pass')]));
+  });
+
+  test('when the list is longer than the limit, then it comes in pages joined by next_cursor, status defaulting to pending', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t, { description: 'Yoga class' });
+    const checkins = [];
+    for (let i = 0; i < 3; i += 1) checkins.push(await createCheckin(t, n.product));
+    const [one, two, three] = checkins as [Checkin, Checkin, Checkin];
+
+    const page1 = await waiting(t, n.key.key, n.gym.id, '?limit=2');
+    const cursor = (JSON.parse(page1.body) as { next_cursor: string }).next_cursor;
+    const page2 = await waiting(t, n.key.key, n.gym.id, `?status=pending&limit=2&cursor=${cursor}`);
+
+    expectReply(page1, 200, list([shown(one, 'Yoga class'), shown(two, 'Yoga class')], cursor));
+    expect(cursor).toEqual(expect.any(String));
+    expectReply(page2, 200, list([shown(three, 'Yoga class')]));
+  });
+
+  test('when the list is asked with a status other than pending, a bad limit or cursor, then 400 and nothing changes', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    await createCheckin(t, n.product);
+    const before = await wholeStore(t);
+
+    const status = await waiting(t, n.key.key, n.gym.id, '?status=validated');
+    const limit = await waiting(t, n.key.key, n.gym.id, '?limit=0');
+    const cursor = await waiting(t, n.key.key, n.gym.id, '?cursor=nonsense');
+
+    expectReply(status, 400, errorEnvelope('status', 'must be one of pending'));
+    expectReply(limit, 400, errorEnvelope('limit', 'must be an integer from 1 to 1000'));
+    expectReply(cursor, 400, errorEnvelope('cursor', 'is not a cursor this API returned'));
+    expect(await wholeStore(t)).toEqual(before);
+  });
+
+  test("when a key asks for another partner's gym, or no key is sent, then it is refused and shows no one", async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const stranger = await arrangeNetwork(t);
+    await createCheckin(t, stranger.product, { platform_id: platformId() });
+
+    const foreign = await waiting(t, n.key.key, stranger.gym.id);
+    const anonymous = await t.app.inject({
+      method: 'GET',
+      url: '/access/v1/checkins',
+      headers: { 'x-gym-id': String(stranger.gym.id) },
+    });
+
+    expectReply(foreign, 403, EXPLICIT_DENY);
+    expect({ status: anonymous.statusCode, body: JSON.parse(anonymous.body) as unknown }).toEqual({
+      status: 401,
+      body: { message: 'Unauthorized' },
+    });
+  });
+});

@@ -1,0 +1,230 @@
+import { describe, expect, test } from 'vitest';
+import type { Role } from '../../src/domain/operator.js';
+import { platformId } from '../helpers/factories.js';
+import { dialects, type TestApp } from '../helpers/test-app.js';
+import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { expectReply } from '../helpers/partner-api.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '../helpers/operator-api.js';
+
+const ALL: Role[] = ['admin', 'finance', 'support', 'member-app', 'readonly'];
+const READERS: Role[] = ['admin', 'finance', 'support', 'readonly'];
+
+/**
+ * Who may call each operator route: the role matrix, written out. Every route the app registers must have a row
+ * (a route added without one fails the first test below), and each role outside a row is refused with 403.
+ */
+const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
+  'GET /admin/v1/partners': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/partners': { allowed: ['admin', 'support'], refusal: 'change partners, gyms or products' },
+  'GET /admin/v1/gyms': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/gyms': { allowed: ['admin', 'support'], refusal: 'change partners, gyms or products' },
+  'GET /admin/v1/gyms/:gym_id/products': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/gyms/:gym_id/products': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'GET /admin/v1/partners/:partner_id/keys': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/partners/:partner_id/keys': {
+    allowed: ['admin', 'support'],
+    refusal: 'issue or revoke API keys',
+  },
+  'DELETE /admin/v1/keys/:key_id': { allowed: ['admin', 'support'], refusal: 'issue or revoke API keys' },
+  'GET /admin/v1/checkins': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/checkins': {
+    allowed: ['admin', 'support', 'member-app'],
+    refusal: 'create or cancel check-ins',
+  },
+  'POST /admin/v1/checkins/:checkin_id/cancel': {
+    allowed: ['admin', 'support', 'member-app'],
+    refusal: 'create or cancel check-ins',
+  },
+  'GET /admin/v1/transactions': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/payouts': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/custom-codes': {
+    allowed: ['admin', 'finance', 'support', 'member-app'],
+    refusal: "read members' custom codes",
+  },
+  'GET /admin/v1/audit': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/events': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/events/stream': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/stats/validations': { allowed: READERS, refusal: 'read the operator API' },
+  'GET /admin/v1/partners/:partner_id/webhooks': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/partners/:partner_id/webhooks': {
+    allowed: ['admin', 'support'],
+    refusal: 'change webhooks',
+  },
+  'GET /admin/v1/webhooks/:webhook_id': { allowed: READERS, refusal: 'read the operator API' },
+  'PATCH /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'POST /admin/v1/webhooks/:webhook_id/secret': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'POST /admin/v1/webhooks/:webhook_id/enable': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'POST /admin/v1/webhooks/:webhook_id/recover': {
+    allowed: ['admin', 'support'],
+    refusal: 'change webhooks',
+  },
+  'GET /admin/v1/webhooks/:webhook_id/deliveries': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/deliveries/:delivery_id/retry': {
+    allowed: ['admin', 'support'],
+    refusal: 'change webhooks',
+  },
+  // Last of the webhook rows: the calls before it act on the endpoint it removes.
+  'DELETE /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'GET /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
+  'POST /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
+  'DELETE /admin/v1/operators/:operator_id': { allowed: ['admin'], refusal: 'manage operators' },
+  'POST /admin/v1/members/:platform_id/erase': {
+    allowed: ['admin', 'support'],
+    refusal: "erase a member's data",
+  },
+};
+
+type Ids = Record<string, string>;
+
+/** The route's URL with its parameters filled from records that exist (a member with no data for erase). */
+function concrete(url: string, ids: Ids): string {
+  return url.replace(/:([a-z_]+)/g, (_whole, name: string) => {
+    const id = ids[name];
+    if (id === undefined) throw new Error(`no value for :${name} in ${url}`);
+    return id;
+  });
+}
+
+/** Query strings the reads need to answer at all. */
+const QUERIES: Record<string, (ids: Ids) => string> = {
+  'GET /admin/v1/payouts': () => '?from=2026-03-01&to=2026-04-01',
+  'GET /admin/v1/custom-codes': (ids) => `?platform_id=${ids.member}&gym_id=${ids.gym_id}`,
+  'GET /admin/v1/stats/validations': () => '?from=2026-03-01&to=2026-04-01',
+};
+
+/** Bodies the writes need to get past their schema (a role refusal comes before the body is read). */
+const BODIES: Record<string, unknown> = {
+  'POST /admin/v1/partners/:partner_id/webhooks': { url: 'http://127.0.0.1:9/matrix-second' },
+  'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+};
+
+/** An event stream never ends by itself: a call to one is answered once its headers arrive. */
+const STREAMS = new Set(['GET /admin/v1/events/stream']);
+
+describe.each(dialects)('the role matrix over every operator route (%s)', (dialect) => {
+  const app = operatorApp({ dialect, perTest: true, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+
+  /** One operator of each role, made through the API by the bootstrap admin; their tokens by role. */
+  async function operators(t: TestApp): Promise<Record<Role, string>> {
+    const tokens: Partial<Record<Role, string>> = {};
+    for (const role of ALL) {
+      const response = await admin(t, 'POST', '/operators', { name: `matrix-${role}`, role });
+      expect(response.statusCode, response.body).toBe(201);
+      tokens[role] = (JSON.parse(response.body) as { token: string }).token;
+    }
+    return tokens as Record<Role, string>;
+  }
+
+  async function arrange(t: TestApp) {
+    const n = await arrangeNetwork(t);
+    const checkin = await createCheckin(t, n.product);
+    const tokens = await operators(t);
+    // The operator the DELETE route revokes: none of the callers.
+    const spare = await admin(t, 'POST', '/operators', { name: 'matrix-spare', role: 'readonly' });
+    const webhook = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+      url: 'http://127.0.0.1:9/matrix',
+    });
+    expect(webhook.statusCode, webhook.body).toBe(201);
+    const ids: Ids = {
+      gym_id: String(n.gym.id),
+      partner_id: String(n.partner.id),
+      key_id: String(n.key.id),
+      checkin_id: String(checkin.id),
+      operator_id: String((JSON.parse(spare.body) as { id: number }).id),
+      platform_id: platformId(),
+      member: checkin.platform_id,
+      webhook_id: String((JSON.parse(webhook.body) as { id: number }).id),
+      // No delivery was made (the delivery loop is not running): an allowed retry answers 404, not 403.
+      delivery_id: '1',
+    };
+    return { tokens, ids };
+  }
+
+  async function call(t: TestApp, token: string, key: string, ids: Ids) {
+    const [method, url] = key.split(' ') as [string, string];
+    const path = concrete(url, ids) + (QUERIES[key]?.(ids) ?? '');
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (STREAMS.has(key)) {
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const address = `http://127.0.0.1:${port}`;
+      const aborted = new AbortController();
+      const response = await fetch(`${address}${path}`, { headers, signal: aborted.signal });
+      const body = response.status === 200 ? '' : await response.text();
+      aborted.abort();
+      return { statusCode: response.status, body, headers: Object.fromEntries(response.headers) };
+    }
+    const body = BODIES[key];
+    return t.app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  }
+
+  test('when the registered operator routes are listed, then each has a row in the matrix and declared the permission the matrix expects', () => {
+    const t = app();
+    const registered = t.operatorRoutes
+      .filter((route) => route.method !== 'HEAD')
+      .map((route) => `${route.method} ${route.url}`)
+      .sort();
+
+    expect(registered).toEqual(Object.keys(MATRIX).sort());
+    expect(t.operatorRoutes.filter((route) => route.permission === undefined)).toEqual([]);
+  });
+
+  test('when each role calls each route it may not, then 403 key authorization names the role and nothing is written', async () => {
+    const t = app();
+    const { tokens, ids } = await arrange(t);
+    const before = await wholeStore(t);
+
+    for (const [key, { allowed, refusal }] of Object.entries(MATRIX)) {
+      for (const role of ALL.filter((candidate) => !allowed.includes(candidate))) {
+        const response = await call(t, tokens[role], key, ids);
+        expect(`${role} → ${key}: ${response.statusCode}`).toBe(`${role} → ${key}: 403`);
+        expect({ status: response.statusCode, body: JSON.parse(response.body) as unknown }).toEqual({
+          status: 403,
+          body: errorEnvelope('authorization', `the ${role} role may not ${refusal}`),
+        });
+      }
+    }
+
+    expect(await wholeStore(t)).toEqual(before);
+  });
+
+  test('when each role calls each route it may, then the role is not what refuses it', async () => {
+    const t = app();
+    const { tokens, ids } = await arrange(t);
+
+    const refused: string[] = [];
+    for (const [key, { allowed }] of Object.entries(MATRIX)) {
+      for (const role of allowed) {
+        const response = await call(t, tokens[role], key, ids);
+        if (response.statusCode === 401 || response.statusCode === 403) {
+          refused.push(`${role} → ${key}: ${response.statusCode} ${response.body}`);
+        }
+      }
+    }
+
+    expect(refused).toEqual([]);
+  });
+
+  test('when a read-only operator reads lists, then it gets the same answers as the admin', async () => {
+    const t = app();
+    const { tokens } = await arrange(t);
+
+    for (const url of ['/admin/v1/partners', '/admin/v1/checkins', '/admin/v1/transactions']) {
+      const asAdmin = await admin(t, 'GET', url.replace('/admin/v1', ''));
+      const asReader = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${tokens.readonly}` },
+      });
+      expectReply(asReader, 200, JSON.parse(asAdmin.body));
+    }
+  });
+});

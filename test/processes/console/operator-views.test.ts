@@ -1,0 +1,167 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { arrangeCheckins, openOperator, type Operator } from '../../helpers/processes/arrange.js';
+import { useGatehouseProcesses } from '../../helpers/processes/gatehouse-process.js';
+import { expectClean, screenshots, useBrowser, type ConsolePage } from './browser.js';
+
+const ADMIN_TOKEN = 'operator-secret-0123456789';
+
+/*
+ * The operator's views against a real `gatehouse serve` on SQLite: what they read and change goes through the same
+ * APIs whose storage is tested on both dialects (test/console, test/operator-api).
+ */
+describe('the operator views in a browser', () => {
+  const spawnGatehouse = useGatehouseProcesses();
+  const openConsole = useBrowser();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function serve(): Promise<{ baseUrl: string; operator: Operator }> {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
+    const server = await spawnGatehouse({
+      GATEHOUSE_DATABASE_URL: url,
+      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+      GATEHOUSE_KEY_CACHE_SECONDS: '0',
+    });
+    const operator = openOperator(url);
+    cleanups.push(() => operator.close());
+    return { baseUrl: server.baseUrl, operator };
+  }
+
+  /** Signs in with the keyboard alone: type the token, Enter. */
+  async function signIn(baseUrl: string, width?: number): Promise<ConsolePage> {
+    const console = await openConsole(baseUrl, width);
+    await console.page.getByLabel('Operator token').fill(ADMIN_TOKEN);
+    await console.page.keyboard.press('Enter');
+    await console.page.getByRole('navigation', { name: 'Views' }).waitFor();
+    return console;
+  }
+
+  const partnerApi = (baseUrl: string, key: string, gymId: number, path: string, body?: unknown) =>
+    fetch(`${baseUrl}/access/v1${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'x-gym-id': String(gymId),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  it('when a member is validated through the partner API, then the Live view shows it as it happens and counts it', async () => {
+    const { baseUrl, operator } = await serve();
+    const desk = await arrangeCheckins(operator.services, 1);
+    const member = desk.checkins[0]?.platformId ?? '';
+    const console = await signIn(baseUrl, 390);
+    const { page } = console;
+    await page.getByRole('status').getByText('Live', { exact: true }).waitFor();
+    await expect(page.getByTestId('validations-today').innerText()).resolves.toBe('0');
+
+    const answer = await partnerApi(baseUrl, desk.key, desk.gym.id, '/validate', { platform_id: member });
+    expect(answer.status).toBe(200);
+
+    const feed = page.getByRole('region', { name: 'As it happens' }).getByRole('listitem');
+    await feed.filter({ hasText: 'checkin.validated' }).waitFor();
+    await expect(feed.first().innerText()).resolves.toContain(member);
+    await page.getByTestId('validations-today').getByText('1', { exact: true }).waitFor();
+    await expect(
+      page.getByRole('img', { name: /Validations per gym/ }).getAttribute('aria-label'),
+    ).resolves.toContain(`gym ${desk.gym.id}: 1`);
+    await expectClean(console);
+    await screenshots(page, 'live');
+  });
+
+  it('when the operator sets up a partner and issues a key, then the secret is shown once, works, and stops working once revoked', async () => {
+    const { baseUrl, operator } = await serve();
+    const console = await signIn(baseUrl);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Network' }).click();
+
+    await page.getByLabel('Partner name').fill('Acme Browser Gyms');
+    await page.getByRole('button', { name: 'Add partner' }).click();
+    await page.getByRole('heading', { name: 'Gyms of Acme Browser Gyms' }).waitFor();
+    await page.getByLabel('Gym id (the X-Gym-Id partners send; optional)').fill('4242');
+    await page.getByLabel('Gym name').fill('Acme Downtown');
+    await page.getByRole('button', { name: 'Add gym' }).click();
+    await page.getByRole('heading', { name: /Acme Downtown/ }).waitFor();
+    await page.getByLabel('Description').fill('Day pass');
+    await page.getByLabel('Payout per visit').fill('15.50');
+    await page.getByLabel('Currency (optional)').fill('brl');
+    await page.getByRole('button', { name: 'Add product' }).click();
+    await page.getByText(/Day pass · R\$\s?15[.,]50/).waitFor();
+    await page.getByLabel('Label').fill('front desk');
+    await page.getByRole('button', { name: 'Issue key' }).click();
+    const secret = await page.getByTestId('issued-key').innerText();
+    await expectClean(console);
+    await screenshots(page, 'network');
+
+    expect(secret).toMatch(/^ghk_[0-9a-f]{8}_[0-9a-f]{40}$/);
+    expect((await partnerApi(baseUrl, secret, 4242, '/checkins')).status).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await expect.poll(() => page.getByText(secret).count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: /^Revoke ghk_/ }).click();
+    await page.getByRole('cell', { name: 'revoked' }).waitFor();
+    expect((await partnerApi(baseUrl, secret, 4242, '/checkins')).status).toBe(403);
+    const stored = await operator.store.db
+      .selectFrom('api_keys')
+      .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+      .select(['partners.name', 'api_keys.label', 'api_keys.revoked_at'])
+      .execute();
+    expect(stored).toEqual([
+      { name: 'Acme Browser Gyms', label: 'front desk', revoked_at: expect.any(Number) as number },
+    ]);
+    const products = await operator.store.db.selectFrom('products').selectAll().execute();
+    expect(products).toEqual([
+      expect.objectContaining({ gym_id: 4242, description: 'Day pass', payout_cents: 1550, currency: 'BRL' }),
+    ]);
+  });
+
+  it('when the operator opens Money and Audit, then the ledger lists the visit, its CSV downloads, and the audit shows who did what', async () => {
+    const { baseUrl, operator } = await serve();
+    const desk = await arrangeCheckins(operator.services, 1);
+    const member = desk.checkins[0]?.platformId ?? '';
+    expect(
+      (await partnerApi(baseUrl, desk.key, desk.gym.id, '/validate', { platform_id: member })).status,
+    ).toBe(200);
+    const console = await signIn(baseUrl);
+    const { page } = console;
+
+    await page.getByRole('link', { name: 'Money' }).click();
+    const ledger = page.getByRole('region', { name: 'Ledger table' });
+    await ledger.getByRole('cell', { name: member }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download transactions CSV' }).click();
+    const file = await (await download).path();
+    await expectClean(console);
+    await screenshots(page, 'money');
+
+    const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+    expect(csv[0]).toBe(
+      'id,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at',
+    );
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(`,${member},1250,BRL,`);
+
+    await page.getByRole('link', { name: 'Audit' }).click();
+    await page.getByRole('heading', { name: 'Audit', level: 1 }).waitFor();
+    const rows = page.getByRole('region', { name: 'Audit table' }).getByRole('row');
+    await rows.nth(1).waitFor();
+    const audited = await operator.store.db
+      .selectFrom('audit_log')
+      .select(['actor', 'action', 'entity'])
+      .execute();
+    await expect.poll(() => rows.count()).toBe(audited.length + 1);
+    await page.getByLabel('What').selectOption('key');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => rows.count()).toBe(audited.filter((entry) => entry.entity === 'key').length + 1);
+    await expectClean(console);
+    await screenshots(page, 'audit');
+  });
+});
