@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 
 /**
@@ -15,12 +15,19 @@ import type { Database } from './database.js';
  * and a reader is shown only the rows below its **horizon**: the oldest transaction still running when its
  * statement's snapshot was taken (`pg_snapshot_xmin`). Every transaction with a smaller id has ended, so no row can
  * ever appear below the horizon again: reading in this order never misses one, and no reader ever sees a row
- * before another that comes earlier. Writers pay nothing for it — no lock, no numbering at commit — and their
- * transaction ids follow their member locks, so one member's changes keep their order.
+ * before another that comes earlier. Writers pay nothing for it — no lock, no numbering at commit — and their transaction ids
+ * follow their member locks, so one member's changes keep their order.
  *
- * A row just committed can sit above the horizon for as long as an older write transaction runs (milliseconds
- * under load). So that a client sees its own change as soon as it is acknowledged, a reader first waits, for at
- * most READ_YOUR_WRITES_MS, until the horizon has passed every row already committed.
+ * The oldest running transaction may be anyone's: another application's, a schema's next door, an operator's psql
+ * session left open. So that none of them holds the readers back, a reader whose plain horizon lags looks at the
+ * server's lock table (refinedHorizon): a transaction writes a row here only after it has opened one of this
+ * schema's tables, and keeps that lock to its end, so a running transaction whose backend holds no lock on any of
+ * them was given its id before it touched this schema, and never writes a row a reader could miss. Every process
+ * that writes here, of any release, does so through these tables: there is nothing for a writer to do.
+ *
+ * A row just committed can sit above the horizon for as long as an older write of ours runs (milliseconds under
+ * load). So that a client sees its own change as soon as it is acknowledged, a reader first waits, for at most
+ * READ_YOUR_WRITES_MS, until the horizon has passed every row already committed.
  */
 
 /** Events of one transaction are told apart by the low bits of their positions. */
@@ -30,35 +37,76 @@ export const POSITIONS_PER_TRANSACTION = 1_048_576;
 const READ_YOUR_WRITES_MS = 1_000;
 
 /** The oldest transaction id still running in the statement's snapshot: every smaller one has ended. */
-export const HORIZON: RawBuilder<number> = sql<number>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
-
-/** The first event position of the horizon's transaction: every event below it is final. */
-export const HORIZON_POSITION: RawBuilder<number> = sql<number>`${HORIZON} * ${POSITIONS_PER_TRANSACTION}`;
+const PLAIN_HORIZON = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
 
 /**
- * The transaction that wrote the newest committed event, and the horizon, read in one snapshot. Every change that
+ * The oldest transaction id in the snapshot that may still write rows here: the running ones whose backends hold no
+ * lock on this schema's tables are passed over. The lock table is read after the snapshot was taken: a transaction
+ * of the snapshot that ended in between is not found there and still counts (it only holds the horizon back until
+ * the next read); one that still runs and writes here holds the table lock it took before its id. (pg_locks lists
+ * transaction ids in 32 bits: they are compared on the low bits.)
+ */
+const REFINED_HORIZON = sql<string>`(
+  with locks as materialized (
+    select pid, locktype, database, relation, transactionid, mode, granted from pg_locks
+  ),
+  here as (
+    select c.oid from pg_class c
+    where c.relnamespace = (select relnamespace from pg_class where oid = 'events'::regclass)
+  ),
+  ours as (
+    select pid from locks
+    where locktype = 'relation' and relation in (select oid from here)
+      and database = (select oid from pg_database where datname = current_database())
+  ),
+  others as (
+    select transactionid::text::bigint as xid from locks
+    where locktype = 'transactionid' and mode = 'ExclusiveLock' and granted and pid is not null
+      and pid not in (select pid from ours where pid is not null)
+  ),
+  snapshot as (select pg_current_snapshot() as s)
+  select coalesce(
+    (select min(x::text::bigint) from snapshot, pg_snapshot_xip(snapshot.s) as x
+     where x::text::bigint % 4294967296 not in (select xid from others)),
+    (select pg_snapshot_xmax(s)::text::bigint from snapshot)
+  )
+)`;
+
+/** The first event position of a horizon's transaction: every event below it is final. */
+export function horizonPosition(horizon: number): number {
+  return horizon * POSITIONS_PER_TRANSACTION;
+}
+
+/**
+ * The transaction that wrote the newest committed event, and a horizon, read in one snapshot. Every change that
  * writes a ledger row writes its event in the same transaction, so this is the newest commit of either.
  */
-async function newestAndHorizon(db: Kysely<Database>): Promise<{ newest: number; horizon: number }> {
+async function newestAndHorizon(
+  db: Kysely<Database>,
+  refined: boolean,
+): Promise<{ newest: number; horizon: number }> {
   const { rows } = await sql<{ newest: string | number | null; horizon: string | number }>`
-    select (select max(position) / ${POSITIONS_PER_TRANSACTION} from events) as newest, ${HORIZON} as horizon
+    select (select max(position) / ${POSITIONS_PER_TRANSACTION} from events) as newest,
+           ${refined ? REFINED_HORIZON : PLAIN_HORIZON} as horizon
   `.execute(db);
   return { newest: Number(rows[0]?.newest ?? 0), horizon: Number(rows[0]?.horizon ?? 0) };
 }
 
 /**
- * On PostgreSQL, before a read that follows the horizon: waits (bounded) until every change committed so far lies
- * below it, so a change acknowledged to a client is in what the client reads next.
+ * On PostgreSQL, the horizon a read follows: every row it shows below it is final. Cheap when nothing committed
+ * lies above the plain horizon; otherwise the lock table tells which running transactions are gatehouse writers.
+ * With `readYourWrites` it waits (bounded) until every change committed so far lies below it, so a change
+ * acknowledged to a client is in what the client reads next; without, it answers at once (a poller reads again).
  */
-export async function awaitCommittedRows(db: Kysely<Database>): Promise<void> {
-  const first = await newestAndHorizon(db);
-  const { newest } = first;
-  let { horizon } = first;
+export async function readHorizon(db: Kysely<Database>, readYourWrites: boolean): Promise<number> {
+  const plain = await newestAndHorizon(db, false);
+  if (plain.newest < plain.horizon) return plain.horizon;
   const deadline = Date.now() + READ_YOUR_WRITES_MS;
   let pause = 1;
-  while (newest >= horizon && Date.now() < deadline) {
+  for (;;) {
+    const { newest, horizon } = await newestAndHorizon(db, true);
+    if (newest < horizon || !readYourWrites || Date.now() >= deadline) return horizon;
     await sleep(pause);
     pause = Math.min(pause * 2, 20);
-    horizon = (await newestAndHorizon(db)).horizon;
   }
 }

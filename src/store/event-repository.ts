@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../domain/events.js';
 import { newEventId } from '../domain/events.js';
 import { isPostgres } from './column-types.js';
-import { HORIZON_POSITION, awaitCommittedRows } from './commit-horizon.js';
+import { horizonPosition, readHorizon } from './commit-horizon.js';
 import type { Database } from './database.js';
 
 type Db = Kysely<Database>;
@@ -46,8 +46,7 @@ export async function listEvents(
 ): Promise<LoggedEvent[]> {
   let query = db.selectFrom('events').selectAll().where('position', '>', filter.after);
   if (isPostgres(db)) {
-    if (readYourWrites) await awaitCommittedRows(db);
-    query = query.where('position', '<', HORIZON_POSITION);
+    query = query.where('position', '<', horizonPosition(await readHorizon(db, readYourWrites)));
   }
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
@@ -75,7 +74,7 @@ export async function listEvents(
 export async function latestPosition(db: Db): Promise<number> {
   let query = db.selectFrom('events').select((eb) => eb.fn.max('position').as('last'));
   if (isPostgres(db)) {
-    query = query.where('position', '<', HORIZON_POSITION);
+    query = query.where('position', '<', horizonPosition(await readHorizon(db, false)));
   }
   const row = await query.executeTakeFirst();
   return Number(row?.last ?? 0);

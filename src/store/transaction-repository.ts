@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isPostgres } from './column-types.js';
-import { HORIZON, awaitCommittedRows } from './commit-horizon.js';
+import { readHorizon } from './commit-horizon.js';
 import type { LedgerTransaction, PayoutLine } from '../domain/entities.js';
 import type { FeedPosition, PageRequest } from '../domain/pagination.js';
 import type { Database, TransactionRow } from './database.js';
@@ -89,8 +89,7 @@ export async function listGymTransactions(
 ): Promise<GymTransaction[]> {
   let query = filtered(db, filter);
   if (isPostgres(db)) {
-    await awaitCommittedRows(db);
-    query = query.where('transactions.commit_order', '<', HORIZON);
+    query = query.where('transactions.commit_order', '<', await readHorizon(db, true));
   }
   const rows = await query
     .innerJoin('products', 'products.id', 'transactions.product_id')

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LoggedEvent } from '../domain/events.js';
 import { isPostgres } from './column-types.js';
-import { HORIZON_POSITION } from './commit-horizon.js';
+import { horizonPosition, readHorizon } from './commit-horizon.js';
 import type { Database } from './database.js';
 import { listEvents } from './event-repository.js';
 import type { Dialect } from './store.js';
@@ -53,7 +53,7 @@ export async function skipEventsAfter(
 ): Promise<{ count: number; last: number }> {
   let next = db.selectFrom('events').select('position').where('position', '>', position);
   if (isPostgres(db)) {
-    next = next.where('position', '<', HORIZON_POSITION);
+    next = next.where('position', '<', horizonPosition(await readHorizon(db, false)));
   }
   const row = await db
     .selectFrom(next.orderBy('position').limit(limit).as('next'))

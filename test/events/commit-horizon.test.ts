@@ -38,7 +38,7 @@ async function lastPosition(t: TestApp): Promise<number> {
 describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => {
   const app = operatorApp({ dialect: 'postgres' });
 
-  test('when an older write transaction is still open, then later rows wait behind it, and once it commits its row comes first and nothing is skipped', async () => {
+  test('when an older write transaction of this schema is still open, then later rows wait behind it, and once it commits its row comes first and nothing is skipped', async () => {
     const t = app();
     const n = await arrangeNetwork(t);
     const after = await lastPosition(t);
@@ -49,7 +49,11 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
     await slow.connect();
     try {
       await slow.query('begin');
-      await slow.query('select pg_current_xact_id()');
+      await slow.query(
+        `insert into events (id, type, occurred_at, partner_id, gym_id, data)
+         values ('evt_00000000000000000000000000000abc', 'checkin.created', 0, $1, $2, '{}')`,
+        [n.partner.id, n.gym.id],
+      );
       const visit = await createCheckin(t, n.product);
       expect((await validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
 
@@ -59,11 +63,6 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
       const held = await partnerTransactions(t, n.key.key, n.gym.id);
       expect(JSON.parse(held.body)).toEqual(JSON.parse(feedBefore.body));
 
-      await slow.query(
-        `insert into events (id, type, occurred_at, partner_id, gym_id, data)
-         values ('evt_00000000000000000000000000000abc', 'checkin.created', 0, $1, $2, '{}')`,
-        [n.partner.id, n.gym.id],
-      );
       await slow.query('commit');
 
       const page = await events(t, after);
@@ -114,6 +113,40 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
       stop = true;
       await churn;
       await busy.end();
+    }
+  });
+
+  test('when a transaction that never touched this schema stays open (another schema, a psql session), then it holds no reader back: the very next reads show the change', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const after = await lastPosition(t);
+    const feedBefore = JSON.parse((await partnerTransactions(t, n.key.key, n.gym.id)).body) as {
+      results: unknown[];
+    };
+    const elsewhere = new pg.Client({ connectionString: t.databaseUrl });
+    await elsewhere.connect();
+    try {
+      // An older transaction with an id, writing only outside gatehouse's tables.
+      await elsewhere.query('begin');
+      await elsewhere.query('create temporary table elsewhere (n int)');
+      await elsewhere.query('insert into elsewhere values (1)');
+      const visit = await createCheckin(t, n.product);
+      expect((await validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
+
+      const page = await events(t, after);
+      expect(page.items.map((event) => event.type)).toEqual(['checkin.created', 'checkin.validated']);
+      expect(page.next_after).toBe(page.items.at(-1)?.position);
+      expect(page.has_more).toBe(false);
+      const feed = JSON.parse((await partnerTransactions(t, n.key.key, n.gym.id)).body) as {
+        results: { checkin_id: number }[];
+      };
+      expect(feed.results.map((row) => row.checkin_id)).toEqual([
+        ...feedBefore.results.map((row) => (row as { checkin_id: number }).checkin_id),
+        visit.id,
+      ]);
+    } finally {
+      await elsewhere.query('rollback').catch(() => undefined);
+      await elsewhere.end();
     }
   });
 });
