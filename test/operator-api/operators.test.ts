@@ -122,6 +122,47 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     });
   });
 
+  test('when each role asks who it is, then /me names it with exactly its permissions, and asking writes nothing', async () => {
+    const t = app();
+    expectReply(await admin(t, 'GET', '/me'), 200, {
+      name: null,
+      role: 'admin',
+      permissions: [
+        'self',
+        'read',
+        'read-secret',
+        'catalog',
+        'keys',
+        'checkins',
+        'money',
+        'webhooks',
+        'members',
+        'operators',
+      ],
+      expires_at: null,
+    });
+    const expected: Record<string, string[]> = {
+      finance: ['self', 'read', 'read-secret', 'money'],
+      support: ['self', 'read', 'read-secret', 'catalog', 'keys', 'checkins', 'webhooks', 'members'],
+      'member-app': ['self', 'read-secret', 'checkins'],
+      readonly: ['self', 'read'],
+    };
+    for (const [role, permissions] of Object.entries(expected)) {
+      const issued = await createOperator(t, { name: `who-${role}`, role, expires_at: '2027-01-01' });
+      expectReply(await as(t, issued.token, 'GET', '/me'), 200, {
+        name: `who-${role}`,
+        role,
+        permissions,
+        expires_at: '2027-01-01T00:00:00.000Z',
+      });
+    }
+    const before = await wholeStore(t);
+    await as(t, 'gho_00000000_0000000000000000000000000000000000000000', 'GET', '/me').then((response) =>
+      expectReply(response, 403, WRONG_TOKEN),
+    );
+    expect(await wholeStore(t)).toEqual(before);
+  });
+
   test('when a named operator acts, then the audit log names it operator:<name>', async () => {
     const t = app();
     const ana = await createOperator(t, { name: 'ana', role: 'support' });

@@ -68,6 +68,7 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
   },
   // Last of the webhook rows: the calls before it act on the endpoint it removes.
   'DELETE /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'GET /admin/v1/me': { allowed: ALL, refusal: 'say who it is' },
   'GET /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
   'POST /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
   'DELETE /admin/v1/operators/:operator_id': { allowed: ['admin'], refusal: 'manage operators' },

@@ -153,16 +153,16 @@ export function spawnGatehouse(env: GatehouseEnv | Record<string, string>, optio
 
 /**
  * A `spawnGatehouse` whose processes are all stopped after each test (and after the file, should a hook fail),
- * so no test leaves a server running.
+ * so no test leaves a server running; with `'file'`, only after the file, for the tests of a file to share one.
  */
-export function useGatehouseProcesses(): typeof spawnGatehouse {
+export function useGatehouseProcesses(scope: 'test' | 'file' = 'test'): typeof spawnGatehouse {
   const started = new Set<Promise<GatehouseProcess>>();
   const stopAll = async () => {
     const all = [...started];
     started.clear();
     await Promise.all(all.map((p) => p.then((server) => server.stop()).catch(() => undefined)));
   };
-  afterEach(stopAll);
+  if (scope === 'test') afterEach(stopAll);
   afterAll(stopAll);
   return (env, options) => {
     const server = spawnGatehouse(env, options);
