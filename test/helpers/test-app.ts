@@ -9,6 +9,7 @@ import type { Resolver } from '../../src/services/webhooks/resolver.js';
 import { captureLogs } from './log-capture.js';
 import { createPgSchema, pgAvailable } from './postgres.js';
 import { TestClock } from './test-clock.js';
+import { onceCompiledSchemas } from './schema-compilers.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -61,6 +62,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     store,
     clock,
     logger: logs.logger,
+    schemaController: onceCompiledSchemas,
     ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
   });
