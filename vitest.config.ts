@@ -15,6 +15,9 @@ const ALONE = [
   'test/processes/console/stream-drain.test.ts',
 ];
 
+/** Files that replace a module (vi.mock) get modules of their own. */
+const OWN_MODULES = ['test/docs/openapi.test.ts'];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -27,9 +30,15 @@ export default defineConfig({
           name: 'component',
           // Unit tests of pure domain code sit next to it in src/.
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: ['test/processes/**'],
+          exclude: ['test/processes/**', ...OWN_MODULES],
           maxWorkers: WORKERS,
+          // The files of a worker share its modules (each builds its own apps and stores): loaded once, not per file.
+          isolate: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: OWN_MODULES, maxWorkers: WORKERS },
       },
       {
         // Real `gatehouse serve` processes and real database faults, on the built CLI and console.
@@ -40,6 +49,7 @@ export default defineConfig({
           exclude: ALONE,
           globalSetup: ['test/processes/build.global-setup.ts'],
           maxWorkers: WORKERS,
+          isolate: false,
           testTimeout: 60_000,
         },
       },
