@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/config-error.js';
-import { platformId } from '../helpers/factories.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { TestClock } from '../helpers/test-clock.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
+import { TestClock } from '../fixtures/test-clock.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 import {
   A_CURSOR,
   ADMIN,
@@ -16,7 +16,7 @@ import {
   T0,
   T0_MS,
   wholeStore,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 const TOKEN = /^gho_[0-9a-f]{8}_[0-9a-f]{40}$/;
 const WRONG_TOKEN = errorEnvelope('authorization', 'invalid admin token');
@@ -345,16 +345,10 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
 });
 
 describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
-
   test('when GATEHOUSE_ADMIN_TOKEN lists two tokens, then both are admins at once (rotation), and a third is refused', async () => {
     const old = 'old-admin-token-0123456789';
     const next = 'new-admin-token-9876543210';
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: `${old}, ${next}`, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
     });
@@ -366,7 +360,7 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
   });
 
   test('when GATEHOUSE_ADMIN_TOKEN is unset but an operator exists, then the API is on for that operator only', async () => {
-    t = await startTestApp({ dialect, clock: new TestClock(T0_MS) });
+    const t = await build({ dialect, clock: new TestClock(T0_MS) });
     const issued = await t.services.operators.create({ name: 'ana', role: 'admin' });
 
     expect((await as(t, issued.token, 'GET', '/operators')).statusCode).toBe(200);
@@ -384,7 +378,7 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
 
   test('when an operator token expires and none other is live, then the API is off again', async () => {
     const clock = new TestClock(T0_MS);
-    t = await startTestApp({ dialect, clock });
+    const t = await build({ dialect, clock });
     const issued = await t.services.operators.create({
       name: 'ana',
       role: 'admin',
@@ -413,11 +407,6 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
 });
 
 describe.each(dialects)('failed operator authentication, limited per client address (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
   const TOKEN_OK = 'operator-secret-0123456789';
   const RATE_LIMITED = errorEnvelope('rate.limited', 'too many requests');
 
@@ -431,7 +420,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   }
 
   test('when an address has had 3 tokens refused and its limit is 3 a minute, then its next request gets 429 even with the right token; another address is served', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '3' },
     });
@@ -447,7 +436,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   });
 
   test('when 300 wrong tokens are tried in a row, then at most the limit are even looked at: the rest answer 429', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '60' },
     });
@@ -462,7 +451,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   });
 
   test('when a request has no token at all, then 401 and it does not count as a refused token', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '1' },
     });

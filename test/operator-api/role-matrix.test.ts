@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { Role } from '../../src/domain/operator.js';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '../helpers/operator-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '../fixtures/operator-api.js';
 
 const ALL: Role[] = ['admin', 'finance', 'support', 'member-app', 'readonly'];
 const READERS: Role[] = ['admin', 'finance', 'support', 'readonly'];

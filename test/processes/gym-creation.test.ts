@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, validate } from '../helpers/processes/http.js';
-import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../helpers/wire-bodies.js';
+import { platformId } from '../fixtures/factories.js';
+import { createPgSchema, pgAvailable } from '../fixtures/postgres.js';
+import { arrangeCheckins, openOperator, type Operator } from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, validate } from '../fixtures/processes/http.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
 // Long enough that only the change feed can explain a gym served promptly after it was refused as unknown.
 const KEY_CACHE_SECONDS = '60';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { send, validate, type Outcome } from '../helpers/processes/http.js';
+import { createPgSchema, pgAvailable } from '../fixtures/postgres.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import { arrangeCheckins, openOperator, type Operator } from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { send, validate, type Outcome } from '../fixtures/processes/http.js';
 
 const CHECKINS = 600;
 const CONCURRENCY = 40;

@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { createPgSchema, pgAvailable } from '../fixtures/postgres.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
   openOperator,
   validatedBody,
   type Operator,
-} from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { reply, validate } from '../helpers/processes/http.js';
-import { ALREADY_VALIDATED } from '../helpers/wire-bodies.js';
+} from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { reply, validate } from '../fixtures/processes/http.js';
+import { ALREADY_VALIDATED } from '../fixtures/wire-bodies.js';
 
 describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema (shared server)', () => {
   const startGatehouse = useGatehouseProcesses();

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrangeCheckins, openOperator, type Operator } from '../../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../../helpers/processes/gatehouse-process.js';
-import { eventually, startReceiver, type Receiver } from '../../webhooks/receiver.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from './browser.js';
+import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
+import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-roles-0123456789';
 
