@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable } from '../fixtures/postgres.js';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { pgAvailable } from '../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
-import { arrangeCheckins, openOperator, type Operator } from '../fixtures/processes/arrange.js';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
 import { send, validate, type Outcome } from '../fixtures/processes/http.js';
 
@@ -31,24 +31,19 @@ describe.skipIf(!pgAvailable)(
   'the partner feed and the event log during a storm on two PostgreSQL processes',
   () => {
     const startGatehouse = useGatehouseProcesses();
-    let schema: Awaited<ReturnType<typeof createPgSchema>>;
+    const ownDatabase = useOwnDatabase();
+    let url: string;
     let operator: Operator;
 
     beforeEach(async () => {
-      schema = await createPgSchema();
-      operator = openOperator(schema.url);
-      await operator.store.migrate();
-    });
-
-    afterEach(async () => {
-      await operator.close();
-      await schema.drop();
+      // Migrated once, before either process starts: they then find nothing to migrate.
+      ({ url, operator } = await ownDatabase('postgres'));
     });
 
     test('when partners follow next_cursor and operators follow next_after while two processes validate, then each reader sees every row exactly once', async () => {
       const arranged = await arrangeCheckins(operator.services, CHECKINS);
       const env = {
-        GATEHOUSE_DATABASE_URL: schema.url,
+        GATEHOUSE_DATABASE_URL: url,
         GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
         GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
       };
