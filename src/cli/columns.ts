@@ -5,8 +5,8 @@
  */
 export const COLUMNS = {
   partner: ['id', 'name', 'created_at'],
-  gym: ['id', 'partner_id', 'name', 'created_at'],
-  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency'],
+  gym: ['id', 'partner_id', 'name', 'timezone', 'retired_at', 'created_at'],
+  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency', 'retired_at'],
   operator: ['id', 'name', 'role', 'prefix', 'expires_at', 'revoked_at', 'created_by', 'created_at'],
   apiKey: ['id', 'prefix', 'label', 'gym_ids', 'expires_at', 'last_used_at', 'revoked_at', 'created_at'],
   checkin: [

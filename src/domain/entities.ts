@@ -12,6 +12,10 @@ export interface Gym {
   readonly partnerId: number;
   readonly name: string;
   readonly createdAt: number;
+  /** IANA name; null: the server's GATEHOUSE_TIMEZONE. */
+  readonly timezone: string | null;
+  /** Set when retired: no new check-ins. */
+  readonly retiredAt: number | null;
 }
 
 export interface Product {
@@ -20,6 +24,8 @@ export interface Product {
   readonly description: string;
   readonly payoutCents: number;
   readonly currency: string;
+  /** Set when retired: no new check-ins. */
+  readonly retiredAt: number | null;
 }
 
 export interface ApiKey {

@@ -15,7 +15,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /access/v1/code/:platform_id': { custom_code: '4321' },
   'PUT /access/v1/code/:platform_id': { custom_code: '9876' },
   'POST /admin/v1/partners': { name: 'Acme Fitness' },
-  'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown' },
+  'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown', timezone: 'America/Sao_Paulo' },
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
   'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
@@ -99,6 +99,24 @@ const TRANSACTION = {
   currency: 'BRL',
   validated_at: '2026-11-23T12:00:02Z',
 };
+const GYM = {
+  id: 42,
+  partner_id: 2,
+  name: 'Acme Downtown',
+  timezone: 'America/Sao_Paulo',
+  retired_at: null,
+  created_at: '2026-11-20T09:00:00.000Z',
+};
+
+const PRODUCT = {
+  id: 2,
+  gym_id: 42,
+  description: 'Day pass',
+  payout_cents: 1500,
+  currency: 'BRL',
+  retired_at: null,
+};
+
 const page = (items: unknown[]) => ({ items, next_cursor: null });
 
 /** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
@@ -140,25 +158,10 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   'GET /admin/v1/partners 200': page([
     { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
   ]),
-  'POST /admin/v1/gyms 201': {
-    id: 42,
-    partner_id: 2,
-    name: 'Acme Downtown',
-    created_at: '2026-11-20T09:00:00.000Z',
-  },
-  'GET /admin/v1/gyms 200': page([
-    { id: 42, partner_id: 2, name: 'Acme Downtown', created_at: '2026-11-20T09:00:00.000Z' },
-  ]),
-  'POST /admin/v1/gyms/:gym_id/products 201': {
-    id: 2,
-    gym_id: 42,
-    description: 'Day pass',
-    payout_cents: 1500,
-    currency: 'BRL',
-  },
-  'GET /admin/v1/gyms/:gym_id/products 200': page([
-    { id: 2, gym_id: 42, description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
-  ]),
+  'POST /admin/v1/gyms 201': GYM,
+  'GET /admin/v1/gyms 200': page([GYM]),
+  'POST /admin/v1/gyms/:gym_id/products 201': PRODUCT,
+  'GET /admin/v1/gyms/:gym_id/products 200': page([PRODUCT]),
   'POST /admin/v1/partners/:partner_id/keys 201': {
     ...KEY,
     last_used_at: null,

@@ -28,6 +28,9 @@ export const presentGym = (gym: Gym) => ({
   id: gym.id,
   partner_id: gym.partnerId,
   name: gym.name,
+  /** null: the server's GATEHOUSE_TIMEZONE. */
+  timezone: gym.timezone,
+  retired_at: instantOrNull(gym.retiredAt),
   created_at: formatInstant(gym.createdAt),
 });
 
@@ -37,6 +40,7 @@ export const presentProduct = (product: Product) => ({
   description: product.description,
   payout_cents: product.payoutCents,
   currency: product.currency,
+  retired_at: instantOrNull(product.retiredAt),
 });
 
 export const presentKey = (key: ApiKey) => ({

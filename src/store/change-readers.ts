@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../domain/changes.js';
 import type { LatestCheckin } from '../domain/decisions/validation.js';
-import { localDayBounds } from '../domain/local-day.js';
+import { RECENT_VALIDATIONS_MS } from '../domain/decisions/checkin.js';
 import { findGym, findProduct } from './catalog-repository.js';
-import { countValidatedCheckins, findCheckin } from './checkin-repository.js';
+import { findCheckin, validationsBetween } from './checkin-repository.js';
 import { findCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
 import { reserveId } from './id-reservation.js';
@@ -101,10 +101,24 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     await ctx.lock(memberLockKey(request));
     const gym = await findGym(ctx.trx, request.gymId);
     const product = await findProduct(ctx.trx, request.productId);
-    const day = localDayBounds(request.checkedInAt, request.timezone);
-    const visitsThatDay = await countValidatedCheckins(ctx.trx, request, day.start, day.end);
+    const recentValidations = await validationsBetween(
+      ctx.trx,
+      request,
+      request.now - RECENT_VALIDATIONS_MS,
+      request.now + RECENT_VALIDATIONS_MS,
+    );
     const checkinId = await reserveId(ctx.trx, ctx.postgres, 'checkins');
-    return { gym, product, visitsThatDay, checkinId };
+    return {
+      gym: gym && { partnerId: gym.partnerId, timezone: gym.timezone, retired: gym.retiredAt !== null },
+      product: product && {
+        id: product.id,
+        gymId: product.gymId,
+        description: product.description,
+        retired: product.retiredAt !== null,
+      },
+      recentValidations,
+      checkinId,
+    };
   },
 
   async 'cancel-checkin'(ctx, request) {

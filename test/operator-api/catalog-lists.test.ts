@@ -17,6 +17,8 @@ const rowsOf = (t: TestApp, table: 'gyms' | 'products') =>
   t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
 
 const GYM_NAME: unknown = expect.stringMatching(/^Gym /);
+/** A gym row's columns that these tests leave at their defaults. */
+const GYM_ROW = { timezone: null, retired_at: null, created_at: T0_MS };
 
 const cursorOf = (body: string) => (JSON.parse(body) as { next_cursor: string }).next_cursor;
 
@@ -72,11 +74,25 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
     const chosen = await admin(t, 'POST', '/gyms', { id: 7001, partner_id: partner.id, name: 'Paulista' });
     const generated = await admin(t, 'POST', '/gyms', { partner_id: partner.id, name: 'Faria Lima' });
 
-    expectReply(chosen, 201, { id: 7001, partner_id: partner.id, name: 'Paulista', created_at: T0 });
-    expectReply(generated, 201, { id: 7002, partner_id: partner.id, name: 'Faria Lima', created_at: T0 });
+    expectReply(chosen, 201, {
+      id: 7001,
+      partner_id: partner.id,
+      name: 'Paulista',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
+    expectReply(generated, 201, {
+      id: 7002,
+      partner_id: partner.id,
+      name: 'Faria Lima',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
     expect(await rowsOf(t, 'gyms')).toEqual([
-      { id: 7001, partner_id: partner.id, name: 'Paulista', created_at: T0_MS },
-      { id: 7002, partner_id: partner.id, name: 'Faria Lima', created_at: T0_MS },
+      { ...GYM_ROW, id: 7001, partner_id: partner.id, name: 'Paulista' },
+      { ...GYM_ROW, id: 7002, partner_id: partner.id, name: 'Faria Lima' },
     ]);
   });
 
@@ -90,6 +106,8 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
       id,
       partner_id: partnerId,
       name: GYM_NAME,
+      timezone: null,
+      retired_at: null,
       created_at: T0,
     });
 
@@ -126,9 +144,19 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
       description: 'Generated',
       payout_cents: 0,
       currency: 'BRL',
+      retired_at: null,
     });
     expectReply(await admin(t, 'GET', `/gyms/${b.id}/products`), 200, {
-      items: [{ id: 41, gym_id: b.id, description: 'Generated', payout_cents: 0, currency: 'BRL' }],
+      items: [
+        {
+          id: 41,
+          gym_id: b.id,
+          description: 'Generated',
+          payout_cents: 0,
+          currency: 'BRL',
+          retired_at: null,
+        },
+      ],
       next_cursor: null,
     });
   });

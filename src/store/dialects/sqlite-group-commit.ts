@@ -8,7 +8,7 @@ import {
   type ChangeRequest,
   type ChangeState,
 } from '../../domain/changes.js';
-import { localDayBounds } from '../../domain/local-day.js';
+import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import type { Database } from '../database.js';
 import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
@@ -34,12 +34,14 @@ const syncReaders: SyncReaders = {
     return { latest, code: stores ? s.code(request.gymId, request.platformId)?.code : undefined };
   },
   'create-checkin'(s, request) {
-    const partnerId = s.gymPartner(request.gymId);
-    const day = localDayBounds(request.checkedInAt, request.timezone);
     return {
-      gym: partnerId === undefined ? undefined : { partnerId },
+      gym: s.gym(request.gymId),
       product: s.product(request.productId),
-      visitsThatDay: s.validatedBetween(request, day.start, day.end),
+      recentValidations: s.validationsBetween(
+        request,
+        request.now - RECENT_VALIDATIONS_MS,
+        request.now + RECENT_VALIDATIONS_MS,
+      ),
       checkinId: s.nextCheckinId(),
     };
   },
