@@ -49,6 +49,7 @@ function sayWhenEmpty(what: string, count: number, period: Period, timezone: str
 
 const TRANSACTION_COLUMNS = [
   'id',
+  'kind',
   'checkin_id',
   'partner_id',
   'gym_id',
@@ -57,12 +58,15 @@ const TRANSACTION_COLUMNS = [
   'payout_cents',
   'currency',
   'validated_at',
+  'effective_at',
+  'reverses',
+  'reason',
 ];
 
 const FROM_HELP = 'validated at or after (ISO-8601, UTC when no offset; default: the start of today)';
 const TO_HELP = 'validated before (ISO-8601, UTC when no offset; default: the end of today)';
 
-const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'payout_cents'];
+const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'reversals', 'payout_cents'];
 
 /** `gatehouse transactions` and `gatehouse payouts`: the ledger, for paying gyms. */
 export function addLedgerCommands(program: Command): void {

@@ -11,6 +11,7 @@ import { withServices } from './context.js';
 import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
+import { addMoneyCommands } from './money-commands.js';
 import { addMemberDataCommands, addOperatorCommands } from './operator-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
@@ -85,6 +86,7 @@ function buildProgram(): Command {
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);
+  addMoneyCommands(program);
   addWebhookCommands(program);
   addOperatorCommands(program);
   addMemberDataCommands(program);

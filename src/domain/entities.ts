@@ -72,11 +72,42 @@ export interface LedgerTransaction {
   readonly validatedAt: number;
 }
 
+/** A correcting entry of the ledger: it takes back (part of) a visit's amount; never edited or deleted. */
+export interface Reversal {
+  /** From the transactions' id space: visits and reversals never share an id. */
+  readonly id: number;
+  readonly transactionId: number;
+  readonly partnerId: number;
+  readonly gymId: number;
+  /** Negative. */
+  readonly payoutCents: number;
+  readonly currency: string;
+  readonly reason: string;
+  readonly effectiveAt: number;
+  readonly createdBy: string;
+}
+
+/**
+ * A row of the ledger: a visit (its transaction) or a reversal of one. A reversal carries the visit's check-in,
+ * member, product and validated_at, and names the visit in `reverses`.
+ */
+export interface LedgerEntry extends LedgerTransaction {
+  readonly kind: 'visit' | 'reversal';
+  /** A visit's is its validated_at; a reversal's, when it was made. */
+  readonly effectiveAt: number;
+  readonly reverses: number | null;
+  readonly reason: string | null;
+}
+
 /** What the platform owes one gym for a period, in one currency: the count and sum of its transactions. */
 export interface PayoutLine {
   readonly partnerId: number;
   readonly gymId: number;
   readonly currency: string;
+  /** Visits. */
   readonly count: number;
+  /** Reversal entries. */
+  readonly reversals: number;
+  /** Every entry's amount, reversals' included. */
   readonly payoutCents: number;
 }

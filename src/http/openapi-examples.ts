@@ -1,4 +1,10 @@
 import {
+  MONEY_PARAMETER_EXAMPLES,
+  MONEY_REQUEST_EXAMPLES,
+  MONEY_RESPONSE_EXAMPLES,
+  REVERSAL_ENTRY,
+} from './money-openapi-examples.js';
+import {
   WEBHOOK_PARAMETER_EXAMPLES,
   WEBHOOK_REQUEST_EXAMPLES,
   WEBHOOK_RESPONSE_EXAMPLES,
@@ -21,6 +27,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
+  ...MONEY_REQUEST_EXAMPLES,
 };
 
 /**
@@ -45,6 +52,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   type: 'checkin.validated',
   operator_id: '4',
   ...WEBHOOK_PARAMETER_EXAMPLES,
+  ...MONEY_PARAMETER_EXAMPLES,
   'last-event-id': '120',
   bucket: 'hour',
 };
@@ -90,6 +98,7 @@ const KEY = {
 };
 const TRANSACTION = {
   id: 5,
+  kind: 'visit',
   checkin_id: 7,
   partner_id: 2,
   gym_id: 42,
@@ -98,6 +107,9 @@ const TRANSACTION = {
   payout_cents: 1500,
   currency: 'BRL',
   validated_at: '2026-11-23T12:00:02Z',
+  effective_at: '2026-11-23T12:00:02Z',
+  reverses: null,
+  reason: null,
 };
 const GYM = {
   id: 42,
@@ -122,6 +134,7 @@ const page = (items: unknown[]) => ({ items, next_cursor: null });
 /** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...WEBHOOK_RESPONSE_EXAMPLES,
+  ...MONEY_RESPONSE_EXAMPLES,
   'GET /health 200': { status: 'ok', version: '0.1.0' },
   'GET /ready 200': { status: 'ready' },
   'POST /access/v1/validate 200': {
@@ -143,12 +156,16 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     results: [
       {
         id: 5,
+        kind: 'visit',
         checkin_id: 7,
         platform_id: '1234567890123',
         product: { Id: 2, description: 'Day pass' },
         payout_cents: 1500,
         currency: 'BRL',
         validated_at: '2026-11-23T12:00:02Z',
+        effective_at: '2026-11-23T12:00:02Z',
+        reverses: null,
+        reason: null,
       },
     ],
     next_cursor: 'YXQ6MTI6NQ',
@@ -175,9 +192,9 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     status: 'cancelled',
     cancelled_at: '2026-11-23T12:01:00.000Z',
   },
-  'GET /admin/v1/transactions 200': page([TRANSACTION]),
+  'GET /admin/v1/transactions 200': page([TRANSACTION, REVERSAL_ENTRY]),
   'GET /admin/v1/payouts 200': page([
-    { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, payout_cents: 46500 },
+    { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, reversals: 1, payout_cents: 45000 },
   ]),
   'GET /admin/v1/custom-codes 200': {
     platform_id: '1234567890123',

@@ -23,6 +23,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /admin/v1/checkins/:checkin_id/cancel': 'checkins',
   'GET /admin/v1/transactions': 'read',
   'GET /admin/v1/payouts': 'read',
+  'POST /admin/v1/transactions/:transaction_id/reversals': 'money',
   'GET /admin/v1/custom-codes': 'read-secret',
   'GET /admin/v1/audit': 'read',
   'GET /admin/v1/events': 'read',

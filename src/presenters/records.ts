@@ -3,10 +3,11 @@ import type {
   ApiKey,
   Checkin,
   Gym,
-  LedgerTransaction,
+  LedgerEntry,
   Partner,
   PayoutLine,
   Product,
+  Reversal,
 } from '../domain/entities.js';
 import type { Operator } from '../domain/operator.js';
 import type { Page } from '../domain/pagination.js';
@@ -77,22 +78,40 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   cancelled_at: instantOrNull(checkin.cancelledAt),
 });
 
-export const presentTransaction = (transaction: LedgerTransaction) => ({
-  id: transaction.id,
-  checkin_id: transaction.checkinId,
-  partner_id: transaction.partnerId,
-  gym_id: transaction.gymId,
-  product_id: transaction.productId,
-  platform_id: transaction.platformId,
-  payout_cents: transaction.payoutCents,
-  currency: transaction.currency,
-  validated_at: formatValidatedAt(transaction.validatedAt),
+/** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */
+export const presentTransaction = (entry: LedgerEntry) => ({
+  id: entry.id,
+  kind: entry.kind,
+  checkin_id: entry.checkinId,
+  partner_id: entry.partnerId,
+  gym_id: entry.gymId,
+  product_id: entry.productId,
+  platform_id: entry.platformId,
+  payout_cents: entry.payoutCents,
+  currency: entry.currency,
+  validated_at: formatValidatedAt(entry.validatedAt),
+  effective_at: formatValidatedAt(entry.effectiveAt),
+  reverses: entry.reverses,
+  reason: entry.reason,
 });
+
+export const presentReversal = (reversal: Reversal) => ({
+  id: reversal.id,
+  transaction_id: reversal.transactionId,
+  kind: 'reversal' as const,
+  amount_cents: reversal.payoutCents,
+  currency: reversal.currency,
+  reason: reversal.reason,
+  effective_at: formatInstant(reversal.effectiveAt),
+  created_by: reversal.createdBy,
+});
+
 export const presentPayout = (line: PayoutLine) => ({
   partner_id: line.partnerId,
   gym_id: line.gymId,
   currency: line.currency,
   count: line.count,
+  reversals: line.reversals,
   payout_cents: line.payoutCents,
 });
 

@@ -8,6 +8,8 @@ import { findCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
 import { reserveId } from './id-reservation.js';
 import { memberLockKey } from './member-lock.js';
+import { reserveEntryId, reversedCents } from './reversal-repository.js';
+import { findTransaction } from './transaction-repository.js';
 
 type Db = Kysely<Database>;
 
@@ -146,4 +148,16 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
   'create-code': codeState,
   'update-code': codeState,
   'delete-code': codeState,
+
+  async 'reverse-transaction'(ctx, request) {
+    // Every reversal of one transaction holds its lock: two cannot both see the same amount left.
+    await ctx.lock(`transaction:${request.transactionId}`);
+    const transaction = await findTransaction(ctx.trx, request.transactionId);
+    if (transaction === undefined) return { transaction, reversedCents: 0, reversalId: 0 };
+    return {
+      transaction,
+      reversedCents: await reversedCents(ctx.trx, transaction.id),
+      reversalId: await reserveEntryId(ctx.trx, ctx.postgres),
+    };
+  },
 };

@@ -40,6 +40,10 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
   },
   'GET /admin/v1/transactions': { allowed: READERS, refusal: 'read the operator API' },
   'GET /admin/v1/payouts': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/transactions/:transaction_id/reversals': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
   'GET /admin/v1/custom-codes': {
     allowed: ['admin', 'finance', 'support', 'member-app'],
     refusal: "read members' custom codes",
@@ -99,6 +103,7 @@ const QUERIES: Record<string, (ids: Ids) => string> = {
 const BODIES: Record<string, unknown> = {
   'POST /admin/v1/partners/:partner_id/webhooks': { url: 'http://127.0.0.1:9/matrix-second' },
   'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+  'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'matrix' },
 };
 
 /** An event stream never ends by itself: a call to one is answered once its headers arrive. */
@@ -139,6 +144,8 @@ describe.each(dialects)('the role matrix over every operator route (%s)', (diale
       webhook_id: String((JSON.parse(webhook.body) as { id: number }).id),
       // No delivery was made (the delivery loop is not running): an allowed retry answers 404, not 403.
       delivery_id: '1',
+      // No visit was validated: an allowed reversal answers 404, not 403.
+      transaction_id: '999999',
     };
     return { tokens, ids };
   }

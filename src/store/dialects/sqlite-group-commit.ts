@@ -3,7 +3,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import {
   decide,
-  type ChangeKind,
+  type BatchedChangeKind,
   type ChangeOutcome,
   type ChangeRequest,
   type ChangeState,
@@ -17,7 +17,9 @@ import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js'
  * (src/store/change-readers.ts). No lock is taken: SQLite's single writer runs the batch's changes one by one, so each
  * reads what the changes before it wrote.
  */
-type SyncReaders = { [K in ChangeKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K> };
+type SyncReaders = {
+  [K in BatchedChangeKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K>;
+};
 
 function codeState(s: SqliteStatements, key: { gymId: number; platformId: string }) {
   const code = s.code(key.gymId, key.platformId);
@@ -61,7 +63,7 @@ const syncReaders: SyncReaders = {
   'delete-code': codeState,
 };
 
-interface Pending<K extends ChangeKind = ChangeKind> {
+interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
   readonly kind: K;
   readonly request: ChangeRequest<K>;
   readonly resolve: (outcome: ChangeOutcome<K>) => void;
@@ -95,7 +97,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
    * that throws fails the batch (the caller then isolates it).
    */
   /** Reads a change's state through the prepared statements and lets the domain decide. */
-  function decideOne<K extends ChangeKind>(kind: K, request: ChangeRequest<K>) {
+  function decideOne<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>) {
     return decide[kind](request, syncReaders[kind](statements, request));
   }
 
@@ -192,7 +194,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   return {
-    apply<K extends ChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
+    apply<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
       return new Promise<ChangeOutcome<K>>((resolve, reject) => {
         queue.push({ kind, request, resolve, reject });
         if (!scheduled) {

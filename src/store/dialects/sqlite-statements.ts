@@ -134,6 +134,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'event':
         appendEvent(withTransactionId(write, transactions));
         return;
+      case 'insert-reversal':
+        throw new Error('a reversal is carried out by the unit of work, never in a batch');
     }
   }
 
