@@ -63,7 +63,9 @@ export function withParameterExamples(schema: unknown): unknown {
   const properties = (schema as { properties: Record<string, object> }).properties;
   const described = Object.entries(properties).map(([name, property]): [string, object] => {
     const example = PARAMETER_EXAMPLES[name];
-    return [name, example === undefined ? property : { ...property, examples: [example] }];
+    // A parameter that names its own example (one name, another meaning: `status` of settlements) keeps it.
+    const own = 'examples' in property;
+    return [name, example === undefined || own ? property : { ...property, examples: [example] }];
   });
   return { ...schema, properties: Object.fromEntries(described) };
 }

@@ -13,6 +13,7 @@ import { lookupRoutes } from './lookup-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { reversalRoutes } from './reversal-routes.js';
+import { settlementRoutes } from './settlement-routes.js';
 import { authorizeRole, declarePermissions, type OperatorRoute } from './permissions.js';
 import { statsRoutes } from './stats-routes.js';
 import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
@@ -40,6 +41,7 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   await app.register(checkinRoutes, { services });
   await app.register(ledgerRoutes, { services });
   await app.register(reversalRoutes, { services });
+  await app.register(settlementRoutes, { services });
   await app.register(lookupRoutes, { services });
   await app.register(eventRoutes, { services });
   await app.register(operatorRoutes, { services });

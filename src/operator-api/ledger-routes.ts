@@ -7,7 +7,7 @@ import type { Services } from '../services/index.js';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
 import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
-const Transaction = Type.Object({
+export const Transaction = Type.Object({
   id: Id,
   kind: Type.Union([Type.Literal('visit'), Type.Literal('reversal')]),
   checkin_id: Id,
@@ -30,7 +30,7 @@ const Payout = Type.Object({
   reversals: Type.Integer({ description: 'reversal entries' }),
   payout_cents: Type.Integer({ description: "every entry's amount, reversals included" }),
 });
-const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
+export const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
 const Period = {
   partner_id: Type.Optional(IdString),
   gym_id: Type.Optional(IdString),

@@ -75,7 +75,7 @@ export const CustomCodeResult = Type.Object({
   results: Type.Object({ platform_id: Type.String(), custom_code: Type.String(), updated_at: Type.String() }),
 });
 
-const GymTransaction = Type.Object({
+export const GymTransaction = Type.Object({
   id: Type.Integer(),
   kind: Type.Union([Type.Literal('visit'), Type.Literal('reversal')]),
   checkin_id: Type.Integer(),

@@ -10,6 +10,7 @@ import type {
   Reversal,
 } from '../domain/entities.js';
 import type { Operator } from '../domain/operator.js';
+import type { Settlement } from '../domain/settlement.js';
 import type { Page } from '../domain/pagination.js';
 import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
 
@@ -118,3 +119,30 @@ export const presentPayout = (line: PayoutLine) => ({
 export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {
   return { items: page.items.map(present), next_cursor: page.nextCursor };
 }
+
+export const presentSettlement = (settlement: Settlement) => ({
+  id: settlement.id,
+  partner_id: settlement.partnerId,
+  currency: settlement.currency,
+  period_start: formatInstant(settlement.periodStart),
+  period_end: formatInstant(settlement.periodEnd),
+  status: settlement.status,
+  total_cents: settlement.totalCents,
+  count: settlement.count,
+  lines: settlement.lines.map((line) => ({
+    gym_id: line.gymId,
+    count: line.count,
+    total_cents: line.totalCents,
+  })),
+  paid_at: instantOrNull(settlement.paidAt),
+  reference: settlement.reference,
+  created_by: settlement.createdBy,
+  created_at: formatInstant(settlement.createdAt),
+});
+
+/** A settlement as a CSV row: its lines are listed by `settlements/:id/entries`. */
+export const presentSettlementRow = (settlement: Settlement) => {
+  const row: Partial<ReturnType<typeof presentSettlement>> = presentSettlement(settlement);
+  delete row.lines;
+  return row;
+};

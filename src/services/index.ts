@@ -11,6 +11,7 @@ import { createGymOwners } from './gym-owners.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
 import { createRetentionService } from './retention-service.js';
+import { createSettlementService } from './settlement-service.js';
 import { createStatsService } from './stats-service.js';
 import { createValidationService } from './validation-service.js';
 import { createWebhookServices } from './webhooks/index.js';
@@ -27,6 +28,7 @@ export function createServices(deps: ServiceDependencies) {
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),
+    settlements: createSettlementService(deps),
     audit: createAuditService(deps),
     events: createEventService(deps),
     operators: createOperatorService(deps),

@@ -1,6 +1,6 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
-import { EntityNotFoundError, InputError } from '../domain/errors.js';
+import { InputError } from '../domain/errors.js';
 import { assertOperatorText } from '../domain/operator-text.js';
 import {
   toFeedPage,
@@ -11,7 +11,6 @@ import {
   type PageRequest,
 } from '../domain/pagination.js';
 import {
-  findEntry,
   listEntries,
   listGymEntries,
   sumPayouts,
@@ -43,12 +42,6 @@ export function createLedgerService({ store, clock }: ServiceDependencies) {
     async list(filter: EntryFilter, page: PageRequest): Promise<Page<LedgerEntry>> {
       assertPeriod(filter);
       return toPage(await listEntries(store.db, filter, page), page.limit);
-    },
-
-    async get(id: number): Promise<LedgerEntry> {
-      const entry = await findEntry(store.db, id);
-      if (entry === undefined) throw new EntityNotFoundError('transaction');
-      return entry;
     },
 
     /** Every matching entry, read in keyset batches so an export of any size keeps memory flat. */

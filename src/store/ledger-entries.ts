@@ -18,7 +18,7 @@ export interface EntryFilter {
 }
 
 /** What a branch of the union may be narrowed by, beyond the filter: after an id, below a commit order. */
-interface Bounds {
+export interface Bounds {
   readonly afterId?: number;
   readonly below?: number;
 }
@@ -28,7 +28,7 @@ interface Bounds {
  * reversal (with its visit's check-in, member, product and validated_at). Each branch is filtered on its own
  * indexed columns before the union.
  */
-function entries(db: Db, filter: EntryFilter, bounds: Bounds) {
+export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
   let visits = db
     .selectFrom('transactions as t')
     .select([
@@ -130,7 +130,7 @@ function toEntry(row: EntryRow): LedgerEntry {
 
 /** The admin ledger: entries in id order after the page's cursor. */
 export async function listEntries(db: Db, filter: EntryFilter, page: PageRequest): Promise<LedgerEntry[]> {
-  const rows = await entries(db, filter, { afterId: page.afterId })
+  const rows = await ledgerEntries(db, filter, { afterId: page.afterId })
     .selectAll()
     .orderBy('e.id')
     .limit(page.limit + 1)
@@ -138,18 +138,29 @@ export async function listEntries(db: Db, filter: EntryFilter, page: PageRequest
   return rows.map(toEntry);
 }
 
-/** One entry by id: a visit's transaction or a reversal. */
-export async function findEntry(db: Db, id: number): Promise<LedgerEntry | undefined> {
-  const rows = await entries(db, {}, { afterId: id - 1 })
-    .selectAll()
-    .where('e.id', '=', id)
-    .execute();
-  const row = rows[0];
-  return row && toEntry(row);
+/** The entries a settlement holds, in id order; `gymIds` narrows them to the gyms a key may see. */
+export async function settlementEntries(
+  db: Db,
+  settlementId: number,
+  gymIds?: readonly number[],
+): Promise<DescribedEntry[]> {
+  let query = ledgerEntries(db, {}, {})
+    .innerJoin('settlement_entries as s', 's.entry_id', 'e.id')
+    .innerJoin('products', 'products.id', 'e.product_id')
+    .selectAll('e')
+    .select('products.description')
+    .where('s.settlement_id', '=', settlementId);
+  if (gymIds !== undefined) query = query.where('e.gym_id', 'in', gymIds.length === 0 ? [0] : gymIds);
+  const rows = await query.orderBy('e.id').execute();
+  return rows.map((row) => ({ ...toEntry(row), productDescription: row.description }));
 }
 
-export interface GymEntry extends LedgerEntry {
+/** An entry with its product's description, for the partner's reports. */
+export interface DescribedEntry extends LedgerEntry {
   readonly productDescription: string;
+}
+
+export interface GymEntry extends DescribedEntry {
   readonly commitOrder: number;
 }
 
@@ -165,7 +176,7 @@ export async function listGymEntries(
   limit: number,
 ): Promise<GymEntry[]> {
   const below = isPostgres(db) ? await readHorizon(db, true) : undefined;
-  const rows = await entries(db, filter, below === undefined ? {} : { below })
+  const rows = await ledgerEntries(db, filter, below === undefined ? {} : { below })
     .innerJoin('products', 'products.id', 'e.product_id')
     .selectAll('e')
     .select('products.description')
@@ -186,7 +197,7 @@ export async function listGymEntries(
  * the platform owes each gym for the entries effective in a period.
  */
 export async function sumPayouts(db: Db, filter: EntryFilter): Promise<PayoutLine[]> {
-  const rows = await entries(db, filter, {})
+  const rows = await ledgerEntries(db, filter, {})
     .select((eb) => [
       'e.partner_id',
       'e.gym_id',

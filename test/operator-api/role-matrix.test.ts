@@ -44,6 +44,16 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
     allowed: ['admin', 'finance'],
     refusal: 'act on money (reversals, settlements, payouts)',
   },
+  'POST /admin/v1/settlements': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
+  'GET /admin/v1/settlements': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/settlements/:settlement_id/paid': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
+  'GET /admin/v1/settlements/:settlement_id/entries': { allowed: READERS, refusal: 'read the operator API' },
   'GET /admin/v1/custom-codes': {
     allowed: ['admin', 'finance', 'support', 'member-app'],
     refusal: "read members' custom codes",
@@ -104,6 +114,8 @@ const BODIES: Record<string, unknown> = {
   'POST /admin/v1/partners/:partner_id/webhooks': { url: 'http://127.0.0.1:9/matrix-second' },
   'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
   'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'matrix' },
+  'POST /admin/v1/settlements': { period_start: '2026-03-01', period_end: '2026-03-02' },
+  'POST /admin/v1/settlements/:settlement_id/paid': { reference: 'matrix' },
 };
 
 /** An event stream never ends by itself: a call to one is answered once its headers arrive. */
@@ -146,6 +158,7 @@ describe.each(dialects)('the role matrix over every operator route (%s)', (diale
       delivery_id: '1',
       // No visit was validated: an allowed reversal answers 404, not 403.
       transaction_id: '999999',
+      settlement_id: '999999',
     };
     return { tokens, ids };
   }
