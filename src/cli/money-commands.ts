@@ -46,13 +46,13 @@ function addSettlementCommands(program: Command): void {
     .command('close')
     .description('close a period (the end excluded, not after now) for every partner, or one')
     .requiredOption('--from <time>', 'the period start (ISO-8601, UTC when no offset)', instant)
-    .requiredOption('--to <time>', 'the period end, excluded', instant)
+    .option('--to <time>', 'the period end, excluded (default: now)', instant)
     .option('--partner <id>', 'only this partner', positiveInt)
     .addOption(formatOption())
-    .action((options: { from: number; to: number; partner?: number; format: Format }) =>
+    .action((options: { from: number; to?: number; partner?: number; format: Format }) =>
       withServices(async (services) => {
         const closed = await services.settlements.close({
-          period: { start: options.from, end: options.to },
+          period: { start: options.from, end: options.to ?? services.clock.now() },
           ...(options.partner === undefined ? {} : { partnerId: options.partner }),
         });
         print(closed.map(presentSettlementRow), options.format, COLUMNS.settlement);
