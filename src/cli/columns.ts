@@ -4,7 +4,7 @@
  * about 200 ms; test/cli/columns.test.ts holds each list equal to its schema.
  */
 export const COLUMNS = {
-  partner: ['id', 'name', 'created_at'],
+  partner: ['id', 'name', 'offboarded_at', 'created_at'],
   gym: ['id', 'partner_id', 'name', 'timezone', 'retired_at', 'created_at'],
   product: ['id', 'gym_id', 'description', 'payout_cents', 'currency', 'retired_at'],
   operator: ['id', 'name', 'role', 'prefix', 'expires_at', 'revoked_at', 'created_by', 'created_at'],

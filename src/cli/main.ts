@@ -5,6 +5,7 @@ import { ConfigError } from '../config-error.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { addBackupCommands } from './backup-commands.js';
+import { addCatalogChangeCommands } from './catalog-change-commands.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
@@ -83,6 +84,7 @@ function buildProgram(): Command {
       }),
     );
   addCatalogCommands(program);
+  addCatalogChangeCommands(program);
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);

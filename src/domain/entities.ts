@@ -5,6 +5,8 @@ export interface Partner {
   readonly id: number;
   readonly name: string;
   readonly createdAt: number;
+  /** Set when offboarded: keys revoked, webhooks disabled, gyms retired; its ledger stays. */
+  readonly offboardedAt: number | null;
 }
 
 export interface Gym {

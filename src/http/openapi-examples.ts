@@ -21,6 +21,9 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /access/v1/code/:platform_id': { custom_code: '4321' },
   'PUT /access/v1/code/:platform_id': { custom_code: '9876' },
   'POST /admin/v1/partners': { name: 'Acme Fitness' },
+  'PATCH /admin/v1/partners/:partner_id': { name: 'Acme Fitness Brasil' },
+  'PATCH /admin/v1/gyms/:gym_id': { name: 'Acme Downtown (Paulista)', timezone: 'America/Sao_Paulo' },
+  'PATCH /admin/v1/products/:product_id': { payout_cents: 1800 },
   'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown', timezone: 'America/Sao_Paulo' },
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
@@ -41,6 +44,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   gym_id: '42',
   key_id: '3',
   checkin_id: '7',
+  product_id: '2',
   from: '2026-11-01',
   to: '2026-12-01',
   limit: '100',
@@ -113,6 +117,7 @@ const TRANSACTION = {
   reverses: null,
   reason: null,
 };
+const PARTNER = { id: 2, name: 'Acme Fitness', offboarded_at: null, created_at: '2026-11-20T09:00:00.000Z' };
 const GYM = {
   id: 42,
   partner_id: 2,
@@ -173,10 +178,17 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     next_cursor: 'YXQ6MTI6NQ',
     has_more: false,
   },
-  'POST /admin/v1/partners 201': { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
-  'GET /admin/v1/partners 200': page([
-    { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
-  ]),
+  'POST /admin/v1/partners 201': PARTNER,
+  'GET /admin/v1/partners 200': page([PARTNER]),
+  'PATCH /admin/v1/partners/:partner_id 200': { ...PARTNER, name: 'Acme Fitness Brasil' },
+  'POST /admin/v1/partners/:partner_id/offboard 200': {
+    ...PARTNER,
+    offboarded_at: '2026-11-24T09:00:00.000Z',
+  },
+  'PATCH /admin/v1/gyms/:gym_id 200': { ...GYM, name: 'Acme Downtown (Paulista)' },
+  'POST /admin/v1/gyms/:gym_id/retire 200': { ...GYM, retired_at: '2026-11-24T09:00:00.000Z' },
+  'PATCH /admin/v1/products/:product_id 200': { ...PRODUCT, payout_cents: 1800 },
+  'POST /admin/v1/products/:product_id/retire 200': { ...PRODUCT, retired_at: '2026-11-24T09:00:00.000Z' },
   'POST /admin/v1/gyms 201': GYM,
   'GET /admin/v1/gyms 200': page([GYM]),
   'POST /admin/v1/gyms/:gym_id/products 201': PRODUCT,

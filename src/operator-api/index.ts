@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Services } from '../services/index.js';
 import { createAuthFailureLimit } from './auth-failure-limit.js';
 import { authenticateOperator } from './authenticate.js';
+import { catalogChangeRoutes } from './catalog-change-routes.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { checkinRoutes } from './checkin-routes.js';
 import { eventRoutes } from './event-routes.js';
@@ -37,6 +38,7 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   app.addHook('onRequest', authorizeRole);
   declarePermissions(app, routes);
   await app.register(catalogRoutes, { services });
+  await app.register(catalogChangeRoutes, { services });
   await app.register(keyRoutes, { services });
   await app.register(checkinRoutes, { services });
   await app.register(ledgerRoutes, { services });

@@ -23,6 +23,7 @@ const instantOrNull = (value: number | null) => (value === null ? null : formatI
 export const presentPartner = (partner: Partner) => ({
   id: partner.id,
   name: partner.name,
+  offboarded_at: instantOrNull(partner.offboardedAt),
   created_at: formatInstant(partner.createdAt),
 });
 

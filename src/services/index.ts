@@ -1,6 +1,7 @@
 import { createApiKeyService } from './api-key-service.js';
 import { createAuditService } from './audit-service.js';
 import { createLedgerService } from './ledger-service.js';
+import { createCatalogChangeService } from './catalog-change-service.js';
 import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
@@ -19,11 +20,13 @@ import { createWebhookServices } from './webhooks/index.js';
 export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
   const gymOwners = createGymOwners(deps);
+  const apiKeys = createApiKeyService(deps, gymOwners);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
     catalog: createCatalogService(deps, gymOwners),
-    apiKeys: createApiKeyService(deps, gymOwners),
+    apiKeys,
+    catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),
     checkins: createCheckinService(deps),
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),

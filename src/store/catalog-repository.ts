@@ -5,7 +5,12 @@ import type { Database, GymRow, PartnerRow, ProductRow } from './database.js';
 
 type Db = Kysely<Database>;
 
-const toPartner = (row: PartnerRow): Partner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+const toPartner = (row: PartnerRow): Partner => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  offboardedAt: row.offboarded_at,
+});
 
 const toGym = (row: GymRow): Gym => ({
   id: row.id,

@@ -35,12 +35,15 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
 
     expectReply(first, 200, {
       items: [
-        { id: 1, name: 'A', created_at: T0 },
-        { id: 2, name: 'B', created_at: T0 },
+        { id: 1, name: 'A', offboarded_at: null, created_at: T0 },
+        { id: 2, name: 'B', offboarded_at: null, created_at: T0 },
       ],
       next_cursor: A_CURSOR,
     });
-    expectReply(second, 200, { items: [{ id: 3, name: 'C', created_at: T0 }], next_cursor: null });
+    expectReply(second, 200, {
+      items: [{ id: 3, name: 'C', offboarded_at: null, created_at: T0 }],
+      next_cursor: null,
+    });
   });
 
   test('when a page ends exactly at the last row, then next_cursor is null', async () => {
@@ -63,7 +66,10 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
     const ids = (body: string) =>
       (JSON.parse(body) as { items: { id: number }[] }).items.map((item) => item.id);
     expect(ids(first.body)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expectReply(rest, 200, { items: [{ id: 101, name: 'P101', created_at: T0 }], next_cursor: null });
+    expectReply(rest, 200, {
+      items: [{ id: 101, name: 'P101', offboarded_at: null, created_at: T0 }],
+      next_cursor: null,
+    });
     expect(ids(all.body)).toHaveLength(101);
   });
 

@@ -29,7 +29,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     const response = await admin(t, 'POST', '/partners', { name: 'Smart Fit', unknown_field: 'ignored' });
 
     const id = idOf(response.body);
-    expectReply(response, 201, { id, name: 'Smart Fit', created_at: T0 });
+    expectReply(response, 201, { id, name: 'Smart Fit', offboarded_at: null, created_at: T0 });
     expect(await rowOf(t, 'partners', id)).toEqual({
       id,
       name: 'Smart Fit',

@@ -89,6 +89,31 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
     allowed: ['admin', 'support'],
     refusal: "erase a member's data",
   },
+  'PATCH /admin/v1/partners/:partner_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'PATCH /admin/v1/gyms/:gym_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'PATCH /admin/v1/products/:product_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  // Last: they retire the records the calls before them act on.
+  'POST /admin/v1/products/:product_id/retire': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'POST /admin/v1/gyms/:gym_id/retire': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'POST /admin/v1/partners/:partner_id/offboard': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
 };
 
 type Ids = Record<string, string>;
@@ -116,6 +141,9 @@ const BODIES: Record<string, unknown> = {
   'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'matrix' },
   'POST /admin/v1/settlements': { period_start: '2026-03-01', period_end: '2026-03-02' },
   'POST /admin/v1/settlements/:settlement_id/paid': { reference: 'matrix' },
+  'PATCH /admin/v1/partners/:partner_id': { name: 'Matrix' },
+  'PATCH /admin/v1/gyms/:gym_id': { name: 'Matrix' },
+  'PATCH /admin/v1/products/:product_id': { payout_cents: 100 },
 };
 
 /** An event stream never ends by itself: a call to one is answered once its headers arrive. */
@@ -159,6 +187,7 @@ describe.each(dialects)('the role matrix over every operator route (%s)', (diale
       // No visit was validated: an allowed reversal answers 404, not 403.
       transaction_id: '999999',
       settlement_id: '999999',
+      product_id: String(n.product.id),
     };
     return { tokens, ids };
   }

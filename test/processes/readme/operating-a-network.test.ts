@@ -57,8 +57,9 @@ describe('README "Operating a network", followed literally after npm start', () 
   }
 
   test('when each command of the section is run as written, then the new partner is checked in, validated, settled, paid and its visit reversed', async () => {
-    expect(blocks).toHaveLength(6);
-    const [catalog = '', checkIn = '', validate = '', exports = '', settle = '', reverse = ''] = blocks;
+    expect(blocks).toHaveLength(7);
+    const [catalog = '', checkIn = '', validate = '', exports = '', settle = '', reverse = '', change = ''] =
+      blocks;
     npmStart = await startGatehouse({ GATEHOUSE_PORT: String(ports.first) }, { cwd: checkout });
     // npm start's banner points at the checkout's own command, never at npx.
     const banner = { text: 'A fresh one later: ./gatehouse demo' };
@@ -170,5 +171,28 @@ describe('README "Operating a network", followed literally after npm start', () 
       }),
     ]);
     expect(net.trim()).toBe('partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,1,1,0');
+
+    // The catalog changes: a new price, the gym renamed and in its own time zone.
+    const changed = await session.run(asPasted(change));
+    expect(changed.stderr).toBe('');
+    const [price = '', gym = ''] = changed.stdout.split(/\n(?=id,partner_id)/);
+    expect(parse(price, { columns: true })).toEqual([
+      {
+        id: '2',
+        gym_id: '42',
+        description: 'Day pass',
+        payout_cents: '1800',
+        currency: 'BRL',
+        retired_at: '',
+      },
+    ]);
+    expect(parse(gym, { columns: true })).toEqual([
+      expect.objectContaining({
+        id: '42',
+        name: 'Acme Paulista',
+        timezone: 'America/Sao_Paulo',
+        retired_at: '',
+      }),
+    ]);
   });
 });
