@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 
@@ -98,18 +98,103 @@ export interface ValidateInput {
   readonly platformId: string;
 }
 
+/** What a check-in creation needs once parsed: the member, the gym, the product. */
+export interface CreateInput {
+  readonly platformId: string;
+  readonly gymId: number;
+  readonly productId: number;
+}
+
 /**
- * Serves POST /access/v1/validate on loopback: parses as gatehouse does, hands the rest to `handle`, and prints
+ * Parses `POST /admin/v1/checkins` as gatehouse would: the operator token (compared in constant time), then the
+ * body's three fields; answers 401/403/400 itself.
+ */
+export async function parseCreate(
+  request: IncomingMessage,
+  response: ServerResponse,
+  adminTokenHash: Buffer,
+): Promise<CreateInput | undefined> {
+  const hash = keyHash(request.headers.authorization);
+  if (hash === undefined)
+    return void send(response, 401, envelope('authorization', 'a bearer token is required'));
+  if (!timingSafeEqual(Buffer.from(hash, 'hex'), adminTokenHash)) {
+    return void send(response, 403, envelope('authorization', 'invalid admin token'));
+  }
+  let body: { platform_id?: unknown; gym_id?: unknown; product_id?: unknown } | null;
+  try {
+    body = JSON.parse(await readBody(request)) as typeof body;
+  } catch {
+    return void send(response, 400, envelope('body', 'malformed JSON'));
+  }
+  const platformId = body?.platform_id;
+  if (typeof platformId !== 'string' || !PLATFORM_ID.test(platformId)) {
+    return void send(response, 400, envelope('platform_id', 'must be a string of 13 digits'));
+  }
+  const { gym_id: gymId, product_id: productId } = body ?? {};
+  if (!Number.isSafeInteger(gymId) || (gymId as number) < 1) {
+    return void send(response, 400, envelope('gym_id', 'must be a positive integer'));
+  }
+  if (!Number.isSafeInteger(productId) || (productId as number) < 1) {
+    return void send(response, 400, envelope('product_id', 'must be a positive integer'));
+  }
+  return { platformId, gymId: gymId as number, productId: productId as number };
+}
+
+/** gatehouse's defaults for a created check-in: valid 20 minutes; one validated visit per member·gym a day. */
+export const CHECKIN_TTL_MS = 1_200_000;
+export const DAILY_VISIT_LIMIT = 1;
+
+/** The UTC day around `at`: [start, end). */
+export function dayOf(at: number): { start: number; end: number } {
+  const start = at - (at % 86_400_000);
+  return { start, end: start + 86_400_000 };
+}
+
+/** The created check-in as gatehouse's operator API answers it (201). */
+export function createdCheckin(id: number, input: CreateInput, at: number) {
+  return {
+    id,
+    platform_id: input.platformId,
+    gym_id: input.gymId,
+    product_id: input.productId,
+    status: 'pending',
+    checked_in_at: new Date(at).toISOString(),
+    expires_at: new Date(at + CHECKIN_TTL_MS).toISOString(),
+    validated_at: null,
+    cancelled_at: null,
+  };
+}
+
+export const NO_PRODUCT = envelope('product.not-found', 'product not found');
+export const WRONG_GYM = envelope('product_id', 'is not a product of that gym');
+export const DAILY_LIMIT = envelope(
+  'checkin.daily-limit',
+  'daily visit limit reached for this member at this gym',
+);
+
+/**
+ * Serves POST /access/v1/validate (and, when given `create`, POST /admin/v1/checkins with the admin token in
+ * GATEHOUSE_ADMIN_TOKEN) on loopback: parses as gatehouse does, hands the rest to the handlers, and prints
  * `listening <port>` for the harness.
  */
-export function serveValidate(handle: (input: ValidateInput, response: ServerResponse) => unknown): void {
+export function serveValidate(
+  handle: (input: ValidateInput, response: ServerResponse) => unknown,
+  create?: (input: CreateInput, response: ServerResponse) => unknown,
+): void {
+  const adminTokenHash = createHash('sha256')
+    .update(process.env.GATEHOUSE_ADMIN_TOKEN ?? '', 'utf8')
+    .digest();
   createServer((request, response) => {
     void (async () => {
-      if (request.method !== 'POST' || request.url !== '/access/v1/validate') {
-        return send(response, 404, envelope('route.not-found', 'no route matches this path'));
+      if (request.method === 'POST' && request.url === '/access/v1/validate') {
+        const input = await parseValidate(request, response);
+        if (input !== undefined) await handle(input, response);
+      } else if (create !== undefined && request.method === 'POST' && request.url === '/admin/v1/checkins') {
+        const input = await parseCreate(request, response, adminTokenHash);
+        if (input !== undefined) await create(input, response);
+      } else {
+        send(response, 404, envelope('route.not-found', 'no route matches this path'));
       }
-      const input = await parseValidate(request, response);
-      if (input !== undefined) await handle(input, response);
     })();
   }).listen(Number(process.env.PORT ?? 0), '127.0.0.1', function (this: Server) {
     const address = this.address();

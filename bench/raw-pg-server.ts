@@ -1,11 +1,29 @@
 import pg from 'pg';
-import { DENY, REFUSALS, envelope, send, serveValidate, success, type CachedKey } from './baseline-common.js';
+import {
+  CHECKIN_TTL_MS,
+  DAILY_LIMIT,
+  DAILY_VISIT_LIMIT,
+  DENY,
+  NO_PRODUCT,
+  REFUSALS,
+  WRONG_GYM,
+  createdCheckin,
+  dayOf,
+  envelope,
+  send,
+  serveValidate,
+  success,
+  type CachedKey,
+} from './baseline-common.js';
 
 /**
  * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement classifies the
  * latest check-in and, when it is valid, flips it and records its transaction (`WITH upd AS (UPDATE … RETURNING)
  * INSERT … SELECT`). Keys and gyms' owners are cached as gatehouse caches them (5 s), so a request that hits the
- * cache costs that one statement. Usage: raw-pg-server <postgres url>
+ * cache costs that one statement. It creates check-ins too (`POST /admin/v1/checkins`), also in one round trip:
+ * BEGIN, the member's advisory lock (so the daily limit holds under races, as in gatehouse), then in a snapshot taken
+ * after it the product's gym, the member's validated visits that day and the insert of the check-in and its audit
+ * row, COMMIT (no event log: the baselines keep none). Usage: raw-pg-server <postgres url>
  */
 const [url = ''] = process.argv.slice(2);
 pg.types.setTypeParser(20, Number);
@@ -77,32 +95,76 @@ interface Row {
   inserted: number;
 }
 
-serveValidate(async (input, response) => {
-  const now = Date.now();
-  let row: Row | undefined;
-  try {
-    const key = await authorize(input.hash, input.gymId, now);
-    if (key === undefined) return send(response, 403, DENY);
-    row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId])).rows[0];
-  } catch {
-    return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
-  }
-  if (row === undefined) return send(response, 503, envelope('service.unavailable', 'no answer'));
-  if (row.inserted === 1 && row.product_id !== null) {
-    return send(
-      response,
-      200,
-      success(input.platformId, input.gymId, row.product_id, row.description ?? '', now),
-    );
-  }
-  const refusal =
-    row.status === null
-      ? 'notfound'
-      : row.status === 'cancelled'
-        ? 'cancelled'
-        : row.status === 'pending' && (row.expires_at ?? 0) <= now
-          ? 'expired'
-          : 'validated';
-  const [status, key, message] = REFUSALS[refusal] ?? [500, 'x', 'x'];
-  send(response, status, envelope(key, message));
-});
+serveValidate(
+  async (input, response) => {
+    const now = Date.now();
+    let row: Row | undefined;
+    try {
+      const key = await authorize(input.hash, input.gymId, now);
+      if (key === undefined) return send(response, 403, DENY);
+      row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId])).rows[0];
+    } catch {
+      return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+    }
+    if (row === undefined) return send(response, 503, envelope('service.unavailable', 'no answer'));
+    if (row.inserted === 1 && row.product_id !== null) {
+      return send(
+        response,
+        200,
+        success(input.platformId, input.gymId, row.product_id, row.description ?? '', now),
+      );
+    }
+    const refusal =
+      row.status === null
+        ? 'notfound'
+        : row.status === 'cancelled'
+          ? 'cancelled'
+          : row.status === 'pending' && (row.expires_at ?? 0) <= now
+            ? 'expired'
+            : 'validated';
+    const [status, key, message] = REFUSALS[refusal] ?? [500, 'x', 'x'];
+    send(response, status, envelope(key, message));
+  },
+  async (input, response) => {
+    const now = Date.now();
+    const day = dayOf(now);
+    // Every value was checked to be digits: a simple-protocol query of several statements, one round trip.
+    const { platformId, gymId, productId } = input;
+    const text = `begin;
+select pg_advisory_xact_lock(hashtextextended('member:${gymId}:${platformId}', 0));
+with p as (select gym_id from products where id = ${productId}),
+v as (
+  select count(*) as n from checkins
+  where gym_id = ${gymId} and platform_id = '${platformId}' and validated_at >= ${day.start} and validated_at < ${day.end}
+),
+ins as (
+  insert into checkins (platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at)
+  select '${platformId}', ${gymId}, ${productId}, 'pending', ${now}, ${now + CHECKIN_TTL_MS}, ${now}
+  from p, v where p.gym_id = ${gymId} and v.n < ${DAILY_VISIT_LIMIT}
+  returning id
+),
+a as (
+  insert into audit_log (actor, action, entity, entity_id, at)
+  select 'operator', 'create', 'checkin', ins.id::text, ${now} from ins
+)
+select (select gym_id from p) as gym_id, (select n from v) as visits, (select id from ins) as id;
+commit;`;
+    let row: { gym_id: number | null; visits: number; id: number | null } | undefined;
+    let client: pg.PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      const results = (await client.query(text)) as unknown as pg.QueryResult[];
+      row = results[2]?.rows[0] as typeof row;
+      client.release();
+    } catch {
+      // A failed statement leaves the transaction open and aborted: the connection is dropped, not reused.
+      client?.release(true);
+      return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+    }
+    if (row === undefined) return send(response, 503, envelope('service.unavailable', 'no answer'));
+    if (row.gym_id === null) return send(response, 404, NO_PRODUCT);
+    if (row.gym_id !== gymId) return send(response, 400, WRONG_GYM);
+    if (row.id === null) return send(response, 409, DAILY_LIMIT);
+    send(response, 201, createdCheckin(row.id, input, now));
+  },
+);

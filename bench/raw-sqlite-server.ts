@@ -1,18 +1,28 @@
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CHECKIN_TTL_MS,
+  DAILY_LIMIT,
+  DAILY_VISIT_LIMIT,
   DENY,
+  NO_PRODUCT,
   REFUSALS,
+  WRONG_GYM,
   createAuthCache,
+  createdCheckin,
+  dayOf,
   envelope,
   send,
   serveValidate,
   success,
+  type CreateInput,
 } from './baseline-common.js';
 
 /**
  * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
  * gatehouse's own schema, with the same checks and replies, keys and gyms' owners cached as gatehouse caches them.
- * Usage: raw-sqlite-server <db path> <normal|full>
+ * It creates check-ins too (`POST /admin/v1/checkins`): the product's gym, the member's validated visits that day
+ * against the daily limit, the check-in and its audit row, in one transaction (no event log: the baselines keep
+ * none). Usage: raw-sqlite-server <db path> <normal|full>
  */
 const [path = '', synchronous = 'normal'] = process.argv.slice(2);
 const db = new SqliteDatabase(path, { timeout: 250 });
@@ -77,19 +87,65 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
   return { checkin };
 });
 
-serveValidate((input, response) => {
-  const now = Date.now();
-  const key = auth.authorize(input.hash, input.gymId, now);
-  if (key === undefined) return send(response, 403, DENY);
-  try {
-    const outcome = validate.immediate(input.gymId, key.partnerId, input.platformId, now);
-    if (outcome.checkin === undefined) {
-      const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
-      return send(response, status, envelope(k, message));
-    }
-    const { product_id: productId, description } = outcome.checkin;
-    send(response, 200, success(input.platformId, input.gymId, productId, description, now));
-  } catch {
-    send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+const productGym = db.prepare('select gym_id from products where id = ?').pluck();
+const visitsThatDay = db
+  .prepare(
+    'select count(*) from checkins where gym_id = ? and platform_id = ? and validated_at >= ? and validated_at < ?',
+  )
+  .pluck();
+const insertCheckin = db.prepare(
+  `insert into checkins (platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at)
+   values (?, ?, ?, 'pending', ?, ?, ?)`,
+);
+const audit = db.prepare(
+  "insert into audit_log (actor, action, entity, entity_id, at) values ('operator', 'create', 'checkin', ?, ?)",
+);
+
+const create = db.transaction((input: CreateInput, now: number) => {
+  const gymId = productGym.get(input.productId) as number | undefined;
+  if (gymId === undefined) return { refusal: [404, NO_PRODUCT] as const };
+  if (gymId !== input.gymId) return { refusal: [400, WRONG_GYM] as const };
+  const day = dayOf(now);
+  if ((visitsThatDay.get(input.gymId, input.platformId, day.start, day.end) as number) >= DAILY_VISIT_LIMIT) {
+    return { refusal: [409, DAILY_LIMIT] as const };
   }
+  const { lastInsertRowid } = insertCheckin.run(
+    input.platformId,
+    input.gymId,
+    input.productId,
+    now,
+    now + CHECKIN_TTL_MS,
+    now,
+  );
+  audit.run(String(lastInsertRowid), now);
+  return { id: Number(lastInsertRowid) };
 });
+
+serveValidate(
+  (input, response) => {
+    const now = Date.now();
+    const key = auth.authorize(input.hash, input.gymId, now);
+    if (key === undefined) return send(response, 403, DENY);
+    try {
+      const outcome = validate.immediate(input.gymId, key.partnerId, input.platformId, now);
+      if (outcome.checkin === undefined) {
+        const [status, k, message] = REFUSALS[outcome.refusal ?? 'notfound'] ?? [500, 'x', 'x'];
+        return send(response, status, envelope(k, message));
+      }
+      const { product_id: productId, description } = outcome.checkin;
+      send(response, 200, success(input.platformId, input.gymId, productId, description, now));
+    } catch {
+      send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+    }
+  },
+  (input, response) => {
+    const now = Date.now();
+    try {
+      const outcome = create.immediate(input, now);
+      if (outcome.refusal !== undefined) return send(response, outcome.refusal[0], outcome.refusal[1]);
+      send(response, 201, createdCheckin(outcome.id, input, now));
+    } catch {
+      send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
+    }
+  },
+);

@@ -124,6 +124,14 @@ const ratios = {
     'gatehouse-pg-create',
     'gatehouse-pg',
   ),
+  'gatehouse-sqlite-create / raw-sqlite-normal-create (check-in creation vs the fair baseline)': ratio(
+    'gatehouse-sqlite-create',
+    'raw-sqlite-normal-create',
+  ),
+  'gatehouse-pg-create / raw-pg-create (check-in creation vs the fair baseline)': ratio(
+    'gatehouse-pg-create',
+    'raw-pg-create',
+  ),
   'gatehouse-sqlite / raw-sqlite-normal (goal ≥ 1.5)': ratio('gatehouse-sqlite', 'raw-sqlite-normal'),
   'gatehouse-sqlite / raw-sqlite-full': ratio('gatehouse-sqlite', 'raw-sqlite-full'),
   'gatehouse-pg / raw-pg (goal ≥ 1.2)': ratio('gatehouse-pg', 'raw-pg'),

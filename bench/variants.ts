@@ -123,6 +123,16 @@ export const VARIANTS: Variant[] = [
       startServer(process.execPath, [join(here, 'raw-sqlite-server.js'), database.url.slice(7), 'full'], {}),
   },
   {
+    name: 'raw-sqlite-normal-create',
+    dialect: 'sqlite',
+    description: 'the raw SQLite server at synchronous=NORMAL, creating check-ins (the same requests)',
+    load: 'create',
+    start: (database) =>
+      startServer(process.execPath, [join(here, 'raw-sqlite-server.js'), database.url.slice(7), 'normal'], {
+        GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      }),
+  },
+  {
     name: 'http-floor',
     dialect: 'sqlite',
     description: "the same node:http parsing and reply with no database: the machine's own floor",
@@ -147,5 +157,15 @@ export const VARIANTS: Variant[] = [
     dialect: 'postgres',
     description: 'node:http + node-postgres, one single-statement CTE per request',
     start: (database) => startServer(process.execPath, [join(here, 'raw-pg-server.js'), database.url], {}),
+  },
+  {
+    name: 'raw-pg-create',
+    dialect: 'postgres',
+    description: 'the raw PostgreSQL server creating check-ins: one round trip each, under the member lock',
+    load: 'create',
+    start: (database) =>
+      startServer(process.execPath, [join(here, 'raw-pg-server.js'), database.url], {
+        GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      }),
   },
 ];

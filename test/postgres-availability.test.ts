@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { PG_TEST_URL, pgAvailable } from './helpers/postgres.js';
-import { dialects } from './helpers/test-app.js';
+import { PG_TEST_URL, pgAvailable } from './fixtures/postgres.js';
+import { dialects } from './fixtures/test-app.js';
 
 describe('PostgreSQL half of the suite', () => {
   test.skipIf(!pgAvailable)(

@@ -57,6 +57,11 @@ export function App() {
             </ul>
           </nav>
         )}
+        {session?.kind === 'operator' && (
+          <p class="who muted" data-testid="signed-in-as">
+            {session.name ?? 'admin token'} · {session.role}
+          </p>
+        )}
         {session !== undefined && (
           <button type="button" class="quiet" onClick={() => signIn(undefined)}>
             Sign out

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call, formatTime, messageOf } from './api.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
-import type { Session } from './session.js';
+import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 
 interface Key {
@@ -31,6 +31,7 @@ export function KeysPanel({
       (await call<{ items: Key[] }>(session, 'GET', `/admin/v1/partners/${partnerId}/keys?limit=1000`)).items,
     [session, partnerId],
   );
+  const mayAct = may(session, 'keys');
   const [issued, setIssued] = useState<Issued>();
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
@@ -87,46 +88,50 @@ export function KeysPanel({
               <td>{key.gym_ids === null ? 'all' : key.gym_ids.join(', ')}</td>
               <td>{key.last_used_at === null ? 'never' : formatTime(key.last_used_at)}</td>
               <td>
-                {key.revoked_at === null ? (
+                {key.revoked_at !== null ? (
+                  'revoked'
+                ) : mayAct ? (
                   <button type="button" aria-label={`Revoke ${key.prefix}`} onClick={() => void revoke(key)}>
                     Revoke
                   </button>
                 ) : (
-                  'revoked'
+                  'active'
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </ScrollTable>
-      <ActionForm
-        title="Issue a key"
-        submitLabel="Issue key"
-        action={async ({ label, gyms }) => {
-          const gymIds = gyms
-            ? gyms
-                .split(/[\s,]+/)
-                .filter(Boolean)
-                .map(Number)
-            : null;
-          const made = await call<Issued>(session, 'POST', `/admin/v1/partners/${partnerId}/keys`, {
-            ...(label ? { label } : {}),
-            gym_ids: gymIds,
-          });
-          setCopied(false);
-          setIssued(made);
-          keys.reload();
-        }}
-      >
-        <label>
-          Label
-          <input name="label" maxLength={200} />
-        </label>
-        <label>
-          Only these gyms (ids, comma-separated; empty for all)
-          <input name="gyms" pattern="[0-9, ]*" />
-        </label>
-      </ActionForm>
+      {mayAct && (
+        <ActionForm
+          title="Issue a key"
+          submitLabel="Issue key"
+          action={async ({ label, gyms }) => {
+            const gymIds = gyms
+              ? gyms
+                  .split(/[\s,]+/)
+                  .filter(Boolean)
+                  .map(Number)
+              : null;
+            const made = await call<Issued>(session, 'POST', `/admin/v1/partners/${partnerId}/keys`, {
+              ...(label ? { label } : {}),
+              gym_ids: gymIds,
+            });
+            setCopied(false);
+            setIssued(made);
+            keys.reload();
+          }}
+        >
+          <label>
+            Label
+            <input name="label" maxLength={200} />
+          </label>
+          <label>
+            Only these gyms (ids, comma-separated; empty for all)
+            <input name="gyms" pattern="[0-9, ]*" />
+          </label>
+        </ActionForm>
+      )}
     </section>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { call, formatMoney } from './api.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { KeysPanel } from './keys-panel.js';
-import type { Session } from './session.js';
+import { may, type Session } from './session.js';
+import { WebhooksPanel } from './webhooks-panel.js';
 import { useData } from './use-data.js';
 
 interface Partner {
@@ -22,7 +23,10 @@ interface Product {
 }
 const items = <T,>(page: { items: T[] }) => page.items;
 
-/** Partners, their gyms and products, and their keys: everything the operator API lets an operator set up. */
+/**
+ * Partners, their gyms and products, their keys and webhooks: everything the operator API lets an operator set up.
+ * The forms a role may not use are not shown.
+ */
 export function NetworkView({ session }: { session: Session }) {
   const partners = useData(
     async () => items(await call<{ items: Partner[] }>(session, 'GET', '/admin/v1/partners?limit=1000')),
@@ -49,25 +53,28 @@ export function NetworkView({ session }: { session: Session }) {
             </li>
           ))}
         </ul>
-        <ActionForm
-          title="New partner"
-          submitLabel="Add partner"
-          action={async ({ name }) => {
-            const made = await call<Partner>(session, 'POST', '/admin/v1/partners', { name });
-            partners.reload();
-            setSelected(made.id);
-          }}
-        >
-          <label>
-            Partner name
-            <input name="name" required maxLength={200} />
-          </label>
-        </ActionForm>
+        {may(session, 'catalog') && (
+          <ActionForm
+            title="New partner"
+            submitLabel="Add partner"
+            action={async ({ name }) => {
+              const made = await call<Partner>(session, 'POST', '/admin/v1/partners', { name });
+              partners.reload();
+              setSelected(made.id);
+            }}
+          >
+            <label>
+              Partner name
+              <input name="name" required maxLength={200} />
+            </label>
+          </ActionForm>
+        )}
       </section>
       {partner !== undefined && (
         <>
           <GymsPanel session={session} partner={partner} />
           <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
+          <WebhooksPanel session={session} partnerId={partner.id} partnerName={partner.name} />
         </>
       )}
     </div>
@@ -89,27 +96,29 @@ function GymsPanel({ session, partner }: { session: Session; partner: Partner })
       {gyms.value?.map((gym) => (
         <GymCard key={gym.id} session={session} gym={gym} />
       ))}
-      <ActionForm
-        title="New gym"
-        submitLabel="Add gym"
-        action={async ({ id, name }) => {
-          await call(session, 'POST', '/admin/v1/gyms', {
-            ...(id ? { id: Number(id) } : {}),
-            partner_id: partner.id,
-            name,
-          });
-          gyms.reload();
-        }}
-      >
-        <label>
-          Gym id (the X-Gym-Id partners send; optional)
-          <input name="id" inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
-        </label>
-        <label>
-          Gym name
-          <input name="name" required maxLength={200} />
-        </label>
-      </ActionForm>
+      {may(session, 'catalog') && (
+        <ActionForm
+          title="New gym"
+          submitLabel="Add gym"
+          action={async ({ id, name }) => {
+            await call(session, 'POST', '/admin/v1/gyms', {
+              ...(id ? { id: Number(id) } : {}),
+              partner_id: partner.id,
+              name,
+            });
+            gyms.reload();
+          }}
+        >
+          <label>
+            Gym id (the X-Gym-Id partners send; optional)
+            <input name="id" inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
+          </label>
+          <label>
+            Gym name
+            <input name="name" required maxLength={200} />
+          </label>
+        </ActionForm>
+      )}
     </section>
   );
 }
@@ -133,31 +142,33 @@ function GymCard({ session, gym }: { session: Session; gym: Gym }) {
           </li>
         ))}
       </ul>
-      <ActionForm
-        title={`New product at ${gym.name}`}
-        submitLabel="Add product"
-        action={async ({ description, payout, currency }) => {
-          await call(session, 'POST', `/admin/v1/gyms/${gym.id}/products`, {
-            description,
-            payout_cents: Math.round(Number(payout) * 100),
-            ...(currency ? { currency: currency.toUpperCase() } : {}),
-          });
-          products.reload();
-        }}
-      >
-        <label>
-          Description
-          <input name="description" required maxLength={200} />
-        </label>
-        <label>
-          Payout per visit
-          <input name="payout" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" required />
-        </label>
-        <label>
-          Currency (optional)
-          <input name="currency" pattern="[A-Za-z]{3}" maxLength={3} />
-        </label>
-      </ActionForm>
+      {may(session, 'catalog') && (
+        <ActionForm
+          title={`New product at ${gym.name}`}
+          submitLabel="Add product"
+          action={async ({ description, payout, currency }) => {
+            await call(session, 'POST', `/admin/v1/gyms/${gym.id}/products`, {
+              description,
+              payout_cents: Math.round(Number(payout) * 100),
+              ...(currency ? { currency: currency.toUpperCase() } : {}),
+            });
+            products.reload();
+          }}
+        >
+          <label>
+            Description
+            <input name="description" required maxLength={200} />
+          </label>
+          <label>
+            Payout per visit
+            <input name="payout" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" required />
+          </label>
+          <label>
+            Currency (optional)
+            <input name="currency" pattern="[A-Za-z]{3}" maxLength={3} />
+          </label>
+        </ActionForm>
+      )}
     </article>
   );
 }

@@ -3,7 +3,14 @@
  * signs out, and no other site or tab can read it.
  */
 export type Session =
-  | { readonly kind: 'operator'; readonly token: string }
+  | {
+      readonly kind: 'operator';
+      readonly token: string;
+      /** Who the API says the token is (`GET /admin/v1/me`), read once at sign-in. */
+      readonly name: string | null;
+      readonly role: string;
+      readonly permissions: readonly string[];
+    }
   | { readonly kind: 'desk'; readonly key: string; readonly gymId: number };
 
 const STORAGE_KEY = 'gatehouse.session';
@@ -13,7 +20,8 @@ export function loadSession(): Session | undefined {
   if (saved === null) return undefined;
   try {
     const session = JSON.parse(saved) as Session;
-    return session.kind === 'operator' || session.kind === 'desk' ? session : undefined;
+    if (session.kind === 'operator') return Array.isArray(session.permissions) ? session : undefined;
+    return session.kind === 'desk' ? session : undefined;
   } catch {
     return undefined;
   }
@@ -28,4 +36,12 @@ export function saveSession(session: Session | undefined): void {
 export function authHeaders(session: Session): Record<string, string> {
   if (session.kind === 'operator') return { authorization: `Bearer ${session.token}` };
   return { authorization: `Bearer ${session.key}`, 'x-gym-id': String(session.gymId) };
+}
+
+/**
+ * Whether the signed-in operator's role may do this (a permission of `GET /admin/v1/me`): the views hide what it may
+ * not. The API refuses it anyway; hiding only spares the operator a button that can only fail.
+ */
+export function may(session: Session, permission: string): boolean {
+  return session.kind === 'operator' && session.permissions.includes(permission);
 }

@@ -3,6 +3,12 @@ import { call, messageOf } from './api.js';
 import { formFields } from './forms.js';
 import type { Session } from './session.js';
 
+interface Me {
+  name: string | null;
+  role: string;
+  permissions: string[];
+}
+
 /** Both ways in. Each is checked against the API before anything is shown: a refused credential shows nothing. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   return (
@@ -20,10 +26,18 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
   const [error, setError] = useState<string>();
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    const session: Session = { kind: 'operator', token: formFields(event.currentTarget).token ?? '' };
+    const token = formFields(event.currentTarget).token ?? '';
     try {
-      await call(session, 'GET', '/admin/v1/partners?limit=1');
-      onSignedIn(session);
+      const me = await call<Me>(
+        { kind: 'operator', token, name: null, role: '', permissions: [] },
+        'GET',
+        '/admin/v1/me',
+      );
+      if (!me.permissions.includes('read')) {
+        setError(`The ${me.role} role may not read the operator API: the console has nothing to show it.`);
+        return;
+      }
+      onSignedIn({ kind: 'operator', token, name: me.name, role: me.role, permissions: me.permissions });
     } catch (caught) {
       setError(messageOf(caught));
     }

@@ -9,6 +9,7 @@ export type Role = (typeof ROLES)[number];
  * (src/operator-api/permissions.ts); a role holds a set of them.
  */
 export const PERMISSIONS = [
+  'self',
   'read',
   'read-secret',
   'catalog',
@@ -23,6 +24,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** How a refusal names what the role may not do: "the readonly role may not <this>". */
 export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
+  self: 'say who it is',
   read: 'read the operator API',
   'read-secret': "read members' custom codes",
   catalog: 'change partners, gyms or products',
@@ -36,14 +38,24 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
 
 /**
  * The role matrix. `admin` does everything; `finance` and `support` read everything and act on their own side;
- * `member-app` does only what the member app needs; `readonly` reads everything but secrets.
+ * `member-app` does only what the member app needs; `readonly` reads everything but secrets. Every role may ask
+ * who it is (`self`).
  */
 export const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   admin: new Set(PERMISSIONS),
-  finance: new Set<Permission>(['read', 'read-secret', 'money']),
-  support: new Set<Permission>(['read', 'read-secret', 'catalog', 'keys', 'webhooks', 'checkins', 'members']),
-  'member-app': new Set<Permission>(['checkins', 'read-secret']),
-  readonly: new Set<Permission>(['read']),
+  finance: new Set<Permission>(['self', 'read', 'read-secret', 'money']),
+  support: new Set<Permission>([
+    'self',
+    'read',
+    'read-secret',
+    'catalog',
+    'keys',
+    'webhooks',
+    'checkins',
+    'members',
+  ]),
+  'member-app': new Set<Permission>(['self', 'checkins', 'read-secret']),
+  readonly: new Set<Permission>(['self', 'read']),
 };
 
 export function roleMay(role: Role, permission: Permission): boolean {

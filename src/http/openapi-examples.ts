@@ -275,6 +275,12 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     expires_at: '2027-06-01T00:00:00.000Z',
     created_at: '2026-11-23T09:00:00.000Z',
   },
+  'GET /admin/v1/me 200': {
+    name: 'ana@example.com',
+    role: 'support',
+    permissions: ['self', 'read', 'read-secret', 'catalog', 'keys', 'checkins', 'webhooks', 'members'],
+    expires_at: '2027-06-01T00:00:00.000Z',
+  },
   'GET /admin/v1/operators 200': page([
     {
       id: 4,

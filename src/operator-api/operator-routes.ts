@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
-import { OPERATOR_NAME_PATTERN, ROLES, type Role as RoleName } from '../domain/operator.js';
+import {
+  GRANTS,
+  OPERATOR_NAME_PATTERN,
+  PERMISSIONS,
+  ROLES,
+  type Permission as PermissionName,
+  type Role as RoleName,
+} from '../domain/operator.js';
 import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
@@ -11,6 +18,9 @@ import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schem
 
 /** A union of literals, so a wrong role's 400 names every allowed one. */
 const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
+const Permission = Type.Unsafe<PermissionName>(
+  Type.Union(PERMISSIONS.map((permission) => Type.Literal(permission))),
+);
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);
 
@@ -33,9 +43,20 @@ const IssuedOperator = Type.Object({
   created_at: Instant,
 });
 
+const Me = Type.Object({
+  name: Type.Union([Type.String(), Type.Null()], {
+    description: "The operator's name; null for one of the environment's admin tokens",
+  }),
+  role: Role,
+  permissions: Type.Array(Permission, {
+    description: 'What this role may do, as the operator API checks it: a client may hide what is absent',
+  }),
+  expires_at: NullableInstant,
+});
+
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
 
-/** Operator identities: issue (the token shown once), list without tokens, revoke. The admin role only. */
+/** Operator identities: issue (the token shown once), list without tokens, revoke (the admin role only); and who is calling (every role). */
 export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
   app,
   { services },
@@ -75,6 +96,25 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         expires_at: instantOrNull(operator.expiresAt),
         created_at: formatInstant(operator.createdAt),
       });
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      schema: {
+        summary: 'Who is calling: the name, the role and what it may do',
+        response: { 200: Me, ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { role, operator } = principalOf(request);
+      return {
+        name: operator?.name ?? null,
+        role,
+        permissions: PERMISSIONS.filter((permission) => GRANTS[role].has(permission)),
+        expires_at: instantOrNull(operator?.expiresAt ?? null),
+      };
     },
   );
 

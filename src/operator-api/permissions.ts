@@ -49,6 +49,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /admin/v1/webhooks/:webhook_id/recover': 'webhooks',
   'GET /admin/v1/webhooks/:webhook_id/deliveries': 'read',
   'POST /admin/v1/deliveries/:delivery_id/retry': 'webhooks',
+  'GET /admin/v1/me': 'self',
   'GET /admin/v1/operators': 'operators',
   'POST /admin/v1/operators': 'operators',
   'DELETE /admin/v1/operators/:operator_id': 'operators',

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { build, type TestApp } from '../fixtures/test-app.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 const POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
@@ -26,9 +26,7 @@ describe('the console is served by gatehouse itself', () => {
       writeFileSync(join(dir, 'index.html'), '<!doctype html><title>gatehouse console</title>');
       writeFileSync(join(dir, 'assets', 'index-AbC123.js'), 'export {};');
     }
-    const t = await startTestApp({ consoleDir: dir });
-    opened.push(() => t.close());
-    return t;
+    return build({ consoleDir: dir });
   }
 
   test('when / or /console is asked for, then the browser is sent to /console/', async () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   ADMIN,
   T0,
@@ -13,10 +13,10 @@ import {
   partnerHeaders,
   validate,
   type Checkin,
-} from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { EXPLICIT_DENY, errorEnvelope } from '../helpers/wire-bodies.js';
-import { openStream, type OpenStream } from './event-stream-reader.js';
+} from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { EXPLICIT_DENY, errorEnvelope } from '../fixtures/wire-bodies.js';
+import { openStream, type OpenStream } from '../fixtures/event-stream-reader.js';
 
 interface Logged {
   position: number;

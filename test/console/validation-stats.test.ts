@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   T0_MS,
   admin,
@@ -12,9 +12,9 @@ import {
   validate,
   wholeStore,
   type Product,
-} from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
+} from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 const HOUR = 3_600_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   TTL_MS,
   admin,
@@ -14,9 +14,9 @@ import {
   validate,
   wholeStore,
   type Checkin,
-} from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { EXPLICIT_DENY, errorEnvelope } from '../helpers/wire-bodies.js';
+} from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { EXPLICIT_DENY, errorEnvelope } from '../fixtures/wire-bodies.js';
 
 function waiting(t: TestApp, key: string, gymId: number, query = '') {
   return t.app.inject({

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DENY_MESSAGE } from '../helpers/partner-api.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DENY_MESSAGE } from '../fixtures/partner-api.js';
+import { useApp, type TestApp } from '../fixtures/test-app.js';
 
 /** What the OpenAPI document must say of the partner API: its statuses, auth and the explicit-deny 403 body. */
 
@@ -20,12 +20,10 @@ interface Document {
 
 let t: TestApp;
 let doc: Document;
+const shared = useApp({});
 beforeAll(async () => {
-  t = await startTestApp();
+  t = shared();
   doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/openapi.json' })).body) as Document;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const CODE = '/access/v1/code/{platform_id}';

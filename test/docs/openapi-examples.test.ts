@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { useApp, type TestApp } from '../fixtures/test-app.js';
 
 interface MediaType {
   schema?: Record<string, unknown>;
@@ -35,11 +35,11 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 let t: TestApp;
 let doc: Document;
+const shared = useApp({});
 beforeAll(async () => {
-  t = await startTestApp();
+  t = shared();
   doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Document>();
 });
-afterAll(() => t.close());
 
 describe('the API reference at /docs shows real values', () => {
   test("when the OpenAPI document is read, then its version is the package's", () => {

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type * as FastifyModule from 'fastify';
 import type { RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useApp, type TestApp } from '../fixtures/test-app.js';
 
 /*
  * The route table is read from the app itself: every Fastify instance buildApp creates gets an onRoute hook
@@ -33,14 +33,12 @@ interface Document {
 
 let t: TestApp;
 let doc: Document;
+const shared = useApp({});
 beforeAll(async () => {
-  t = await startTestApp();
+  t = shared();
   const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
   expect(response.statusCode).toBe(200);
   doc = JSON.parse(response.body) as Document;
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** The routes a client can call: not the HEAD twins, the 405 guards, the docs page's own files or the doc. */

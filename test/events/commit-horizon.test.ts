@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, test } from 'vitest';
-import { pgAvailable } from '../helpers/postgres.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { pgAvailable } from '../fixtures/postgres.js';
+import type { TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -9,7 +9,7 @@ import {
   operatorApp,
   partnerTransactions,
   validate,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 interface EventsPage {
   items: { position: number; id: string; type: string }[];

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects } from '../fixtures/test-app.js';
 import {
   arrangeBystander,
   createCheckin,
@@ -9,9 +9,9 @@ import {
   expectNoWrite,
   partnerRoutes,
   useFaultApp,
-} from '../helpers/fault-app.js';
-import { EXPLICIT_DENY, GYM_ID_ERROR, UNAUTHORIZED } from '../helpers/wire-bodies.js';
-import { codeRequest } from '../helpers/partner-api.js';
+} from '../fixtures/fault-app.js';
+import { EXPLICIT_DENY, GYM_ID_ERROR, UNAUTHORIZED } from '../fixtures/wire-bodies.js';
+import { codeRequest } from '../fixtures/partner-api.js';
 
 /** A token shaped exactly like a real key (`ghk_<8 hex>_<40 hex>`) that was never issued. */
 function wellFormedUnknownKey(): string {

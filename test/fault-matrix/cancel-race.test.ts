@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { checkinRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../helpers/operator-api.js';
+import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../fixtures/operator-api.js';
 
 const TRIALS = 40;
 

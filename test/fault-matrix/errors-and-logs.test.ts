@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { createCheckin, expectCleanErrorBody, expectNoLeaks, useFaultApp } from '../helpers/fault-app.js';
-import { EXPLICIT_DENY } from '../helpers/wire-bodies.js';
-import { postValidate, codeRequest } from '../helpers/partner-api.js';
+import { platformId } from '../fixtures/factories.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { createCheckin, expectCleanErrorBody, expectNoLeaks, useFaultApp } from '../fixtures/fault-app.js';
+import { EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
+import { postValidate, codeRequest } from '../fixtures/partner-api.js';
 import { VERSION } from '../../src/version.js';
 
 const UNEXPECTED = 'There was an unexpected internal server error';

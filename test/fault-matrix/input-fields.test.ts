@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { arrangeBystander, createCheckin, expectNoWrite, useFaultApp } from '../helpers/fault-app.js';
-import { errorEnvelope, PLATFORM_ID_ERROR } from '../helpers/wire-bodies.js';
-import { postValidate, codeRequest } from '../helpers/partner-api.js';
+import { platformId } from '../fixtures/factories.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { arrangeBystander, createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
+import { errorEnvelope, PLATFORM_ID_ERROR } from '../fixtures/wire-bodies.js';
+import { postValidate, codeRequest } from '../fixtures/partner-api.js';
 
 const BAD_PLATFORM_IDS: [string, unknown][] = [
   ['12 digits', '123456789012'],

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { rawRequest } from '../helpers/raw-http.js';
-import { createCheckin, expectNoWrite, useFaultApp } from '../helpers/fault-app.js';
-import { errorEnvelope, JSON_TYPE } from '../helpers/wire-bodies.js';
+import { platformId } from '../fixtures/factories.js';
+import { checkinRow, customCodeRow, expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { rawRequest } from '../fixtures/raw-http.js';
+import { createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
+import { errorEnvelope, JSON_TYPE } from '../fixtures/wire-bodies.js';
 import { VERSION } from '../../src/version.js';
 
 const MALFORMED = errorEnvelope('body', 'malformed JSON');

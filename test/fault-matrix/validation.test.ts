@@ -1,16 +1,21 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   arrangeBystander,
   createCheckin,
   expectCleanErrorBody,
   expectNoWrite,
   useFaultApp,
-} from '../helpers/fault-app.js';
-import { CODE_NOT_FOUND, errorEnvelope } from '../helpers/wire-bodies.js';
-import { postValidate, codeRequest } from '../helpers/partner-api.js';
+} from '../fixtures/fault-app.js';
+import { CODE_NOT_FOUND, errorEnvelope } from '../fixtures/wire-bodies.js';
+import { postValidate, codeRequest } from '../fixtures/partner-api.js';
 
 const ALREADY_VALIDATED = errorEnvelope('checkin.already.validated', 'Check-In already validated');
 const TTL_MS = 1200 * 1000;

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, test } from 'vitest';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
+import { describe, test } from 'vitest';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
 import {
   CODE_NOT_FOUND,
   EXPLICIT_DENY,
   errorEnvelope,
   expectReply,
   without,
-} from '../helpers/partner-api.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, withToken } from '../helpers/rate-limits.js';
+} from '../fixtures/partner-api.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
+import { expectRateLimited, readCode, withToken } from '../fixtures/rate-limits.js';
 
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
 const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
@@ -21,13 +21,8 @@ function unknownKey(): string {
 }
 
 describe.each(dialects)('the failed-authentication limit per client address (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
   async function start(limitPerMinute: string): Promise<{ t: TestApp; a: Arranged }> {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: {
         GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: limitPerMinute,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { errorEnvelope } from '../helpers/partner-api.js';
-import { checkinRow, customCodeRow, transactionsOf } from '../helpers/store-state.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { platformId } from '../fixtures/factories.js';
+import { errorEnvelope } from '../fixtures/partner-api.js';
+import { checkinRow, customCodeRow, transactionsOf } from '../fixtures/store-state.js';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 import { customCodeArb } from './arbitraries.js';
 import { arrangeWorld, expectDocumentedAnswer, expectWorldIntact, type World } from './property-world.js';
 
@@ -32,15 +32,13 @@ type Route = 'POST' | 'PUT' | 'validate';
 describe.each(dialects)('custom codes under generated input, properties (%s)', (dialect) => {
   let t: TestApp;
   let world: World;
-  beforeAll(async () => {
-    t = await startTestApp({
-      dialect,
-      env: { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0', GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
-    });
-    world = await arrangeWorld(t, 10);
+  const shared = useApp({
+    dialect,
+    env: { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0', GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
   });
-  afterAll(async () => {
-    await t?.close();
+  beforeAll(async () => {
+    t = shared();
+    world = await arrangeWorld(t, 10);
   });
 
   /** A fresh member with a pending check-in at A's gym and, half the time, a code already stored. */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects } from '../helpers/test-app.js';
-import { rawRequest, type RawResponse } from '../helpers/raw-http.js';
-import { expectNoWrite, useFaultApp } from '../helpers/fault-app.js';
-import { errorEnvelope, JSON_TYPE } from '../helpers/wire-bodies.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects } from '../fixtures/test-app.js';
+import { rawRequest, type RawResponse } from '../fixtures/raw-http.js';
+import { expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
+import { errorEnvelope, JSON_TYPE } from '../fixtures/wire-bodies.js';
 import { VERSION } from '../../src/version.js';
 
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');

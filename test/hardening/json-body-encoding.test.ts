@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
-import { errorEnvelope, expectReply, sharedApp, storeState } from '../helpers/partner-api.js';
-import { customCodeRow } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
+import { errorEnvelope, expectReply, sharedApp, storeState } from '../fixtures/partner-api.js';
+import { customCodeRow } from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 const NOT_UTF8 = errorEnvelope('body', 'must be UTF-8');

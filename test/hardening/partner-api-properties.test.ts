@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, test } from 'vitest';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 import {
   contentTypeArb,
   headerValue,
@@ -87,16 +87,14 @@ describe.each(dialects)('partner API under generated input, properties (%s)', (d
   let t: TestApp;
   let world: World;
   const validated = new Set<string>();
-  beforeAll(async () => {
-    // Limits off: thousands of deliberate refusals from one address would otherwise turn everything into 429.
-    t = await startTestApp({
-      dialect,
-      env: { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0', GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
-    });
-    world = await arrangeWorld(t);
+  // Limits off: thousands of deliberate refusals from one address would otherwise turn everything into 429.
+  const shared = useApp({
+    dialect,
+    env: { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0', GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
   });
-  afterAll(async () => {
-    await t?.close();
+  beforeAll(async () => {
+    t = shared();
+    world = await arrangeWorld(t);
   });
 
   test('when any request is sent under /access/v1 (any method, path, platform id, headers, content type and body), then the answer is documented and never 5xx; afterwards one transaction per validated check-in, partner B unchanged, no key in the logs', async () => {

@@ -1,11 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { partnerRows } from '../helpers/fault-app.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { EXPLICIT_DENY, UNAUTHORIZED } from '../helpers/partner-api.js';
-import { expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import type { TestApp } from '../helpers/test-app.js';
-import { JSON_TYPE } from '../helpers/wire-bodies.js';
+import { partnerRows } from '../fixtures/fault-app.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { EXPLICIT_DENY, UNAUTHORIZED } from '../fixtures/partner-api.js';
+import { expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import type { TestApp } from '../fixtures/test-app.js';
+import { JSON_TYPE } from '../fixtures/wire-bodies.js';
 
 /**
  * Every status the partner API documents: 409 is POST of an existing code.

@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { createStore } from '../../src/store/create-store.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { captureLogs } from '../helpers/log-capture.js';
-import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../helpers/partner-api.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, startKeyIdsAt, withToken } from '../helpers/rate-limits.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { captureLogs } from '../fixtures/log-capture.js';
+import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../fixtures/partner-api.js';
+import { dialects, startTestApp, type TestApp } from '../fixtures/test-app.js';
+import { expectRateLimited, readCode, startKeyIdsAt, withToken } from '../fixtures/rate-limits.js';
 
 const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const COUNTER_PREFIX = 'gatehouse-rate-';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { describe, expect, test } from 'vitest';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   CODE_NOT_FOUND,
   expectReply,
@@ -9,21 +9,14 @@ import {
   validationResult,
   secondsOf,
   arrangeCheckin,
-} from '../helpers/partner-api.js';
-import { checkinRow, transactionsOf } from '../helpers/store-state.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode } from '../helpers/rate-limits.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow, transactionsOf } from '../fixtures/store-state.js';
+import { build, dialects } from '../fixtures/test-app.js';
+import { expectRateLimited, readCode } from '../fixtures/rate-limits.js';
 
 describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
-  const start = async (env: Record<string, string>) => {
-    t = await startTestApp({ dialect, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0', ...env } });
-    return t;
-  };
+  const start = (env: Record<string, string>) =>
+    build({ dialect, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0', ...env } });
 
   test('when a key sends a 6th request in the second its limit is 5, then 429 rate.limited with Retry-After and RateLimit headers, and nothing is written', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });

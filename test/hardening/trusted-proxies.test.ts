@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../helpers/partner-api.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { expectRateLimited, readCode, withToken } from '../helpers/rate-limits.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../fixtures/partner-api.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
+import { expectRateLimited, readCode, withToken } from '../fixtures/rate-limits.js';
 
 const PROXY = '10.0.0.1';
 const CLIENT = '203.0.113.7';
@@ -21,13 +21,8 @@ function spoofed(): string {
 }
 
 describe.each(dialects)('GATEHOUSE_TRUST_PROXY and the failed-authentication limit (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
   async function start(trustProxy: string): Promise<{ t: TestApp; a: Arranged }> {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: {
         GATEHOUSE_TRUST_PROXY: trustProxy,

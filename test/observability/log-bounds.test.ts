@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
-import { expectNoWrite } from '../helpers/fault-app.js';
-import { addressOf } from '../helpers/raw-http.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { describe, expect, test } from 'vitest';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
+import { expectNoWrite } from '../fixtures/fault-app.js';
+import { addressOf } from '../fixtures/raw-http.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 
 type Line = Record<string, unknown>;
 const lines = (t: TestApp) => t.logs.lines.map((line) => JSON.parse(line) as Line);
@@ -26,26 +26,20 @@ async function logged(t: TestApp, count: number): Promise<Line[]> {
 }
 
 describe.each(dialects)('what one request can make the server log (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
-
   test('when a client aborts its upload, then it is logged as the client going away, not as a store outage', async () => {
-    t = await startTestApp({ dialect });
+    const t = await build({ dialect });
     const a = await arrangePartner(t.services);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const before = t.logs.lines.length;
 
     await expectNoWrite(t.store, async () => {
       await abortUpload(
-        t!,
+        t,
         `POST /access/v1/validate HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${a.headers.authorization}\r\n` +
           `X-Gym-Id: ${a.gym.id}\r\nContent-Type: application/json\r\n`,
         `{"platform_id":"${platformId()}",`,
       );
-      await logged(t!, before + 1);
+      await logged(t, before + 1);
     });
 
     await sleep(200); // room for a second line, should one come
@@ -72,7 +66,7 @@ describe.each(dialects)('what one request can make the server log (%s)', (dialec
   });
 
   test('when a URL carries a query string, then the log line has the path and no query', async () => {
-    t = await startTestApp({ dialect });
+    const t = await build({ dialect });
     const before = t.logs.lines.length;
 
     const response = await t.app.inject({ method: 'GET', url: '/health?token=s3cr3t-t0ken&next=%2Fadmin' });
@@ -84,7 +78,7 @@ describe.each(dialects)('what one request can make the server log (%s)', (dialec
   });
 
   test('when a URL is 15 KB long, then its log line stays under 1 KB', async () => {
-    t = await startTestApp({ dialect });
+    const t = await build({ dialect });
     const before = t.logs.lines.length;
     const longPath = `/access/v1/${'x'.repeat(15_000)}`;
 

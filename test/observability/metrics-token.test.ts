@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { errorEnvelope, expectReply } from '../helpers/partner-api.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { errorEnvelope, expectReply } from '../fixtures/partner-api.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 import { VERSION } from '../../src/version.js';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
@@ -15,14 +15,8 @@ function scrape(t: TestApp, authorization?: string) {
 }
 
 describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
-
   test('when it is set and a scrape brings no token, then 401 in the envelope and no metric', async () => {
-    t = await startTestApp({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
+    const t = await build({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
 
     const response = await scrape(t);
 
@@ -31,7 +25,7 @@ describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
   });
 
   test('when it is set and a scrape brings another token (the admin token, a partner key), then 403 and no metric', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN, GATEHOUSE_ADMIN_TOKEN: 'operator-secret-0123456789' },
     });
@@ -48,7 +42,7 @@ describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
   });
 
   test('when it is set and a scrape brings it, then 200 with the Prometheus text', async () => {
-    t = await startTestApp({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
+    const t = await build({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
 
     const response = await scrape(t, `Bearer ${METRICS_TOKEN}`);
 
@@ -58,7 +52,7 @@ describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
   });
 
   test('when it is unset, then /metrics answers anyone (the README says to keep it off public networks)', async () => {
-    t = await startTestApp({ dialect });
+    const t = await build({ dialect });
 
     const response = await scrape(t);
 
@@ -67,7 +61,7 @@ describe.each(dialects)('GATEHOUSE_METRICS_TOKEN (%s)', (dialect) => {
   });
 
   test('when /health and /ready are asked with no token while it is set, then they still answer (load balancers)', async () => {
-    t = await startTestApp({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
+    const t = await build({ dialect, env: { GATEHOUSE_METRICS_TOKEN: METRICS_TOKEN } });
 
     expectReply(await t.app.inject({ method: 'GET', url: '/health' }), 200, {
       status: 'ok',

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { startIsolatedApp } from '../helpers/isolated-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
+import { startIsolatedApp } from '../fixtures/isolated-app.js';
 import { parsePrometheusText, seriesOf, type Exposition } from './prometheus-text.js';
 import { runScenario } from './scenario.js';
 
@@ -11,16 +11,14 @@ describe.each(dialects)('GET /metrics after a run of requests (%s)', (dialect) =
   let t: TestApp;
   let metrics: Exposition;
   let contentType: string;
+  const shared = useApp({ start: () => startIsolatedApp(dialect) });
   beforeAll(async () => {
-    t = await startIsolatedApp(dialect);
+    t = shared();
     await runScenario(t);
     const response = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     contentType = String(response.headers['content-type']);
     metrics = parsePrometheusText(response.body);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('when scraped, then it is Prometheus text with a TYPE and HELP for every gatehouse metric', () => {

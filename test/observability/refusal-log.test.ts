@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { EXPLICIT_DENY, expectReply, postValidate } from '../helpers/partner-api.js';
-import { TestClock } from '../helpers/test-clock.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { EXPLICIT_DENY, expectReply, postValidate } from '../fixtures/partner-api.js';
+import { TestClock } from '../fixtures/test-clock.js';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 
 type Line = Record<string, unknown>;
 const prefixOf = (key: string) => key.split('_', 2).join('_');
@@ -15,13 +15,11 @@ describe.each(dialects)(
     let t: TestApp;
     let a: Arranged;
     let other: Arranged;
+    const shared = useApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
     beforeAll(async () => {
-      t = await startTestApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
+      t = shared();
       a = await arrangePartner(t.services, { scopedToGym: true });
       other = await arrangePartner(t.services);
-    });
-    afterAll(async () => {
-      await t.close();
     });
 
     /** Sends a validate, expects the one explicit-deny answer, and returns the request's log line. */

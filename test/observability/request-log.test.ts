@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 import { CUSTOM_CODE, UNKNOWN_KEY, runScenario, type Step } from './scenario.js';
 
 type Line = Record<string, unknown>;
@@ -10,13 +10,11 @@ describe.each(dialects)('the request log (%s)', (dialect) => {
   let t: TestApp;
   let run: Awaited<ReturnType<typeof runScenario>>;
   let lines: Line[];
+  const shared = useApp({ dialect });
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
+    t = shared();
     run = await runScenario(t);
     lines = t.logs.lines.map((line) => JSON.parse(line) as Line);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   /** The line a request must leave: its id, route, status and outcome key, and who asked when a key was good. */

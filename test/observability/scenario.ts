@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
+import type { TestApp } from '../fixtures/test-app.js';
 
 /** One request of the scenario: what is sent (with its own X-Request-Id) and the status it must get. */
 export interface Step {

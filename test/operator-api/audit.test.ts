@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   ADMIN_TOKEN,
   admin,
@@ -14,9 +14,9 @@ import {
   operatorApp,
   partnerHeaders,
   validate,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 interface Entry {
   id: number;

@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 import {
   ADMIN_TOKEN,
   arrangeNetwork,
@@ -10,9 +10,9 @@ import {
   partnerHeaders,
   wholeStore,
   A_CURSOR,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 type Route = [InjectOptions['method'], string, unknown?];
 
@@ -138,11 +138,9 @@ describe.each(dialects)('operator API authentication (%s)', (dialect) => {
 
 describe.each(dialects)('operator API with GATEHOUSE_ADMIN_TOKEN unset (%s)', (dialect) => {
   let t: TestApp;
+  const shared = useApp({ dialect });
   beforeAll(async () => {
-    t = await startTestApp({ dialect });
-  });
-  afterAll(async () => {
-    await t.close();
+    t = shared();
   });
 
   test('when any operator route is called, with or without a token, then it answers 403 saying how to enable the API, and writes nothing', async () => {

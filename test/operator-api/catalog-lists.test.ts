@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   T0,
   T0_MS,
@@ -9,9 +9,9 @@ import {
   createProduct,
   operatorApp,
   A_CURSOR,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const rowsOf = (t: TestApp, table: 'gyms' | 'products') =>
   t.store.db.selectFrom(table).selectAll().orderBy('id').execute();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { unique } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { unique } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   ADMIN,
   T0,
@@ -11,9 +11,9 @@ import {
   createProduct,
   operatorApp,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const rowOf = (t: TestApp, table: 'partners' | 'gyms' | 'products', id: number) =>
   t.store.db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects } from '../fixtures/test-app.js';
 import {
   T0,
   T0_MS,
@@ -14,9 +14,9 @@ import {
   operatorApp,
   shownCheckin as shown,
   validate,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 describe.each(dialects)('operator API: GET /admin/v1/checkins (%s)', (dialect) => {
   const app = operatorApp({ dialect });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -11,9 +11,9 @@ import {
   operatorApp,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const DAILY_LIMIT = errorEnvelope(
   'checkin.daily-limit',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects } from '../fixtures/test-app.js';
 import {
   T0,
   admin,
@@ -11,9 +11,9 @@ import {
   operatorApp,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 /** The greatest id there is: 15 digits, as X-Gym-Id and every id in a path or body allow. */
 const MAX_ID = 999_999_999_999_999;

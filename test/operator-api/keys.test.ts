@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   T0,
   T0_MS,
@@ -14,9 +14,9 @@ import {
   wholeStore,
   type IssuedKey,
   A_CURSOR,
-} from '../helpers/operator-api.js';
-import { errorEnvelope, EXPLICIT_DENY } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const NO_VISITS = { metadata: { total: 0, errors: 0 }, results: [], next_cursor: A_CURSOR, has_more: false };
 /** gatehouse's key shape is `ghk_<8 hex>_<40 hex>` with `ghk_<8 hex>` the prefix. */

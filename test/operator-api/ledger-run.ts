@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import type { TestApp } from '../fixtures/test-app.js';
 import {
   TTL_MS,
   admin,
@@ -10,7 +10,7 @@ import {
   createProduct,
   type Checkin,
   type Product,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 /** One validated visit, as the ledger should record it. */
 export interface Visit {

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 import { asCsvRecord, mixedRun, wireTransaction } from './ledger-run.js';
-import { admin, operatorApp } from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { admin, operatorApp } from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 type Run = Awaited<ReturnType<typeof mixedRun>>;
 type Transaction = ReturnType<typeof wireTransaction>;

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { dispatchEvents } from '../../src/services/webhooks/dispatcher.js';
-import { platformId } from '../helpers/factories.js';
-import type { TestApp } from '../helpers/test-app.js';
-import { dialects } from '../helpers/test-app.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { platformId } from '../fixtures/factories.js';
+import type { TestApp } from '../fixtures/test-app.js';
+import { dialects } from '../fixtures/test-app.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 import {
   admin,
   arrangeNetwork,
@@ -14,7 +14,7 @@ import {
   partnerHeaders,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 const PSEUDONYM = /^erased-[0-9a-f]{16}$/;
 

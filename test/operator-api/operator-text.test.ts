@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { T0, admin, createGym, createPartner, operatorApp, wholeStore } from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { T0, admin, createGym, createPartner, operatorApp, wholeStore } from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const MESSAGE = 'must be text without control characters';
 

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ConfigError } from '../../src/config-error.js';
-import { platformId } from '../helpers/factories.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { TestClock } from '../helpers/test-clock.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { build, dialects, type TestApp } from '../fixtures/test-app.js';
+import { TestClock } from '../fixtures/test-clock.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 import {
   A_CURSOR,
   ADMIN,
@@ -16,7 +16,7 @@ import {
   T0,
   T0_MS,
   wholeStore,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 const TOKEN = /^gho_[0-9a-f]{8}_[0-9a-f]{40}$/;
 const WRONG_TOKEN = errorEnvelope('authorization', 'invalid admin token');
@@ -120,6 +120,47 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
       ],
       next_cursor: null,
     });
+  });
+
+  test('when each role asks who it is, then /me names it with exactly its permissions, and asking writes nothing', async () => {
+    const t = app();
+    expectReply(await admin(t, 'GET', '/me'), 200, {
+      name: null,
+      role: 'admin',
+      permissions: [
+        'self',
+        'read',
+        'read-secret',
+        'catalog',
+        'keys',
+        'checkins',
+        'money',
+        'webhooks',
+        'members',
+        'operators',
+      ],
+      expires_at: null,
+    });
+    const expected: Record<string, string[]> = {
+      finance: ['self', 'read', 'read-secret', 'money'],
+      support: ['self', 'read', 'read-secret', 'catalog', 'keys', 'checkins', 'webhooks', 'members'],
+      'member-app': ['self', 'read-secret', 'checkins'],
+      readonly: ['self', 'read'],
+    };
+    for (const [role, permissions] of Object.entries(expected)) {
+      const issued = await createOperator(t, { name: `who-${role}`, role, expires_at: '2027-01-01' });
+      expectReply(await as(t, issued.token, 'GET', '/me'), 200, {
+        name: `who-${role}`,
+        role,
+        permissions,
+        expires_at: '2027-01-01T00:00:00.000Z',
+      });
+    }
+    const before = await wholeStore(t);
+    await as(t, 'gho_00000000_0000000000000000000000000000000000000000', 'GET', '/me').then((response) =>
+      expectReply(response, 403, WRONG_TOKEN),
+    );
+    expect(await wholeStore(t)).toEqual(before);
   });
 
   test('when a named operator acts, then the audit log names it operator:<name>', async () => {
@@ -304,16 +345,10 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
 });
 
 describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
-
   test('when GATEHOUSE_ADMIN_TOKEN lists two tokens, then both are admins at once (rotation), and a third is refused', async () => {
     const old = 'old-admin-token-0123456789';
     const next = 'new-admin-token-9876543210';
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: `${old}, ${next}`, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' },
     });
@@ -325,7 +360,7 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
   });
 
   test('when GATEHOUSE_ADMIN_TOKEN is unset but an operator exists, then the API is on for that operator only', async () => {
-    t = await startTestApp({ dialect, clock: new TestClock(T0_MS) });
+    const t = await build({ dialect, clock: new TestClock(T0_MS) });
     const issued = await t.services.operators.create({ name: 'ana', role: 'admin' });
 
     expect((await as(t, issued.token, 'GET', '/operators')).statusCode).toBe(200);
@@ -343,7 +378,7 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
 
   test('when an operator token expires and none other is live, then the API is off again', async () => {
     const clock = new TestClock(T0_MS);
-    t = await startTestApp({ dialect, clock });
+    const t = await build({ dialect, clock });
     const issued = await t.services.operators.create({
       name: 'ana',
       role: 'admin',
@@ -372,11 +407,6 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
 });
 
 describe.each(dialects)('failed operator authentication, limited per client address (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
   const TOKEN_OK = 'operator-secret-0123456789';
   const RATE_LIMITED = errorEnvelope('rate.limited', 'too many requests');
 
@@ -390,7 +420,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   }
 
   test('when an address has had 3 tokens refused and its limit is 3 a minute, then its next request gets 429 even with the right token; another address is served', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '3' },
     });
@@ -406,7 +436,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   });
 
   test('when 300 wrong tokens are tried in a row, then at most the limit are even looked at: the rest answer 429', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '60' },
     });
@@ -421,7 +451,7 @@ describe.each(dialects)('failed operator authentication, limited per client addr
   });
 
   test('when a request has no token at all, then 401 and it does not count as a refused token', async () => {
-    t = await startTestApp({
+    const t = await build({
       dialect,
       env: { GATEHOUSE_ADMIN_TOKEN: TOKEN_OK, GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '1' },
     });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -12,9 +12,9 @@ import {
   type Checkin,
   type Product,
   A_CURSOR,
-} from '../helpers/operator-api.js';
-import { errorEnvelope, EXPLICIT_DENY } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 interface AdminTransaction {
   id: number;

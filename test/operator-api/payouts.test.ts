@@ -1,10 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { dialects } from '../helpers/test-app.js';
+import { dialects } from '../fixtures/test-app.js';
 import { asCsvRecord, mixedRun } from './ledger-run.js';
-import { admin, operatorApp, type Product } from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+import { admin, operatorApp, type Product } from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 type Run = Awaited<ReturnType<typeof mixedRun>>;
 interface Line {

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { scheduleDailyPurge } from '../../src/cli/purge-schedule.js';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -10,7 +10,7 @@ import {
   operatorApp,
   T0_MS,
   validate,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { Role } from '../../src/domain/operator.js';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '../helpers/operator-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '../fixtures/operator-api.js';
 
 const ALL: Role[] = ['admin', 'finance', 'support', 'member-app', 'readonly'];
 const READERS: Role[] = ['admin', 'finance', 'support', 'readonly'];
@@ -82,6 +82,7 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
   },
   // Last of the webhook rows: the calls before it act on the endpoint it removes.
   'DELETE /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'GET /admin/v1/me': { allowed: ALL, refusal: 'say who it is' },
   'GET /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
   'POST /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
   'DELETE /admin/v1/operators/:operator_id': { allowed: ['admin'], refusal: 'manage operators' },

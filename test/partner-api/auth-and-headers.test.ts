@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner } from '../helpers/factories.js';
+import { arrangePartner } from '../fixtures/factories.js';
 import {
   EXPLICIT_DENY,
   GYM_ID_ERROR,
@@ -13,9 +13,9 @@ import {
   storeState,
   validationResult,
   without,
-} from '../helpers/partner-api.js';
-import { checkinRow } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const ROUTES = ['validate', 'POST code', 'PUT code', 'DELETE code', 'GET code'] as const;
 

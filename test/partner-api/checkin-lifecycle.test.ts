@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { CheckinValidatedConflictError } from '../../src/domain/errors.js';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   CANCELLED,
   EXPIRED,
@@ -11,9 +11,9 @@ import {
   sharedApp,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner } from '../helpers/factories.js';
+import { arrangePartner } from '../fixtures/factories.js';
 import {
   ALREADY_VALIDATED,
   arrangeCheckin,
@@ -7,9 +7,14 @@ import {
   secondsOf,
   sharedApp,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const CONCURRENT = 50;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BAD_CODES, BAD_PATH_IDS } from '../helpers/bad-inputs.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
+import { BAD_CODES, BAD_PATH_IDS } from '../fixtures/bad-inputs.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
 import {
   EMPTY_SUCCESS,
   PLATFORM_ID_ERROR,
@@ -9,9 +9,9 @@ import {
   expectReply,
   sharedApp,
   storeState,
-} from '../helpers/partner-api.js';
-import { customCodeRow } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { customCodeRow } from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const WRITES = ['POST', 'PUT'] as const;
 const ALL_METHODS = ['POST', 'PUT', 'DELETE', 'GET'] as const;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   CODE_EXISTS,
   CODE_NOT_FOUND,
@@ -10,9 +10,9 @@ import {
   expectReply,
   sharedApp,
   storeState,
-} from '../helpers/partner-api.js';
-import { customCodeRow } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { customCodeRow } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 describe.each(dialects)('custom codes (%s)', (dialect) => {
   const app = sharedApp({ dialect });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId, unique, type Arranged } from '../helpers/factories.js';
+import { arrangePartner, platformId, unique, type Arranged } from '../fixtures/factories.js';
 import {
   EMPTY_SUCCESS,
   EXPLICIT_DENY,
@@ -11,9 +11,9 @@ import {
   sharedApp,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow } from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const ROUTES = ['validate', 'POST code', 'PUT code', 'DELETE code', 'GET code'] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
 import {
   EXPLICIT_DENY,
   GYM_ID_ERROR,
@@ -10,8 +10,8 @@ import {
   expectReply,
   sharedApp,
   storeState,
-} from '../helpers/partner-api.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const TOO_LARGE = errorEnvelope('request.too-large', 'body must not exceed 65536 bytes');
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');

@@ -1,8 +1,8 @@
 import type { InjectOptions } from 'fastify';
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { arrangeCheckin, errorEnvelope, expectReply, sharedApp } from '../helpers/partner-api.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { arrangeCheckin, errorEnvelope, expectReply, sharedApp } from '../fixtures/partner-api.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
 const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');

@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   arrangeCheckin,
   codeRequest,
@@ -9,8 +9,8 @@ import {
   postValidate,
   sharedApp,
   storeState,
-} from '../helpers/partner-api.js';
-import type { TestApp } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import type { TestApp } from '../fixtures/test-app.js';
 
 const UNAVAILABLE = errorEnvelope('service.unavailable', 'service temporarily unavailable');
 

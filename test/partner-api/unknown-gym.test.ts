@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { EXPLICIT_DENY, NOT_FOUND_CHECKIN, expectReply, postValidate } from '../helpers/partner-api.js';
-import { TestClock } from '../helpers/test-clock.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN, expectReply, postValidate } from '../fixtures/partner-api.js';
+import { TestClock } from '../fixtures/test-clock.js';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 
 /** Default GATEHOUSE_KEY_CACHE_SECONDS, in milliseconds. */
 const KEY_CACHE_MS = 5000;
@@ -16,13 +16,11 @@ describe.each(dialects)(
     let t: TestApp;
     let a: Arranged;
     let other: Arranged;
+    const shared = useApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
     beforeAll(async () => {
-      t = await startTestApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
+      t = shared();
       a = await arrangePartner(t.services);
       other = await arrangePartner(t.services);
-    });
-    afterAll(async () => {
-      await t.close();
     });
     const probe = (gymId: number) =>
       postValidate(t, { ...a.headers, 'x-gym-id': String(gymId) }, { platform_id: platformId() });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   ALREADY_VALIDATED,
   CANCELLED,
@@ -16,9 +16,14 @@ import {
   sharedApp,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BAD_CODES, BAD_IDS } from '../helpers/bad-inputs.js';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { BAD_CODES, BAD_IDS } from '../fixtures/bad-inputs.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   CODE_LENGTH_ERROR,
   PLATFORM_ID_ERROR,
@@ -12,9 +12,9 @@ import {
   secondsOf,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow, customCodeRow, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow, customCodeRow, transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 describe.each(dialects)('validate input (%s)', (dialect) => {
   const app = sharedApp({ dialect });

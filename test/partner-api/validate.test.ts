@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   ALREADY_VALIDATED,
   CANCELLED,
@@ -12,9 +12,9 @@ import {
   secondsOf,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { checkinRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
 

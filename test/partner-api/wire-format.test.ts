@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../helpers/factories.js';
+import { arrangePartner, platformId } from '../fixtures/factories.js';
 import {
   EMPTY_SUCCESS,
   UNSUPPORTED_MEDIA_TYPE,
@@ -12,9 +12,9 @@ import {
   sharedApp,
   storeState,
   validationResult,
-} from '../helpers/partner-api.js';
-import { customCodeRow } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
+} from '../fixtures/partner-api.js';
+import { customCodeRow } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const BODY_LIMIT = 65_536;
 

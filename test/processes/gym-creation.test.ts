@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, validate } from '../helpers/processes/http.js';
-import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../helpers/wire-bodies.js';
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../fixtures/factories.js';
+import { pgAvailable } from '../fixtures/postgres.js';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, validate } from '../fixtures/processes/http.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
 // Long enough that only the change feed can explain a gym served promptly after it was refused as unknown.
 const KEY_CACHE_SECONDS = '60';
@@ -23,10 +20,7 @@ function probe(server: GatehouseProcess, headers: Record<string, string>, gymId:
 
 describe('a gym refused as unknown is served on every process within a second of its creation', () => {
   const startGatehouse = useGatehouseProcesses();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const ownDatabase = useOwnDatabase();
 
   async function expectServedEverywhereWithinASecond(
     operator: Operator,
@@ -57,14 +51,8 @@ describe('a gym refused as unknown is served on every process within a second of
   test.skipIf(!pgAvailable)(
     'on PostgreSQL: when the operator creates it, then two processes that remembered it as unknown serve it (LISTEN/NOTIFY)',
     async () => {
-      const schema = await createPgSchema();
-      const operator = openOperator(schema.url);
-      cleanups.push(
-        () => schema.drop(),
-        () => operator.close(),
-      );
-      await operator.store.migrate();
-      const url = `${schema.url}&application_name=gh_gyms`;
+      const { url: schemaUrl, operator } = await ownDatabase('postgres');
+      const url = `${schemaUrl}&application_name=gh_gyms`;
       const arranged = await arrangeCheckins(operator.services, 0);
       const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
       const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
@@ -85,12 +73,7 @@ describe('a gym refused as unknown is served on every process within a second of
   );
 
   test('on SQLite: when the operator creates it in the shared file, then two processes that remembered it as unknown serve it (data_version)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-gyms-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    const operator = openOperator(url);
-    cleanups.push(() => operator.close());
-    await operator.store.migrate();
+    const { url, operator } = await ownDatabase('sqlite');
     const arranged = await arrangeCheckins(operator.services, 0);
     const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
     const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);

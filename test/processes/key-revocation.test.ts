@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { arrangeCheckins, openOperator, type Operator } from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, validate } from '../helpers/processes/http.js';
-import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../helpers/wire-bodies.js';
+import { describe, expect, test } from 'vitest';
+import { platformId } from '../fixtures/factories.js';
+import { pgAvailable } from '../fixtures/postgres.js';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, validate } from '../fixtures/processes/http.js';
+import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
 // Long enough that only the change feed (LISTEN/NOTIFY, PRAGMA data_version) can explain a prompt 403.
 const KEY_CACHE_SECONDS = '60';
@@ -43,10 +40,7 @@ function expectRefusedWithinASecond(refusals: Awaited<ReturnType<typeof timeToRe
 
 describe('across processes: a revoked key stops working on every process within a second', () => {
   const startGatehouse = useGatehouseProcesses();
-  const cleanups: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const ownDatabase = useOwnDatabase();
 
   async function warmedUp(
     operator: Operator,
@@ -60,14 +54,8 @@ describe('across processes: a revoked key stops working on every process within 
   test.skipIf(!pgAvailable)(
     'on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within a second (LISTEN/NOTIFY)',
     async () => {
-      const schema = await createPgSchema();
-      const operator = openOperator(schema.url);
-      cleanups.push(
-        () => schema.drop(),
-        () => operator.close(),
-      );
-      await operator.store.migrate();
-      const url = `${schema.url}&application_name=gh_keys`;
+      const { url: schemaUrl, operator } = await ownDatabase('postgres');
+      const url = `${schemaUrl}&application_name=gh_keys`;
       const { arranged, servers } = await warmedUp(operator, {
         GATEHOUSE_DATABASE_URL: url,
         GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS,
@@ -102,12 +90,7 @@ describe('across processes: a revoked key stops working on every process within 
   );
 
   test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within a second (data_version)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-keys-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    const operator = openOperator(url);
-    cleanups.push(() => operator.close());
-    await operator.store.migrate();
+    const { url, operator } = await ownDatabase('sqlite');
     const { arranged, servers } = await warmedUp(operator, {
       GATEHOUSE_DATABASE_URL: url,
       GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS,

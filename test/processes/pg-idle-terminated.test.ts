@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
   openOperator,
   validatedBody,
   type Operator,
-} from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, send, statusOf, validate } from '../helpers/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
-import { ALREADY_VALIDATED } from '../helpers/wire-bodies.js';
+} from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, send, statusOf, validate } from '../fixtures/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { ALREADY_VALIDATED } from '../fixtures/wire-bodies.js';
 
 const APP = 'gh_row31';
 

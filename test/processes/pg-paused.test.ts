@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { platformId } from '../fixtures/factories.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
   openOperator,
   validatedBody,
   type Operator,
-} from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, statusOf, validate } from '../helpers/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
-import { ALREADY_VALIDATED, NOT_FOUND_CHECKIN, SERVICE_UNAVAILABLE } from '../helpers/wire-bodies.js';
+} from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, statusOf, validate } from '../fixtures/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { ALREADY_VALIDATED, NOT_FOUND_CHECKIN, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
 const PAUSE_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 1500;

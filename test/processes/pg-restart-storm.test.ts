@@ -1,11 +1,16 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { arrangeCheckins, openOperator, validatedBody, type Operator } from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { pollUntil, reply, send, type Outcome } from '../helpers/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../helpers/processes/private-postgres.js';
-import { runStorm, type Attempt } from '../helpers/processes/storm.js';
-import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../helpers/wire-bodies.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import {
+  arrangeCheckins,
+  openOperator,
+  validatedBody,
+  type Operator,
+} from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { pollUntil, reply, send, type Outcome } from '../fixtures/processes/http.js';
+import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { runStorm, type Attempt } from '../fixtures/processes/storm.js';
+import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
 const CHECKINS = 150;
 const REQUEST_TIMEOUT_MS = 6000;

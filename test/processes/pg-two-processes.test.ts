@@ -1,38 +1,32 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable } from '../helpers/postgres.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { pgAvailable } from '../fixtures/postgres.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
-  openOperator,
+  useOwnDatabase,
   validatedBody,
   type Operator,
-} from '../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../helpers/processes/gatehouse-process.js';
-import { reply, validate } from '../helpers/processes/http.js';
-import { ALREADY_VALIDATED } from '../helpers/wire-bodies.js';
+} from '../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { reply, validate } from '../fixtures/processes/http.js';
+import { ALREADY_VALIDATED } from '../fixtures/wire-bodies.js';
 
 describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema (shared server)', () => {
   const startGatehouse = useGatehouseProcesses();
-  let schema: Awaited<ReturnType<typeof createPgSchema>>;
+  const ownDatabase = useOwnDatabase();
+  let url: string;
   let operator: Operator;
 
   beforeEach(async () => {
-    schema = await createPgSchema();
-    operator = openOperator(schema.url);
-    // Once, before either process starts: they then find nothing to migrate.
-    await operator.store.migrate();
-  });
-
-  afterEach(async () => {
-    await operator.close();
-    await schema.drop();
+    // Migrated once, before either process starts: they then find nothing to migrate.
+    ({ url, operator } = await ownDatabase('postgres'));
   });
 
   test('when 50 validates of one check-in race through two processes, then exactly one is 200, 49 are 400 already validated, and one transaction exists', async () => {
     const arranged = await arrangeCheckins(operator.services, 1);
     const checkin = arranged.checkins[0]!;
-    const env = { GATEHOUSE_DATABASE_URL: schema.url };
+    const env = { GATEHOUSE_DATABASE_URL: url };
     const [first, second] = await Promise.all([startGatehouse(env), startGatehouse(env)]);
 
     const outcomes = await Promise.all(

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GatehouseError } from '../../sdk/src/index.js';
-import { platformId } from '../helpers/factories.js';
-import { EXPLICIT_DENY, UNAUTHORIZED } from '../helpers/partner-api.js';
-import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
+import { platformId } from '../fixtures/factories.js';
+import { EXPLICIT_DENY, UNAUTHORIZED } from '../fixtures/partner-api.js';
+import { dialects } from '../fixtures/test-app.js';
+import { expectRefusal, liveGatehouse } from '../fixtures/live-gatehouse.js';
 
 describe.each(dialects)('the SDK’s typed auth errors against a live gatehouse (%s)', (dialect) => {
   const live = liveGatehouse(dialect);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { customCodeRow } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
+import { platformId } from '../fixtures/factories.js';
+import { customCodeRow } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { expectRefusal, liveGatehouse } from '../fixtures/live-gatehouse.js';
 
 const CODE_LENGTH = {
   status: 400,

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { admitMember } from '../../sdk/examples/validate.js';
 import { GatehouseError } from '../../sdk/src/index.js';
-import { platformId } from '../helpers/factories.js';
-import { arrangeCheckin } from '../helpers/partner-api.js';
-import { transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { liveGatehouse, rejectionOf } from '../helpers/live-gatehouse.js';
+import { platformId } from '../fixtures/factories.js';
+import { arrangeCheckin } from '../fixtures/partner-api.js';
+import { transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { liveGatehouse, rejectionOf } from '../fixtures/live-gatehouse.js';
 
 const root = new URL('../../', import.meta.url);
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { arrangeCheckin } from '../helpers/partner-api.js';
-import { transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
+import { platformId } from '../fixtures/factories.js';
+import { arrangeCheckin } from '../fixtures/partner-api.js';
+import { transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { expectRefusal, liveGatehouse } from '../fixtures/live-gatehouse.js';
 
 const UNEXPECTED = 'There was an unexpected internal server error';
 

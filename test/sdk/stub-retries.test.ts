@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatehouseError, OutcomeUnknownError } from '../../sdk/src/index.js';
-import { rejectionOf } from '../helpers/live-gatehouse.js';
+import { rejectionOf } from '../fixtures/live-gatehouse.js';
 import { answer, hangUp, startStub, type LocalServer } from './servers.js';
 import { CODE, MEMBER, UNAVAILABLE, clientOf } from './stub-client.js';
 

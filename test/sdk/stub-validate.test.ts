@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatehouseClient, GatehouseError, OutcomeUnknownError } from '../../sdk/src/index.js';
-import { rejectionOf } from '../helpers/live-gatehouse.js';
+import { rejectionOf } from '../fixtures/live-gatehouse.js';
 import { answer, hangUp, startStub, type LocalServer } from './servers.js';
 import { MEMBER, UNAVAILABLE, VALID_BODY, clientOf } from './stub-client.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { arrangeCheckin } from '../helpers/partner-api.js';
-import { transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { liveGatehouse } from '../helpers/live-gatehouse.js';
+import { arrangeCheckin } from '../fixtures/partner-api.js';
+import { transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { liveGatehouse } from '../fixtures/live-gatehouse.js';
 
 const NOW = '2026-03-02T12:00:00Z';
 

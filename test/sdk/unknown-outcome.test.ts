@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatehouseClient, OutcomeUnknownError } from '../../sdk/src/index.js';
-import { platformId, type Arranged } from '../helpers/factories.js';
-import { arrangeCheckin } from '../helpers/partner-api.js';
-import { checkinRow, customCodeRow, transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse, rejectionOf } from '../helpers/live-gatehouse.js';
+import { platformId, type Arranged } from '../fixtures/factories.js';
+import { arrangeCheckin } from '../fixtures/partner-api.js';
+import { checkinRow, customCodeRow, transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { expectRefusal, liveGatehouse, rejectionOf } from '../fixtures/live-gatehouse.js';
 import { startLossyProxy, type LocalServer, type ProxyPlan } from './servers.js';
 
 /*

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { arrangeCheckin } from '../helpers/partner-api.js';
-import { transactionsOf } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { expectRefusal, liveGatehouse } from '../helpers/live-gatehouse.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { platformId } from '../fixtures/factories.js';
+import { arrangeCheckin } from '../fixtures/partner-api.js';
+import { transactionsOf } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { expectRefusal, liveGatehouse } from '../fixtures/live-gatehouse.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 const NOW = '2026-03-02T12:00:00Z';
 

@@ -1,14 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { OPERATOR } from '../../src/domain/audit.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
 import {
   allowCheckinCreation,
   allowCodeWrites,
   failCheckinCreation,
   failCodeWrites,
-} from '../helpers/fault-injection.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpers/test-app.js';
+} from '../fixtures/fault-injection.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects, useApp, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 
 /**
  * Every kind of state change arriving together: on the dialect's fast path (SQLite's group commit, PostgreSQL's
@@ -23,11 +28,11 @@ const implementations = dialects.flatMap((dialect: TestDialect) => [
 describe.each(implementations)('every change, arriving together ($name)', ({ dialect, groupCommit }) => {
   let t: TestApp;
   let a: Arranged;
+  const shared = useApp({ dialect, groupCommit });
   beforeAll(async () => {
-    t = await startTestApp({ dialect, groupCommit });
+    t = shared();
     a = await arrangePartner(t.services, { payoutCents: 700, currency: 'EUR', description: 'Swim' });
   });
-  afterAll(() => t.close());
 
   const key = (member: string) => ({ gymId: a.gym.id, platformId: member });
   const validate = (member: string) =>

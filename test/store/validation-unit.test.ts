@@ -1,11 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { OPERATOR } from '../../src/domain/audit.js';
 import type { ValidationOutcome, ValidationRequest } from '../../src/domain/decisions/validation.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { allowCodeWrites, failCodeWrites } from '../helpers/fault-injection.js';
-import { checkinRow, customCodeRow, expectLedgerInvariants, transactionsOf } from '../helpers/store-state.js';
-import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpers/test-app.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { allowCodeWrites, failCodeWrites } from '../fixtures/fault-injection.js';
+import {
+  checkinRow,
+  customCodeRow,
+  expectLedgerInvariants,
+  transactionsOf,
+} from '../fixtures/store-state.js';
+import { dialects, useApp, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 
 /**
  * The validate unit of work, called on the store directly: the query-builder version and each dialect's
@@ -36,11 +41,11 @@ const implementations = dialects.flatMap(implementationsOf);
 describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit }) => {
   let t: TestApp;
   let a: Arranged;
+  const shared = useApp({ dialect, groupCommit });
   beforeAll(async () => {
-    t = await startTestApp({ dialect, groupCommit });
+    t = shared();
     a = await arrangePartner(t.services, { payoutCents: 990, currency: 'USD', description: 'Yoga class' });
   });
-  afterAll(() => t.close());
 
   async function pending(checkedInAt = t.clock.now()) {
     const member = platformId();

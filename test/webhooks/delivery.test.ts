@@ -1,10 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { dialects } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, createCheckin, validate } from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { eventually, startReceiver, type Receiver } from './receiver.js';
-import { deliveriesOf, register, startWebhookApp, webhookApp } from './support.js';
+import { dialects } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, createCheckin, validate } from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { deliveriesOf, register, startWebhookApp, webhookApp } from '../fixtures/webhook-app.js';
 
 const receivers: Receiver[] = [];
 async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {

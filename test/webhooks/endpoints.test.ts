@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -7,11 +7,11 @@ import {
   issueKey,
   partnerHeaders,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { eventually, startReceiver } from './receiver.js';
-import { deliveriesOf, startWebhookApp, type Endpoint } from './support.js';
+} from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { eventually, startReceiver } from '../fixtures/webhook-receiver.js';
+import { deliveriesOf, startWebhookApp, type Endpoint } from '../fixtures/webhook-app.js';
 
 const A_SECRET: unknown = expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/);
 const A_TIME: unknown = expect.any(String);
@@ -23,15 +23,18 @@ const names: Record<string, string[]> = {
 
 describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect) => {
   let t: TestApp;
-  beforeAll(async () => {
-    t = await startWebhookApp({
-      dialect,
-      env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'false', GATEHOUSE_SECRET_KEY: 'k'.repeat(40) },
-      resolver: async (host) => names[host] ?? [],
-      deliver: false,
-    });
+  const shared = useApp({
+    start: () =>
+      startWebhookApp({
+        dialect,
+        env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'false', GATEHOUSE_SECRET_KEY: 'k'.repeat(40) },
+        resolver: async (host) => names[host] ?? [],
+        deliver: false,
+      }),
   });
-  afterAll(() => t.close());
+  beforeAll(async () => {
+    t = shared();
+  });
 
   test('when an endpoint is registered, listed, changed and removed, then each answer is whole, the secret shows once and is stored encrypted', async () => {
     const n = await arrangeNetwork(t);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { dialects } from '../helpers/test-app.js';
+import { dialects } from '../fixtures/test-app.js';
 import { parsePrometheusText, seriesOf } from '../observability/prometheus-text.js';
-import { admin, arrangeNetwork, createCheckin } from '../helpers/operator-api.js';
-import { eventually, startReceiver, type Receiver } from './receiver.js';
-import { deliveriesOf, register, startWebhookApp } from './support.js';
+import { admin, arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
+import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { deliveriesOf, register, startWebhookApp } from '../fixtures/webhook-app.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

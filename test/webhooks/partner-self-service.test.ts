@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { arrangeNetwork, createCheckin, partnerHeaders } from '../helpers/operator-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { eventually, startReceiver, type Receiver } from './receiver.js';
-import { webhookApp, type Delivery, type Endpoint } from './support.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { arrangeNetwork, createCheckin, partnerHeaders } from '../fixtures/operator-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { webhookApp, type Delivery, type Endpoint } from '../fixtures/webhook-app.js';
 
 const receivers: Receiver[] = [];
 afterEach(async () => {

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { dialects } from '../helpers/test-app.js';
+import { dialects } from '../fixtures/test-app.js';
 import { readmeSection } from '../processes/readme/readme-section.js';
-import { admin, arrangeNetwork, createCheckin } from '../helpers/operator-api.js';
-import { eventually } from './receiver.js';
-import { deliveriesOf, register, webhookApp } from './support.js';
+import { admin, arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
+import { eventually } from '../fixtures/webhook-receiver.js';
+import { deliveriesOf, register, webhookApp } from '../fixtures/webhook-app.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const [receiverCode] = [...readmeSection('## Webhooks').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);

@@ -126,7 +126,7 @@ export function asText(record: Record<string, unknown>): Record<string, string> 
 }
 
 /** The wire bodies, from the one module that writes them out. */
-export { DENY_MESSAGE, EXPLICIT_DENY } from '../../helpers/wire-bodies.js';
+export { DENY_MESSAGE, EXPLICIT_DENY } from '../../fixtures/wire-bodies.js';
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
-import { expectNoLeaks } from '../../helpers/fault-app.js';
-import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../helpers/postgres.js';
+import { expectNoLeaks } from '../../fixtures/fault-app.js';
+import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
 import { useServeProcesses } from '../hardening/serve-process.js';
 import { gatehouse, type CliResult } from './cli.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PG_TEST_URL, pgAvailable } from '../../helpers/postgres.js';
+import { PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
 import { gatehouse, useTempDir } from './cli.js';
 
 const tempDir = useTempDir();

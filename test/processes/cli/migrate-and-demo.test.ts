@@ -12,7 +12,7 @@ import {
   useTempDir,
   type PartnerApi,
 } from './cli.js';
-import { DATA_TABLES } from '../../helpers/store-state.js';
+import { DATA_TABLES } from '../../fixtures/store-state.js';
 
 /** Every table the migrations create. */
 const TABLES = [...DATA_TABLES, 'audit_log'] as const;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { arrangePartner, platformId } from '../../helpers/factories.js';
+import { arrangePartner, platformId } from '../../fixtures/factories.js';
 import { cliOn, csvOf, expectSuccess, openPartnerApi, useTempDir, type PartnerApi } from './cli.js';
 
 const tempDir = useTempDir();

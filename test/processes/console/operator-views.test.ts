@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { arrangeCheckins, openOperator, type Operator } from '../../helpers/processes/arrange.js';
-import { useGatehouseProcesses } from '../../helpers/processes/gatehouse-process.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from './browser.js';
+import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { arrangeCheckins, openOperator } from '../../helpers/processes/arrange.js';
+import { arrangeCheckins, openOperator } from '../../fixtures/processes/arrange.js';
 import { useServeProcesses, useTempDir } from '../hardening/serve-process.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useGatehouseProcesses } from '../../helpers/processes/gatehouse-process.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 
 /*
  * GET /docs in a real headless Chromium (Debian's, at /usr/bin/chromium: .ci/run installs it), served by a real

@@ -1,4 +1,4 @@
-import { validate, type Outcome } from '../../helpers/processes/http.js';
+import { validate, type Outcome } from '../../fixtures/processes/http.js';
 
 /** One request as the client saw it: what was sent, when, and how it ended (answered with a status, or failed). */
 export interface Sent {

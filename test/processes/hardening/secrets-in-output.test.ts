@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { expectNoLeaks } from '../../helpers/fault-app.js';
-import { platformId } from '../../helpers/factories.js';
-import { send, statusOf } from '../../helpers/processes/http.js';
+import { expectNoLeaks } from '../../fixtures/fault-app.js';
+import { platformId } from '../../fixtures/factories.js';
+import { send, statusOf } from '../../fixtures/processes/http.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');

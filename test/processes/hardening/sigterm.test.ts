@@ -1,19 +1,19 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants, transactionsOf } from '../../helpers/store-state.js';
+import { expectLedgerInvariants, transactionsOf } from '../../fixtures/store-state.js';
 import {
   arrangeCheckins,
   openOperator,
   validatedBody,
   type Operator,
-} from '../../helpers/processes/arrange.js';
-import { reply } from '../../helpers/processes/http.js';
+} from '../../fixtures/processes/arrange.js';
+import { reply } from '../../fixtures/processes/http.js';
 import { recordValidateHistory, statusOrFailure } from './history.js';
 import { inFlightValidate, lastResponse } from './in-flight.js';
 import { acceptsConnections, postHead } from './raw-socket.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
-import { SERVICE_UNAVAILABLE } from '../../helpers/wire-bodies.js';
+import { SERVICE_UNAVAILABLE } from '../../fixtures/wire-bodies.js';
 
 const GRACE_MS = 5000;
 

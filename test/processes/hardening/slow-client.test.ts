@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../../helpers/factories.js';
-import { arrangeCheckins, openOperator } from '../../helpers/processes/arrange.js';
-import { reply, send, validate } from '../../helpers/processes/http.js';
+import { platformId } from '../../fixtures/factories.js';
+import { arrangeCheckins, openOperator } from '../../fixtures/processes/arrange.js';
+import { reply, send, validate } from '../../fixtures/processes/http.js';
 import { postHead, tricklingClient, type Closed } from './raw-socket.js';
 import { useServeProcesses, useTempDir, type ServeProcess } from './serve-process.js';
 import { VERSION } from '../../../src/version.js';
-import { errorEnvelope, NOT_FOUND_CHECKIN } from '../../helpers/wire-bodies.js';
+import { errorEnvelope, NOT_FOUND_CHECKIN } from '../../fixtures/wire-bodies.js';
 
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;

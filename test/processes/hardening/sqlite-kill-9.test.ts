@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants } from '../../helpers/store-state.js';
+import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import {
   arrangeCheckins,
   openOperator,
   validatedBody,
   type Operator,
-} from '../../helpers/processes/arrange.js';
-import { pollUntil, reply, send, statusOf, validate } from '../../helpers/processes/http.js';
+} from '../../fixtures/processes/arrange.js';
+import { pollUntil, reply, send, statusOf, validate } from '../../fixtures/processes/http.js';
 import { recordValidateHistory, statusOrFailure } from './history.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
-import { ALREADY_VALIDATED } from '../../helpers/wire-bodies.js';
+import { ALREADY_VALIDATED } from '../../fixtures/wire-bodies.js';
 
 const CHECKINS = 300;
 

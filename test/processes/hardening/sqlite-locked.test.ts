@@ -2,19 +2,19 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { platformId } from '../../helpers/factories.js';
-import { customCodeRow, expectLedgerInvariants, transactionsOf } from '../../helpers/store-state.js';
+import { platformId } from '../../fixtures/factories.js';
+import { customCodeRow, expectLedgerInvariants, transactionsOf } from '../../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
   openOperator,
   validatedBody,
   type Operator,
-} from '../../helpers/processes/arrange.js';
-import { reply, send, statusOf } from '../../helpers/processes/http.js';
+} from '../../fixtures/processes/arrange.js';
+import { reply, send, statusOf } from '../../fixtures/processes/http.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
 import { VERSION } from '../../../src/version.js';
-import { SERVICE_UNAVAILABLE } from '../../helpers/wire-bodies.js';
+import { SERVICE_UNAVAILABLE } from '../../fixtures/wire-bodies.js';
 
 const BUSY_TIMEOUT_MS = 250;
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import pg from 'pg';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../helpers/postgres.js';
+import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
 import { gatehouse, useTempDir } from '../cli/cli.js';
 
 /** A loopback port held by another listener for the test. */

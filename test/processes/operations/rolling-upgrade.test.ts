@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrations } from '../../../src/store/migrations/index.js';
 import { VERSION } from '../../../src/version.js';
-import { createPgSchema, pgAvailable } from '../../helpers/postgres.js';
-import { expectLedgerInvariants } from '../../helpers/store-state.js';
+import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
+import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { useServeProcesses } from '../hardening/serve-process.js';
 import {
   arrangeCheckins,
@@ -17,8 +17,8 @@ import {
   openOperator,
   validatedBody,
   type Operator,
-} from '../../helpers/processes/arrange.js';
-import { reply, send, validate } from '../../helpers/processes/http.js';
+} from '../../fixtures/processes/arrange.js';
+import { reply, send, validate } from '../../fixtures/processes/http.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

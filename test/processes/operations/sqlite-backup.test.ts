@@ -2,11 +2,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, test } from 'vitest';
-import { expectLedgerInvariants } from '../../helpers/store-state.js';
+import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { gatehouse } from '../cli/cli.js';
 import { useServeProcesses, useTempDir } from '../hardening/serve-process.js';
-import { arrangeCheckins, openOperator, type Operator } from '../../helpers/processes/arrange.js';
-import { send, statusOf, validate } from '../../helpers/processes/http.js';
+import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { send, statusOf, validate } from '../../fixtures/processes/http.js';
 
 const CHECKINS = 240;
 const WORKERS = 8;

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openStore } from '../cli/cli.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../../helpers/processes/gatehouse-process.js';
-import { pollUntil } from '../../helpers/processes/http.js';
-import { freePort } from '../../helpers/processes/private-postgres.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../../fixtures/processes/gatehouse-process.js';
+import { pollUntil } from '../../fixtures/processes/http.js';
+import { freePort } from '../../fixtures/processes/private-postgres.js';
 import { bashSession } from './bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 

@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VERSION } from '../../../src/version.js';
-import { arrangePartner } from '../../helpers/factories.js';
-import { PG_TEST_URL, pgAvailable } from '../../helpers/postgres.js';
+import { arrangePartner } from '../../fixtures/factories.js';
+import { PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
 import { gatehouse, openStore } from '../cli/cli.js';
-import { openOperator } from '../../helpers/processes/arrange.js';
-import { freePort } from '../../helpers/processes/private-postgres.js';
+import { openOperator } from '../../fixtures/processes/arrange.js';
+import { freePort } from '../../fixtures/processes/private-postgres.js';
 import { bashSession } from './bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 

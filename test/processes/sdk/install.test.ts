@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openOperator, arrangeCheckins, type Operator } from '../../helpers/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../../helpers/processes/gatehouse-process.js';
+import { openOperator, arrangeCheckins, type Operator } from '../../fixtures/processes/arrange.js';
+import { useGatehouseProcesses, type GatehouseProcess } from '../../fixtures/processes/gatehouse-process.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -7,9 +7,9 @@ import { systemClock } from '../../../src/domain/clock.js';
 import { createServices, type Services } from '../../../src/services/index.js';
 import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { arrangePartner, platformId } from '../../helpers/factories.js';
-import { createPgSchema, pgAvailable } from '../../helpers/postgres.js';
-import { eventually, startReceiver, type Receiver } from '../../webhooks/receiver.js';
+import { arrangePartner, platformId } from '../../fixtures/factories.js';
+import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
+import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
 import { useServeProcesses } from '../hardening/serve-process.js';
 
 const ENV = {

@@ -1,0 +1,348 @@
+import { useState } from 'preact/hooks';
+import { call, formatTime, messageOf } from './api.js';
+import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import { may, type Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Webhook {
+  id: number;
+  url: string;
+  event_types: string[] | null;
+  gym_ids: number[] | null;
+  format: string;
+  timeout_ms: number;
+  status: 'enabled' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | null;
+}
+interface Delivery {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** "a, b c" → ["a", "b", "c"]; empty → null (every one). */
+const list = (text: string | undefined) => {
+  const parts = (text ?? '').split(/[\s,]+/).filter(Boolean);
+  return parts.length === 0 ? null : parts;
+};
+const ids = (text: string | undefined) => list(text)?.map(Number) ?? null;
+
+/** A secret the API returns once: shown until the operator says it is stored. */
+function OnceSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div class="secret" role="status">
+      <p>
+        <strong>Copy this signing secret now: it is shown only once.</strong> The receiver verifies each
+        delivery's signature with it.
+      </p>
+      <code data-testid="webhook-secret">{secret}</code>
+      <button type="button" class="quiet" onClick={onDone}>
+        I have stored it
+      </button>
+    </div>
+  );
+}
+
+/** A partner's webhook endpoints: register (the secret shown once), change, rotate, enable, remove, and the log. */
+export function WebhooksPanel({
+  session,
+  partnerId,
+  partnerName,
+}: {
+  session: Session;
+  partnerId: number;
+  partnerName: string;
+}) {
+  const webhooks = useData(
+    async () =>
+      (
+        await call<{ items: Webhook[] }>(
+          session,
+          'GET',
+          `/admin/v1/partners/${partnerId}/webhooks?limit=1000`,
+        )
+      ).items,
+    [session, partnerId],
+  );
+  const [secret, setSecret] = useState<string>();
+  const [open, setOpen] = useState<number>();
+  const [error, setError] = useState<string>();
+  const mayAct = may(session, 'webhooks');
+  const act = async (work: () => Promise<void>) => {
+    try {
+      await work();
+      setError(undefined);
+      webhooks.reload();
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  };
+  const rotate = (webhook: Webhook) =>
+    act(async () => {
+      const made = await call<{ secret: string }>(session, 'POST', `/admin/v1/webhooks/${webhook.id}/secret`);
+      setSecret(made.secret);
+    });
+  const remove = (webhook: Webhook) => {
+    if (!confirm(`Remove the webhook to ${webhook.url} and its delivery log?`)) return;
+    void act(() => call(session, 'DELETE', `/admin/v1/webhooks/${webhook.id}`));
+  };
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Webhooks of {partnerName}</h2>
+      <ErrorNote error={webhooks.error ?? error} />
+      {secret !== undefined && <OnceSecret secret={secret} onDone={() => setSecret(undefined)} />}
+      <ScrollTable label="Webhooks table">
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">Gyms</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {webhooks.value?.map((webhook) => (
+            <tr key={webhook.id}>
+              <td>
+                <code>{webhook.url}</code>
+              </td>
+              <td>{webhook.event_types?.join(', ') ?? 'all'}</td>
+              <td>{webhook.gym_ids?.join(', ') ?? 'all'}</td>
+              <td>
+                {webhook.status}
+                {webhook.disabled_reason === null ? '' : ` (${webhook.disabled_reason})`}
+              </td>
+              <td class="actions">
+                <button
+                  type="button"
+                  aria-expanded={open === webhook.id}
+                  aria-label={`Deliveries to ${webhook.url}`}
+                  onClick={() => setOpen(open === webhook.id ? undefined : webhook.id)}
+                >
+                  Deliveries
+                </button>
+                {mayAct && (
+                  <>
+                    {webhook.status === 'disabled' && (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          void act(() => call(session, 'POST', `/admin/v1/webhooks/${webhook.id}/enable`))
+                        }
+                      >
+                        Enable
+                      </button>
+                    )}
+                    <button
+                      type="button"
+                      aria-label={`Rotate secret of ${webhook.url}`}
+                      onClick={() => void rotate(webhook)}
+                    >
+                      Rotate secret
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Remove ${webhook.url}`}
+                      onClick={() => remove(webhook)}
+                    >
+                      Remove
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+      {webhooks.value
+        ?.filter((webhook) => webhook.id === open)
+        .map((webhook) => (
+          <DeliveryLog key={webhook.id} session={session} webhook={webhook} onChanged={webhooks.reload} />
+        ))}
+      {mayAct && (
+        <ActionForm
+          title="Register a webhook"
+          submitLabel="Add webhook"
+          action={async ({ url, events, gyms, timeout }) => {
+            const made = await call<{ secret: string }>(
+              session,
+              'POST',
+              `/admin/v1/partners/${partnerId}/webhooks`,
+              {
+                url,
+                event_types: list(events),
+                gym_ids: ids(gyms),
+                ...(timeout ? { timeout_ms: Number(timeout) } : {}),
+              },
+            );
+            setSecret(made.secret);
+            webhooks.reload();
+          }}
+        >
+          <label>
+            Receiver URL
+            <input name="url" type="url" required maxLength={2000} />
+          </label>
+          <label>
+            Only these event types (comma-separated; empty for all)
+            <input name="events" placeholder="checkin.created, checkin.validated" />
+          </label>
+          <label>
+            Only these gyms (ids, comma-separated; empty for all)
+            <input name="gyms" pattern="[0-9, ]*" />
+          </label>
+          <label>
+            Timeout in milliseconds (optional)
+            <input name="timeout" inputMode="numeric" pattern="[0-9]+" />
+          </label>
+        </ActionForm>
+      )}
+    </section>
+  );
+}
+
+/** One endpoint's deliveries, oldest first as the API lists them, with a retry per delivery and a recovery; and a form to change the endpoint. */
+function DeliveryLog({
+  session,
+  webhook,
+  onChanged,
+}: {
+  session: Session;
+  webhook: Webhook;
+  onChanged: () => void;
+}) {
+  const deliveries = useData(
+    async () =>
+      (
+        await call<{ items: Delivery[] }>(
+          session,
+          'GET',
+          `/admin/v1/webhooks/${webhook.id}/deliveries?limit=1000`,
+        )
+      ).items,
+    [session, webhook.id],
+  );
+  const [error, setError] = useState<string>();
+  const mayAct = may(session, 'webhooks');
+  const retry = async (delivery: Delivery) => {
+    try {
+      await call(session, 'POST', `/admin/v1/deliveries/${delivery.id}/retry`);
+      setError(undefined);
+      deliveries.reload();
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  };
+  return (
+    <section aria-labelledby={`log-${webhook.id}`}>
+      <h3 id={`log-${webhook.id}`}>Deliveries to {webhook.url}</h3>
+      <ErrorNote error={deliveries.error ?? error} />
+      <button type="button" class="quiet" onClick={deliveries.reload}>
+        Refresh
+      </button>
+      <ScrollTable label="Deliveries table">
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">
+              <span class="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.value?.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>{formatTime(delivery.created_at)}</td>
+              <td>
+                {delivery.event_type} <code class="muted">{delivery.event_id}</code>
+              </td>
+              <td>{delivery.status}</td>
+              <td>{delivery.attempts}</td>
+              <td>{delivery.last_status_code ?? delivery.last_error ?? ''}</td>
+              <td>
+                {mayAct && delivery.status !== 'pending' && (
+                  <button
+                    type="button"
+                    aria-label={`Send again ${delivery.event_id}`}
+                    onClick={() => void retry(delivery)}
+                  >
+                    Send again
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+      {mayAct && (
+        <ActionForm
+          title={`Change the webhook to ${webhook.url}`}
+          submitLabel="Save webhook"
+          action={async ({ url, events, gyms, timeout }) => {
+            await call(session, 'PATCH', `/admin/v1/webhooks/${webhook.id}`, {
+              url,
+              event_types: list(events),
+              gym_ids: ids(gyms),
+              timeout_ms: Number(timeout),
+            });
+            onChanged();
+          }}
+        >
+          <label>
+            Receiver URL
+            <input name="url" type="url" required maxLength={2000} defaultValue={webhook.url} />
+          </label>
+          <label>
+            Only these event types
+            <input name="events" defaultValue={webhook.event_types?.join(', ') ?? ''} />
+          </label>
+          <label>
+            Only these gyms
+            <input name="gyms" pattern="[0-9, ]*" defaultValue={webhook.gym_ids?.join(', ') ?? ''} />
+          </label>
+          <label>
+            Timeout in milliseconds
+            <input
+              name="timeout"
+              inputMode="numeric"
+              pattern="[0-9]+"
+              required
+              defaultValue={String(webhook.timeout_ms)}
+            />
+          </label>
+        </ActionForm>
+      )}
+      {mayAct && (
+        <ActionForm
+          title="Send failed deliveries again"
+          submitLabel="Send failed again"
+          action={async ({ since }) => {
+            await call(session, 'POST', `/admin/v1/webhooks/${webhook.id}/recover`, {
+              since: new Date(since ?? '').toISOString(),
+            });
+            deliveries.reload();
+            onChanged();
+          }}
+        >
+          <label>
+            Failed since
+            <input name="since" type="datetime-local" required />
+          </label>
+        </ActionForm>
+      )}
+    </section>
+  );
+}
