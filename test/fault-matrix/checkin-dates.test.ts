@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, operatorApp, validate, wholeStore } from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
+import { platformId } from '../fixtures/factories.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, operatorApp, validate, wholeStore } from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { expectLedgerInvariants } from '../helpers/store-state.js';
-import { dialects } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../helpers/operator-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../fixtures/operator-api.js';
 
 const REQUESTS = 12;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../helpers/operator-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../fixtures/operator-api.js';
 
 type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   T0,
   admin,
@@ -10,9 +10,9 @@ import {
   partnerTransactions,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { errorEnvelope, EXPLICIT_DENY } from '../helpers/wire-bodies.js';
+} from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 
 type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
 

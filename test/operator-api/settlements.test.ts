@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -11,9 +11,9 @@ import {
   partnerHeaders,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
+} from '../fixtures/operator-api.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
 interface Shown {

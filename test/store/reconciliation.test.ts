@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   admin,
   arrangeNetwork,
@@ -9,7 +9,7 @@ import {
   createProduct,
   operatorApp,
   validate,
-} from '../helpers/operator-api.js';
+} from '../fixtures/operator-api.js';
 
 type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
 
