@@ -130,4 +130,49 @@ describe('money in the console', () => {
     await page.getByRole('button', { name: /^Download CSV of settlement \d+$/ }).waitFor();
     await expectClean(console);
   });
+
+  it('when the operator renames a gym, sets its time zone, retires a product and offboards the partner in Network, then the store holds each change', async () => {
+    const desk = await arrangeCheckins(operator.services, 0);
+    const console = await openConsole(baseUrl);
+    const { page } = console;
+    await page.getByLabel('Operator token').fill(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    page.on('dialog', (dialog) => void dialog.accept());
+
+    const gym = page.getByRole('form', { name: `Change gym ${desk.gym.id}` });
+    await gym.getByLabel(`Name of gym ${desk.gym.id}`).fill('Acme Paulista');
+    await gym.getByLabel(`Time zone of gym ${desk.gym.id}`).fill('America/Sao_Paulo');
+    await gym.getByRole('button', { name: 'Save gym' }).click();
+    await page.getByRole('heading', { name: /Acme Paulista.*America\/Sao_Paulo/ }).waitFor();
+    await page.getByRole('button', { name: `Retire product ${desk.product.id}` }).click();
+    await page.getByText('· retired').waitFor();
+    await page.getByRole('button', { name: /^Offboard / }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id} \\(offboarded\\)$`) }).waitFor();
+    await expectClean(console);
+
+    const db = operator.store.db;
+    expect(
+      await db.selectFrom('gyms').select(['name', 'timezone']).where('id', '=', desk.gym.id).execute(),
+    ).toEqual([{ name: 'Acme Paulista', timezone: 'America/Sao_Paulo' }]);
+    const product = await db
+      .selectFrom('products')
+      .select('retired_at')
+      .where('id', '=', desk.product.id)
+      .executeTakeFirstOrThrow();
+    expect(product.retired_at).toEqual(expect.any(Number));
+    const partner = await db
+      .selectFrom('partners')
+      .select('offboarded_at')
+      .where('id', '=', desk.partner.id)
+      .executeTakeFirstOrThrow();
+    expect(partner.offboarded_at).toEqual(expect.any(Number));
+    const keys = await db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('partner_id', '=', desk.partner.id)
+      .execute();
+    expect(keys).toEqual([{ revoked_at: expect.any(Number) as number }]);
+  });
 });
