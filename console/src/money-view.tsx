@@ -1,17 +1,22 @@
 import { useState } from 'preact/hooks';
 import { call, download, formatMoney, messageOf, query } from './api.js';
-import { ErrorNote, ScrollTable, formFields } from './forms.js';
-import type { Session } from './session.js';
+import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
+import { may, type Session } from './session.js';
+import { SettlementsPanel } from './settlements-panel.js';
 import { useData } from './use-data.js';
 
 interface Transaction {
   id: number;
+  kind: 'visit' | 'reversal';
   partner_id: number;
   gym_id: number;
   platform_id: string;
   payout_cents: number;
   currency: string;
   validated_at: string;
+  effective_at: string;
+  reverses: number | null;
+  reason: string | null;
 }
 interface Payout {
   partner_id: number;
@@ -33,10 +38,51 @@ const firstOfNextMonth = () => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
 };
 
-/** The ledger and what it adds up to, for a period, with the CSV files accounting asks for. */
+/** A visit reversed, wholly or in part, with the reason the audit keeps. */
+function ReverseForm({
+  session,
+  visit,
+  onDone,
+}: {
+  session: Session;
+  visit: Transaction;
+  onDone: () => void;
+}) {
+  return (
+    <ActionForm
+      title={`Reverse visit ${visit.id}`}
+      submitLabel="Reverse"
+      action={async ({ reason, amount }) => {
+        await call(session, 'POST', `/admin/v1/transactions/${visit.id}/reversals`, {
+          reason,
+          ...(amount ? { amount_cents: Math.round(Number(amount) * 100) } : {}),
+        });
+        onDone();
+      }}
+    >
+      <p>
+        Visit {visit.id} of member {visit.platform_id}, {formatMoney(visit.payout_cents, visit.currency)}
+      </p>
+      <label>
+        Reason
+        <input name="reason" required maxLength={500} />
+      </label>
+      <label>
+        Amount to reverse (optional; all that is left by default)
+        <input name="amount" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" />
+      </label>
+    </ActionForm>
+  );
+}
+
+/**
+ * The ledger (visits and the reversals that correct them) and what it adds up to, for a period, with the CSV
+ * files accounting asks for, and the settlements that close periods.
+ */
 export function MoneyView({ session }: { session: Session }) {
   const [filter, setFilter] = useState<Filter>({ from: firstOfMonth(), to: firstOfNextMonth() });
   const [error, setError] = useState<string>();
+  const [reversing, setReversing] = useState<Transaction>();
   const ledger = useData(
     async () =>
       (
@@ -121,27 +167,59 @@ export function MoneyView({ session }: { session: Session }) {
         <button type="button" onClick={() => void save('/admin/v1/transactions', 'transactions.csv')}>
           Download transactions CSV
         </button>
+        {reversing !== undefined && (
+          <ReverseForm
+            session={session}
+            visit={reversing}
+            onDone={() => {
+              setReversing(undefined);
+              ledger.reload();
+              payouts.reload();
+            }}
+          />
+        )}
         <ScrollTable label="Ledger table">
           <thead>
             <tr>
-              <th scope="col">Validated</th>
+              <th scope="col">Effective</th>
+              <th scope="col">Entry</th>
               <th scope="col">Gym</th>
               <th scope="col">Member</th>
               <th scope="col">Payout</th>
+              <th scope="col">
+                <span class="visually-hidden">Action</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {ledger.value?.map((row) => (
-              <tr key={row.id}>
-                <td>{row.validated_at}</td>
+              <tr key={`${row.kind}-${row.id}`}>
+                <td>{row.effective_at}</td>
+                <td>
+                  {row.kind === 'visit'
+                    ? `visit ${row.id}`
+                    : `reversal of visit ${row.reverses ?? ''}: ${row.reason ?? ''}`}
+                </td>
                 <td>{row.gym_id}</td>
                 <td>{row.platform_id}</td>
                 <td>{formatMoney(row.payout_cents, row.currency)}</td>
+                <td>
+                  {row.kind === 'visit' && may(session, 'money') && (
+                    <button
+                      type="button"
+                      aria-label={`Reverse visit ${row.id}`}
+                      onClick={() => setReversing(row)}
+                    >
+                      Reverse
+                    </button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
         </ScrollTable>
       </section>
+      <SettlementsPanel session={session} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, formatMoney } from './api.js';
+import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { KeysPanel } from './keys-panel.js';
 import { may, type Session } from './session.js';
@@ -9,17 +10,21 @@ import { useData } from './use-data.js';
 interface Partner {
   id: number;
   name: string;
+  offboarded_at: string | null;
 }
 interface Gym {
   id: number;
   partner_id: number;
   name: string;
+  timezone: string | null;
+  retired_at: string | null;
 }
 interface Product {
   id: number;
   description: string;
   payout_cents: number;
   currency: string;
+  retired_at: string | null;
 }
 const items = <T,>(page: { items: T[] }) => page.items;
 
@@ -49,6 +54,7 @@ export function NetworkView({ session }: { session: Session }) {
                 onClick={() => setSelected(candidate.id)}
               >
                 {candidate.name} <span class="muted">#{candidate.id}</span>
+                {candidate.offboarded_at !== null && <span class="muted"> (offboarded)</span>}
               </button>
             </li>
           ))}
@@ -72,6 +78,7 @@ export function NetworkView({ session }: { session: Session }) {
       </section>
       {partner !== undefined && (
         <>
+          <PartnerActions session={session} partner={partner} onChanged={partners.reload} />
           <GymsPanel session={session} partner={partner} />
           <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
           <WebhooksPanel session={session} partnerId={partner.id} partnerName={partner.name} />
@@ -94,9 +101,9 @@ function GymsPanel({ session, partner }: { session: Session; partner: Partner })
       <h2 id="gyms-title">Gyms of {partner.name}</h2>
       <ErrorNote error={gyms.error} />
       {gyms.value?.map((gym) => (
-        <GymCard key={gym.id} session={session} gym={gym} />
+        <GymCard key={gym.id} session={session} gym={gym} onChanged={gyms.reload} />
       ))}
-      {may(session, 'catalog') && (
+      {may(session, 'catalog') && partner.offboarded_at === null && (
         <ActionForm
           title="New gym"
           submitLabel="Add gym"
@@ -123,7 +130,7 @@ function GymsPanel({ session, partner }: { session: Session; partner: Partner })
   );
 }
 
-function GymCard({ session, gym }: { session: Session; gym: Gym }) {
+function GymCard({ session, gym, onChanged }: { session: Session; gym: Gym; onChanged: () => void }) {
   const products = useData(
     async () => items(await call<{ items: Product[] }>(session, 'GET', `/admin/v1/gyms/${gym.id}/products`)),
     [session, gym.id],
@@ -132,17 +139,22 @@ function GymCard({ session, gym }: { session: Session; gym: Gym }) {
     <article class="card" aria-labelledby={`gym-${gym.id}`}>
       <h3 id={`gym-${gym.id}`}>
         {gym.name} <span class="muted">gym {gym.id}</span>
+        {gym.timezone !== null && <span class="muted"> · {gym.timezone}</span>}
+        {gym.retired_at !== null && <span class="muted"> · retired</span>}
       </h3>
+      <GymActions session={session} gym={gym} onChanged={onChanged} />
       <ErrorNote error={products.error} />
       <ul>
         {products.value?.map((product) => (
           <li key={product.id}>
             {product.description} · {formatMoney(product.payout_cents, product.currency)}{' '}
             <span class="muted">product {product.id}</span>
+            {product.retired_at !== null && <span class="muted"> · retired</span>}{' '}
+            <ProductActions session={session} product={product} onChanged={products.reload} />
           </li>
         ))}
       </ul>
-      {may(session, 'catalog') && (
+      {may(session, 'catalog') && gym.retired_at === null && (
         <ActionForm
           title={`New product at ${gym.name}`}
           submitLabel="Add product"

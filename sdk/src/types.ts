@@ -55,12 +55,19 @@ export interface TransactionsPageBody {
   metadata: SuccessMetadata;
   results: {
     id: number;
+    /** A visit, or a reversal that takes back (part of) one: negative payout_cents, with its reason. */
+    kind: 'visit' | 'reversal';
     checkin_id: number;
     platform_id: string;
     product: { Id: number; description: string };
     payout_cents: number;
     currency: string;
     validated_at: string;
+    /** A visit's validated_at; when a reversal was made. */
+    effective_at: string;
+    /** The visit a reversal reverses; null for a visit. */
+    reverses: number | null;
+    reason: string | null;
   }[];
   /** On every page, the last one too. */
   next_cursor: string;

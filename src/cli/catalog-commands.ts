@@ -65,13 +65,15 @@ export function addCatalogCommands(program: Command): void {
     .requiredOption('--partner <id>', 'the partner that manages it', positiveInt)
     .requiredOption('--name <name>', 'its name')
     .option('--id <id>', 'the provider-assigned gym id (default: the next free one)', positiveInt)
+    .option('--timezone <iana>', 'its local days for the daily visit limit (default: GATEHOUSE_TIMEZONE)')
     .addOption(formatOption())
-    .action((options: { partner: number; name: string; id?: number; format: Format }) =>
+    .action((options: { partner: number; name: string; id?: number; timezone?: string; format: Format }) =>
       withServices(async (services) => {
         const created = await services.catalog.createGym({
           partnerId: options.partner,
           name: options.name,
           ...(options.id === undefined ? {} : { id: options.id }),
+          ...(options.timezone === undefined ? {} : { timezone: options.timezone }),
         });
         printOne(presentGym(created), options.format);
       }),

@@ -4,9 +4,9 @@
  * about 200 ms; test/cli/columns.test.ts holds each list equal to its schema.
  */
 export const COLUMNS = {
-  partner: ['id', 'name', 'created_at'],
-  gym: ['id', 'partner_id', 'name', 'created_at'],
-  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency'],
+  partner: ['id', 'name', 'offboarded_at', 'created_at'],
+  gym: ['id', 'partner_id', 'name', 'timezone', 'retired_at', 'created_at'],
+  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency', 'retired_at'],
   operator: ['id', 'name', 'role', 'prefix', 'expires_at', 'revoked_at', 'created_by', 'created_at'],
   apiKey: ['id', 'prefix', 'label', 'gym_ids', 'expires_at', 'last_used_at', 'revoked_at', 'created_at'],
   checkin: [
@@ -19,5 +19,35 @@ export const COLUMNS = {
     'expires_at',
     'validated_at',
     'cancelled_at',
+  ],
+  transaction: [
+    'id',
+    'kind',
+    'checkin_id',
+    'partner_id',
+    'gym_id',
+    'product_id',
+    'platform_id',
+    'payout_cents',
+    'currency',
+    'validated_at',
+    'effective_at',
+    'reverses',
+    'reason',
+  ],
+  /** A settlement's lines are listed by `settlement entries <id>`, not as columns. */
+  settlement: [
+    'id',
+    'partner_id',
+    'currency',
+    'period_start',
+    'period_end',
+    'status',
+    'total_cents',
+    'count',
+    'paid_at',
+    'reference',
+    'created_by',
+    'created_at',
   ],
 } as const;

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
 import { localDayBounds } from '../domain/local-day.js';
 import { instant, positiveInt } from './arguments.js';
+import { COLUMNS } from './columns.js';
 import { withServices } from './context.js';
 import { formatOption, print, streamCsv, type Format } from './output.js';
 
@@ -47,22 +48,10 @@ function sayWhenEmpty(what: string, count: number, period: Period, timezone: str
   );
 }
 
-const TRANSACTION_COLUMNS = [
-  'id',
-  'checkin_id',
-  'partner_id',
-  'gym_id',
-  'product_id',
-  'platform_id',
-  'payout_cents',
-  'currency',
-  'validated_at',
-];
-
 const FROM_HELP = 'validated at or after (ISO-8601, UTC when no offset; default: the start of today)';
 const TO_HELP = 'validated before (ISO-8601, UTC when no offset; default: the end of today)';
 
-const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'payout_cents'];
+const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'reversals', 'payout_cents'];
 
 /** `gatehouse transactions` and `gatehouse payouts`: the ledger, for paying gyms. */
 export function addLedgerCommands(program: Command): void {
@@ -85,11 +74,11 @@ export function addLedgerCommands(program: Command): void {
             yield presentTransaction(row);
           }
         })();
-        if (options.format === 'csv') await streamCsv(TRANSACTION_COLUMNS, presented);
+        if (options.format === 'csv') await streamCsv(COLUMNS.transaction, presented);
         else {
           const all = [];
           for await (const row of presented) all.push(row);
-          print(all, options.format, TRANSACTION_COLUMNS);
+          print(all, options.format, COLUMNS.transaction);
         }
         sayWhenEmpty('transactions validated', count, period, config.timezone);
       }),

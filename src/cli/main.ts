@@ -5,12 +5,14 @@ import { ConfigError } from '../config-error.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { addBackupCommands } from './backup-commands.js';
+import { addCatalogChangeCommands } from './catalog-change-commands.js';
 import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
 import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
+import { addMoneyCommands } from './money-commands.js';
 import { addMemberDataCommands, addOperatorCommands } from './operator-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
@@ -82,9 +84,11 @@ function buildProgram(): Command {
       }),
     );
   addCatalogCommands(program);
+  addCatalogChangeCommands(program);
   addKeyCommands(program);
   addCheckinCommands(program);
   addLedgerCommands(program);
+  addMoneyCommands(program);
   addWebhookCommands(program);
   addOperatorCommands(program);
   addMemberDataCommands(program);

@@ -79,7 +79,7 @@ export function printOne(row: Row, format: Format): void {
 }
 
 /** CSV of any size, straight from a row source to stdout. */
-export async function streamCsv(columns: string[], rows: AsyncIterable<Row>): Promise<void> {
+export async function streamCsv(columns: readonly string[], rows: AsyncIterable<Row>): Promise<void> {
   await pipeline(Readable.from(rows), stringifyStream(csvOptions(columns)), process.stdout, {
     end: false,
   });

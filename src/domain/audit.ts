@@ -27,6 +27,8 @@ export const AUDIT_ENTITIES = [
   'operator',
   'member',
   'webhook',
+  'transaction',
+  'settlement',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 /** `read`: a look at secrets-adjacent data (a member's custom code); `erase`: a member's data erased. */
@@ -43,7 +45,12 @@ export type AuditAction =
   | 'enable'
   | 'disable'
   | 'retry'
-  | 'recover';
+  | 'recover'
+  | 'reverse'
+  | 'close'
+  | 'pay'
+  | 'retire'
+  | 'offboard';
 
 /** One audited change. Never a secret or a code value: only what changed and which record. */
 export interface AuditEvent {

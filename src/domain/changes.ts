@@ -1,4 +1,4 @@
-import type { Checkin } from './entities.js';
+import type { Checkin, Reversal } from './entities.js';
 import {
   decideCheckinCancellation,
   decideCheckinCreation,
@@ -21,6 +21,7 @@ import {
   type ValidationRequest,
   type ValidationState,
 } from './decisions/validation.js';
+import { decideReversal, type ReversalRequest, type ReversalState } from './decisions/reversal.js';
 import type { Decision } from './writes.js';
 
 /** Every state change: what it is asked, what it is decided from, what it answers. */
@@ -31,6 +32,7 @@ export interface Changes {
   'create-code': { request: CodeWriteRequest; state: CodeState; outcome: void };
   'update-code': { request: CodeWriteRequest; state: CodeState; outcome: void };
   'delete-code': { request: CodeRequest; state: CodeState; outcome: void };
+  'reverse-transaction': { request: ReversalRequest; state: ReversalState; outcome: Reversal };
 }
 
 export type ChangeKind = keyof Changes;
@@ -48,4 +50,15 @@ export const decide: {
   'create-code': decideCodeCreate,
   'update-code': decideCodeUpdate,
   'delete-code': decideCodeDelete,
+  'reverse-transaction': decideReversal,
 };
+
+/**
+ * The changes the batched paths carry out. A reversal is rare and operator-made: it runs through the query-builder
+ * unit of work only, under its transaction's lock.
+ */
+export type BatchedChangeKind = Exclude<ChangeKind, 'reverse-transaction'>;
+
+export function isBatched(kind: ChangeKind): kind is BatchedChangeKind {
+  return kind !== 'reverse-transaction';
+}

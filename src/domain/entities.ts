@@ -5,6 +5,8 @@ export interface Partner {
   readonly id: number;
   readonly name: string;
   readonly createdAt: number;
+  /** Set when offboarded: keys revoked, webhooks disabled, gyms retired; its ledger stays. */
+  readonly offboardedAt: number | null;
 }
 
 export interface Gym {
@@ -12,6 +14,10 @@ export interface Gym {
   readonly partnerId: number;
   readonly name: string;
   readonly createdAt: number;
+  /** IANA name; null: the server's GATEHOUSE_TIMEZONE. */
+  readonly timezone: string | null;
+  /** Set when retired: no new check-ins. */
+  readonly retiredAt: number | null;
 }
 
 export interface Product {
@@ -20,6 +26,8 @@ export interface Product {
   readonly description: string;
   readonly payoutCents: number;
   readonly currency: string;
+  /** Set when retired: no new check-ins. */
+  readonly retiredAt: number | null;
 }
 
 export interface ApiKey {
@@ -66,11 +74,42 @@ export interface LedgerTransaction {
   readonly validatedAt: number;
 }
 
+/** A correcting entry of the ledger: it takes back (part of) a visit's amount; never edited or deleted. */
+export interface Reversal {
+  /** From the transactions' id space: visits and reversals never share an id. */
+  readonly id: number;
+  readonly transactionId: number;
+  readonly partnerId: number;
+  readonly gymId: number;
+  /** Negative. */
+  readonly payoutCents: number;
+  readonly currency: string;
+  readonly reason: string;
+  readonly effectiveAt: number;
+  readonly createdBy: string;
+}
+
+/**
+ * A row of the ledger: a visit (its transaction) or a reversal of one. A reversal carries the visit's check-in,
+ * member, product and validated_at, and names the visit in `reverses`.
+ */
+export interface LedgerEntry extends LedgerTransaction {
+  readonly kind: 'visit' | 'reversal';
+  /** A visit's is its validated_at; a reversal's, when it was made. */
+  readonly effectiveAt: number;
+  readonly reverses: number | null;
+  readonly reason: string | null;
+}
+
 /** What the platform owes one gym for a period, in one currency: the count and sum of its transactions. */
 export interface PayoutLine {
   readonly partnerId: number;
   readonly gymId: number;
   readonly currency: string;
+  /** Visits. */
   readonly count: number;
+  /** Reversal entries. */
+  readonly reversals: number;
+  /** Every entry's amount, reversals' included. */
   readonly payoutCents: number;
 }

@@ -80,6 +80,13 @@ export class DailyLimitError extends ConflictError {
   }
 }
 
+/** `gym.retired`, `product.retired`: no new check-ins for what the operator retired. */
+export class RetiredError extends ConflictError {
+  constructor(entity: 'gym' | 'product') {
+    super(`${entity}.retired`, `${entity} is retired: it takes no new check-ins`);
+  }
+}
+
 /** `partner.not-found`, `gym.not-found`, … (the operator API's). */
 export class EntityNotFoundError extends NotFoundError {
   constructor(entity: string) {

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'custom_code.created',
   'custom_code.updated',
   'custom_code.deleted',
+  'transaction.reversed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,6 @@
 import type { AuditEvent } from './audit.js';
 import type { CheckinStatus } from './checkin-condition.js';
-import type { LedgerTransaction } from './entities.js';
+import type { LedgerTransaction, Reversal } from './entities.js';
 import type { NewEvent } from './events.js';
 
 /**
@@ -30,6 +30,8 @@ export type Write =
     }
   /** The store assigns the transaction's id when it inserts it. */
   | { readonly kind: 'insert-transaction'; readonly transaction: Omit<LedgerTransaction, 'id'> }
+  /** The store reserved the reversal's id when it read the state. */
+  | { readonly kind: 'insert-reversal'; readonly reversal: Reversal }
   | {
       readonly kind: 'insert-code' | 'update-code';
       readonly gymId: number;

@@ -1,4 +1,10 @@
 import {
+  MONEY_PARAMETER_EXAMPLES,
+  MONEY_REQUEST_EXAMPLES,
+  MONEY_RESPONSE_EXAMPLES,
+  REVERSAL_ENTRY,
+} from './money-openapi-examples.js';
+import {
   WEBHOOK_PARAMETER_EXAMPLES,
   WEBHOOK_REQUEST_EXAMPLES,
   WEBHOOK_RESPONSE_EXAMPLES,
@@ -15,12 +21,16 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /access/v1/code/:platform_id': { custom_code: '4321' },
   'PUT /access/v1/code/:platform_id': { custom_code: '9876' },
   'POST /admin/v1/partners': { name: 'Acme Fitness' },
-  'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown' },
+  'PATCH /admin/v1/partners/:partner_id': { name: 'Acme Fitness Brasil' },
+  'PATCH /admin/v1/gyms/:gym_id': { name: 'Acme Downtown (Paulista)', timezone: 'America/Sao_Paulo' },
+  'PATCH /admin/v1/products/:product_id': { payout_cents: 1800 },
+  'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown', timezone: 'America/Sao_Paulo' },
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
   'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
+  ...MONEY_REQUEST_EXAMPLES,
 };
 
 /**
@@ -34,6 +44,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   gym_id: '42',
   key_id: '3',
   checkin_id: '7',
+  product_id: '2',
   from: '2026-11-01',
   to: '2026-12-01',
   limit: '100',
@@ -45,6 +56,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   type: 'checkin.validated',
   operator_id: '4',
   ...WEBHOOK_PARAMETER_EXAMPLES,
+  ...MONEY_PARAMETER_EXAMPLES,
   'last-event-id': '120',
   bucket: 'hour',
 };
@@ -55,7 +67,9 @@ export function withParameterExamples(schema: unknown): unknown {
   const properties = (schema as { properties: Record<string, object> }).properties;
   const described = Object.entries(properties).map(([name, property]): [string, object] => {
     const example = PARAMETER_EXAMPLES[name];
-    return [name, example === undefined ? property : { ...property, examples: [example] }];
+    // A parameter that names its own example (one name, another meaning: `status` of settlements) keeps it.
+    const own = 'examples' in property;
+    return [name, example === undefined || own ? property : { ...property, examples: [example] }];
   });
   return { ...schema, properties: Object.fromEntries(described) };
 }
@@ -90,6 +104,7 @@ const KEY = {
 };
 const TRANSACTION = {
   id: 5,
+  kind: 'visit',
   checkin_id: 7,
   partner_id: 2,
   gym_id: 42,
@@ -98,12 +113,35 @@ const TRANSACTION = {
   payout_cents: 1500,
   currency: 'BRL',
   validated_at: '2026-11-23T12:00:02Z',
+  effective_at: '2026-11-23T12:00:02Z',
+  reverses: null,
+  reason: null,
 };
+const PARTNER = { id: 2, name: 'Acme Fitness', offboarded_at: null, created_at: '2026-11-20T09:00:00.000Z' };
+const GYM = {
+  id: 42,
+  partner_id: 2,
+  name: 'Acme Downtown',
+  timezone: 'America/Sao_Paulo',
+  retired_at: null,
+  created_at: '2026-11-20T09:00:00.000Z',
+};
+
+const PRODUCT = {
+  id: 2,
+  gym_id: 42,
+  description: 'Day pass',
+  payout_cents: 1500,
+  currency: 'BRL',
+  retired_at: null,
+};
+
 const page = (items: unknown[]) => ({ items, next_cursor: null });
 
 /** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...WEBHOOK_RESPONSE_EXAMPLES,
+  ...MONEY_RESPONSE_EXAMPLES,
   'GET /health 200': { status: 'ok', version: '0.1.0' },
   'GET /ready 200': { status: 'ready' },
   'POST /access/v1/validate 200': {
@@ -125,40 +163,36 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     results: [
       {
         id: 5,
+        kind: 'visit',
         checkin_id: 7,
         platform_id: '1234567890123',
         product: { Id: 2, description: 'Day pass' },
         payout_cents: 1500,
         currency: 'BRL',
         validated_at: '2026-11-23T12:00:02Z',
+        effective_at: '2026-11-23T12:00:02Z',
+        reverses: null,
+        reason: null,
       },
     ],
     next_cursor: 'YXQ6MTI6NQ',
     has_more: false,
   },
-  'POST /admin/v1/partners 201': { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
-  'GET /admin/v1/partners 200': page([
-    { id: 2, name: 'Acme Fitness', created_at: '2026-11-20T09:00:00.000Z' },
-  ]),
-  'POST /admin/v1/gyms 201': {
-    id: 42,
-    partner_id: 2,
-    name: 'Acme Downtown',
-    created_at: '2026-11-20T09:00:00.000Z',
+  'POST /admin/v1/partners 201': PARTNER,
+  'GET /admin/v1/partners 200': page([PARTNER]),
+  'PATCH /admin/v1/partners/:partner_id 200': { ...PARTNER, name: 'Acme Fitness Brasil' },
+  'POST /admin/v1/partners/:partner_id/offboard 200': {
+    ...PARTNER,
+    offboarded_at: '2026-11-24T09:00:00.000Z',
   },
-  'GET /admin/v1/gyms 200': page([
-    { id: 42, partner_id: 2, name: 'Acme Downtown', created_at: '2026-11-20T09:00:00.000Z' },
-  ]),
-  'POST /admin/v1/gyms/:gym_id/products 201': {
-    id: 2,
-    gym_id: 42,
-    description: 'Day pass',
-    payout_cents: 1500,
-    currency: 'BRL',
-  },
-  'GET /admin/v1/gyms/:gym_id/products 200': page([
-    { id: 2, gym_id: 42, description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
-  ]),
+  'PATCH /admin/v1/gyms/:gym_id 200': { ...GYM, name: 'Acme Downtown (Paulista)' },
+  'POST /admin/v1/gyms/:gym_id/retire 200': { ...GYM, retired_at: '2026-11-24T09:00:00.000Z' },
+  'PATCH /admin/v1/products/:product_id 200': { ...PRODUCT, payout_cents: 1800 },
+  'POST /admin/v1/products/:product_id/retire 200': { ...PRODUCT, retired_at: '2026-11-24T09:00:00.000Z' },
+  'POST /admin/v1/gyms 201': GYM,
+  'GET /admin/v1/gyms 200': page([GYM]),
+  'POST /admin/v1/gyms/:gym_id/products 201': PRODUCT,
+  'GET /admin/v1/gyms/:gym_id/products 200': page([PRODUCT]),
   'POST /admin/v1/partners/:partner_id/keys 201': {
     ...KEY,
     last_used_at: null,
@@ -172,9 +206,9 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     status: 'cancelled',
     cancelled_at: '2026-11-23T12:01:00.000Z',
   },
-  'GET /admin/v1/transactions 200': page([TRANSACTION]),
+  'GET /admin/v1/transactions 200': page([TRANSACTION, REVERSAL_ENTRY]),
   'GET /admin/v1/payouts 200': page([
-    { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, payout_cents: 46500 },
+    { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, reversals: 1, payout_cents: 45000 },
   ]),
   'GET /admin/v1/custom-codes 200': {
     platform_id: '1234567890123',

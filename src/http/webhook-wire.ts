@@ -64,9 +64,13 @@ const EndpointFields = {
   format: Format,
   timeout_ms: Type.Integer(),
   status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-  disabled_reason: Type.Union([Type.Literal('gone'), Type.Literal('failing'), Type.Null()], {
-    description: 'gone: the receiver answered 410; failing: every delivery failed for 5 days',
-  }),
+  disabled_reason: Type.Union(
+    [Type.Literal('gone'), Type.Literal('failing'), Type.Literal('offboarded'), Type.Null()],
+    {
+      description:
+        'gone: the receiver answered 410; failing: every delivery failed for 5 days; offboarded: the partner was',
+    },
+  ),
   created_at: Instant,
   updated_at: Instant,
 };

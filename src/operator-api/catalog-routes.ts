@@ -15,6 +15,7 @@ import {
   PageQuery,
   Partner,
   Product,
+  TimeZone,
   operatorErrorResponses,
 } from './schemas.js';
 
@@ -54,14 +55,24 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     {
       schema: {
         summary: 'Create a gym (its id is the X-Gym-Id partners send)',
-        body: Type.Object({ id: Type.Optional(Id), partner_id: Id, name: Name }),
+        body: Type.Object({
+          id: Type.Optional(Id),
+          partner_id: Id,
+          name: Name,
+          timezone: Type.Optional(TimeZone),
+        }),
         response: { 201: Gym, ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
-      const { id, partner_id: partnerId, name } = request.body;
+      const { id, partner_id: partnerId, name, timezone } = request.body;
       const gym = await catalog.createGym(
-        { ...(id === undefined ? {} : { id }), partnerId, name },
+        {
+          ...(id === undefined ? {} : { id }),
+          partnerId,
+          name,
+          ...(timezone === undefined ? {} : { timezone }),
+        },
         actorOfRequest(request),
       );
       return reply.code(201).send(presentGym(gym));

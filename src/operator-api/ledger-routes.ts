@@ -7,8 +7,9 @@ import type { Services } from '../services/index.js';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
 import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
-const Transaction = Type.Object({
+export const Transaction = Type.Object({
   id: Id,
+  kind: Type.Union([Type.Literal('visit'), Type.Literal('reversal')]),
   checkin_id: Id,
   partner_id: Id,
   gym_id: Id,
@@ -17,15 +18,19 @@ const Transaction = Type.Object({
   payout_cents: Type.Integer(),
   currency: Type.String(),
   validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+  effective_at: Type.String({ description: "A visit's validated_at; when a reversal was made" }),
+  reverses: Type.Union([Id, Type.Null()], { description: 'The visit a reversal reverses' }),
+  reason: Type.Union([Type.String(), Type.Null()]),
 });
 const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
   currency: Type.String(),
-  count: Type.Integer(),
-  payout_cents: Type.Integer(),
+  count: Type.Integer({ description: 'visits' }),
+  reversals: Type.Integer({ description: 'reversal entries' }),
+  payout_cents: Type.Integer({ description: "every entry's amount, reversals included" }),
 });
-const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
+export const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
 const Period = {
   partner_id: Type.Optional(IdString),
   gym_id: Type.Optional(IdString),

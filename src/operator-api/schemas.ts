@@ -20,15 +20,32 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 
-export const Partner = Type.Object({ id: Id, name: Type.String(), created_at: Instant });
-export const Gym = Type.Object({ id: Id, partner_id: Id, name: Type.String(), created_at: Instant });
+export const Partner = Type.Object({
+  id: Id,
+  name: Type.String(),
+  offboarded_at: NullableInstant,
+  created_at: Instant,
+});
+export const Gym = Type.Object({
+  id: Id,
+  partner_id: Id,
+  name: Type.String(),
+  timezone: Type.Union([Type.String({ description: 'IANA time zone' }), Type.Null()], {
+    description: "The gym's local days (the daily visit limit); null: GATEHOUSE_TIMEZONE",
+  }),
+  retired_at: NullableInstant,
+  created_at: Instant,
+});
 export const Product = Type.Object({
   id: Id,
   gym_id: Id,
   description: Type.String(),
   payout_cents: Type.Integer(),
   currency: Type.String(),
+  retired_at: NullableInstant,
 });
+/** An IANA time zone name; checked against the runtime's time-zone database by the service. */
+export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' });
 const KeyFields = {
   id: Id,
   prefix: Type.String(),

@@ -6,6 +6,7 @@ import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
 import { eventStreamRoute } from './event-stream-route.js';
 import { createPartnerRateLimits } from './rate-limits.js';
+import { settlementRoutes } from './settlement-routes.js';
 import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
 import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
@@ -29,6 +30,7 @@ export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
   await app.register(validateRoute, { services });
   await app.register(customCodeRoutes, { services });
   await app.register(transactionsRoute, { services });
+  await app.register(settlementRoutes, { services });
   await app.register(webhookRoutes, { services });
   await app.register(webhookDeliveryRoutes, { services });
   await app.register(waitingListRoute, { services });

@@ -75,14 +75,18 @@ export const CustomCodeResult = Type.Object({
   results: Type.Object({ platform_id: Type.String(), custom_code: Type.String(), updated_at: Type.String() }),
 });
 
-const GymTransaction = Type.Object({
+export const GymTransaction = Type.Object({
   id: Type.Integer(),
+  kind: Type.Union([Type.Literal('visit'), Type.Literal('reversal')]),
   checkin_id: Type.Integer(),
   platform_id: Type.String(),
   product: Type.Object({ Id: Type.Integer(), description: Type.String() }),
   payout_cents: Type.Integer(),
   currency: Type.String(),
   validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
+  effective_at: Type.String({ description: "A visit's validated_at; when a reversal was made" }),
+  reverses: Type.Union([Type.Integer(), Type.Null()], { description: 'The visit a reversal reverses' }),
+  reason: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** GET /access/v1/transactions: a period and a page of the calling gym's visits. */

@@ -3,12 +3,14 @@ import type {
   ApiKey,
   Checkin,
   Gym,
-  LedgerTransaction,
+  LedgerEntry,
   Partner,
   PayoutLine,
   Product,
+  Reversal,
 } from '../domain/entities.js';
 import type { Operator } from '../domain/operator.js';
+import type { Settlement } from '../domain/settlement.js';
 import type { Page } from '../domain/pagination.js';
 import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
 
@@ -21,6 +23,7 @@ const instantOrNull = (value: number | null) => (value === null ? null : formatI
 export const presentPartner = (partner: Partner) => ({
   id: partner.id,
   name: partner.name,
+  offboarded_at: instantOrNull(partner.offboardedAt),
   created_at: formatInstant(partner.createdAt),
 });
 
@@ -28,6 +31,9 @@ export const presentGym = (gym: Gym) => ({
   id: gym.id,
   partner_id: gym.partnerId,
   name: gym.name,
+  /** null: the server's GATEHOUSE_TIMEZONE. */
+  timezone: gym.timezone,
+  retired_at: instantOrNull(gym.retiredAt),
   created_at: formatInstant(gym.createdAt),
 });
 
@@ -37,6 +43,7 @@ export const presentProduct = (product: Product) => ({
   description: product.description,
   payout_cents: product.payoutCents,
   currency: product.currency,
+  retired_at: instantOrNull(product.retiredAt),
 });
 
 export const presentKey = (key: ApiKey) => ({
@@ -73,25 +80,70 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   cancelled_at: instantOrNull(checkin.cancelledAt),
 });
 
-export const presentTransaction = (transaction: LedgerTransaction) => ({
-  id: transaction.id,
-  checkin_id: transaction.checkinId,
-  partner_id: transaction.partnerId,
-  gym_id: transaction.gymId,
-  product_id: transaction.productId,
-  platform_id: transaction.platformId,
-  payout_cents: transaction.payoutCents,
-  currency: transaction.currency,
-  validated_at: formatValidatedAt(transaction.validatedAt),
+/** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */
+export const presentTransaction = (entry: LedgerEntry) => ({
+  id: entry.id,
+  kind: entry.kind,
+  checkin_id: entry.checkinId,
+  partner_id: entry.partnerId,
+  gym_id: entry.gymId,
+  product_id: entry.productId,
+  platform_id: entry.platformId,
+  payout_cents: entry.payoutCents,
+  currency: entry.currency,
+  validated_at: formatValidatedAt(entry.validatedAt),
+  effective_at: formatValidatedAt(entry.effectiveAt),
+  reverses: entry.reverses,
+  reason: entry.reason,
 });
+
+export const presentReversal = (reversal: Reversal) => ({
+  id: reversal.id,
+  transaction_id: reversal.transactionId,
+  kind: 'reversal' as const,
+  amount_cents: reversal.payoutCents,
+  currency: reversal.currency,
+  reason: reversal.reason,
+  effective_at: formatInstant(reversal.effectiveAt),
+  created_by: reversal.createdBy,
+});
+
 export const presentPayout = (line: PayoutLine) => ({
   partner_id: line.partnerId,
   gym_id: line.gymId,
   currency: line.currency,
   count: line.count,
+  reversals: line.reversals,
   payout_cents: line.payoutCents,
 });
 
 export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {
   return { items: page.items.map(present), next_cursor: page.nextCursor };
 }
+
+export const presentSettlement = (settlement: Settlement) => ({
+  id: settlement.id,
+  partner_id: settlement.partnerId,
+  currency: settlement.currency,
+  period_start: formatInstant(settlement.periodStart),
+  period_end: formatInstant(settlement.periodEnd),
+  status: settlement.status,
+  total_cents: settlement.totalCents,
+  count: settlement.count,
+  lines: settlement.lines.map((line) => ({
+    gym_id: line.gymId,
+    count: line.count,
+    total_cents: line.totalCents,
+  })),
+  paid_at: instantOrNull(settlement.paidAt),
+  reference: settlement.reference,
+  created_by: settlement.createdBy,
+  created_at: formatInstant(settlement.createdAt),
+});
+
+/** A settlement as a CSV row: its lines are listed by `settlements/:id/entries`. */
+export const presentSettlementRow = (settlement: Settlement) => {
+  const row: Partial<ReturnType<typeof presentSettlement>> = presentSettlement(settlement);
+  delete row.lines;
+  return row;
+};

@@ -102,6 +102,11 @@ export function createApiKeyService(
       return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit);
     },
 
+    /** Drops this process's cached keys: another service revoked some (an offboarding). */
+    forgetCached(): void {
+      cache.clear();
+    },
+
     async revoke(keyId: number, actor: Actor = OPERATOR): Promise<void> {
       await store.write(async (trx) => {
         if ((await findApiKey(trx, keyId)) === undefined) throw new EntityNotFoundError('key');

@@ -15,6 +15,7 @@ import {
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { assertOperatorText } from '../domain/operator-text.js';
+import { parseTimeZone } from '../domain/time-zone.js';
 import { recordAudit } from '../store/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import type { GymOwners } from './gym-owners.js';
@@ -75,14 +76,15 @@ export function createCatalogService(
     },
 
     async createGym(
-      input: { id?: number; partnerId: number; name: string },
+      input: { id?: number; partnerId: number; name: string; timezone?: string },
       actor: Actor = OPERATOR,
     ): Promise<Gym> {
       assertOperatorText('name', input.name);
+      const timezone = input.timezone === undefined ? null : parseTimeZone('timezone', input.timezone);
       const created = await store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await store.serialize(trx, 'gyms');
-        const gym = await insertGym(trx, { ...input, id: input.id }, clock.now());
+        const gym = await insertGym(trx, { ...input, id: input.id, timezone }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
         assertNameable(gym.id);
         await recordAudit(trx, { actor, action: 'create', entity: 'gym', entityId: gym.id }, clock.now());

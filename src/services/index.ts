@@ -1,6 +1,7 @@
 import { createApiKeyService } from './api-key-service.js';
 import { createAuditService } from './audit-service.js';
 import { createLedgerService } from './ledger-service.js';
+import { createCatalogChangeService } from './catalog-change-service.js';
 import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
@@ -11,6 +12,7 @@ import { createGymOwners } from './gym-owners.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
 import { createRetentionService } from './retention-service.js';
+import { createSettlementService } from './settlement-service.js';
 import { createStatsService } from './stats-service.js';
 import { createValidationService } from './validation-service.js';
 import { createWebhookServices } from './webhooks/index.js';
@@ -18,15 +20,18 @@ import { createWebhookServices } from './webhooks/index.js';
 export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
   const gymOwners = createGymOwners(deps);
+  const apiKeys = createApiKeyService(deps, gymOwners);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
     catalog: createCatalogService(deps, gymOwners),
-    apiKeys: createApiKeyService(deps, gymOwners),
+    apiKeys,
+    catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),
     checkins: createCheckinService(deps),
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),
+    settlements: createSettlementService(deps),
     audit: createAuditService(deps),
     events: createEventService(deps),
     operators: createOperatorService(deps),

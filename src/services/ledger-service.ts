@@ -1,5 +1,7 @@
-import type { LedgerTransaction, PayoutLine } from '../domain/entities.js';
+import { OPERATOR, type Actor } from '../domain/audit.js';
+import type { LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
+import { assertOperatorText } from '../domain/operator-text.js';
 import {
   toFeedPage,
   toPage,
@@ -9,37 +11,46 @@ import {
   type PageRequest,
 } from '../domain/pagination.js';
 import {
-  listGymTransactions,
-  listTransactions,
+  listEntries,
+  listGymEntries,
   sumPayouts,
-  type GymTransaction,
-  type TransactionFilter,
-} from '../store/transaction-repository.js';
+  type EntryFilter,
+  type GymEntry,
+} from '../store/ledger-entries.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 const EXPORT_BATCH = 1000;
 
-function assertPeriod(filter: TransactionFilter): void {
+function assertPeriod(filter: EntryFilter): void {
   if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) {
     throw new InputError('to', 'must be later than from');
   }
 }
 
-/** The transaction ledger the platform pays gyms from: one transaction per validated check-in. */
-export function createLedgerService({ store }: ServiceDependencies) {
+export interface ReversalInput {
+  readonly transactionId: number;
+  readonly reason: string;
+  readonly amountCents?: number;
+}
+
+/**
+ * The ledger the platform pays gyms from: one entry per validated visit, and the reversals that correct them.
+ * Entries are never edited: a correction is a new entry linked to the visit.
+ */
+export function createLedgerService({ store, clock }: ServiceDependencies) {
   return {
-    async list(filter: TransactionFilter, page: PageRequest): Promise<Page<LedgerTransaction>> {
+    async list(filter: EntryFilter, page: PageRequest): Promise<Page<LedgerEntry>> {
       assertPeriod(filter);
-      return toPage(await listTransactions(store.db, filter, page), page.limit);
+      return toPage(await listEntries(store.db, filter, page), page.limit);
     },
 
-    /** Every matching transaction, read in keyset batches so an export of any size keeps memory flat. */
-    async *exportAll(filter: TransactionFilter): AsyncGenerator<LedgerTransaction> {
+    /** Every matching entry, read in keyset batches so an export of any size keeps memory flat. */
+    async *exportAll(filter: EntryFilter): AsyncGenerator<LedgerEntry> {
       assertPeriod(filter);
       let afterId = 0;
       for (;;) {
         // Repositories return up to limit + 1 rows: more than EXPORT_BATCH means there may be more to read.
-        const rows = await listTransactions(store.db, filter, { afterId, limit: EXPORT_BATCH });
+        const rows = await listEntries(store.db, filter, { afterId, limit: EXPORT_BATCH });
         yield* rows;
         const last = rows[rows.length - 1];
         if (rows.length <= EXPORT_BATCH || last === undefined) return;
@@ -49,18 +60,32 @@ export function createLedgerService({ store }: ServiceDependencies) {
 
     /** The partner feed: never skips a row, and always says where to continue. */
     async listForGym(
-      filter: TransactionFilter & { gymId: number },
+      filter: EntryFilter & { gymId: number },
       after: FeedPosition,
       limit: number,
-    ): Promise<FeedPage<GymTransaction>> {
+    ): Promise<FeedPage<GymEntry>> {
       assertPeriod(filter);
-      const rows = await listGymTransactions(store.db, filter, after, limit);
+      const rows = await listGymEntries(store.db, filter, after, limit);
       return toFeedPage(rows, limit, after);
     },
 
-    payouts(filter: TransactionFilter & { from: number; to: number }): Promise<PayoutLine[]> {
+    payouts(filter: EntryFilter & { from: number; to: number }): Promise<PayoutLine[]> {
       assertPeriod(filter);
       return sumPayouts(store.db, filter);
+    },
+
+    /** Reverses a visit wholly (by default) or in part: a new entry, effective now. */
+    reverse(input: ReversalInput, actor: Actor = OPERATOR): Promise<Reversal> {
+      assertOperatorText('reason', input.reason);
+      if (input.reason.length < 1 || input.reason.length > 500)
+        throw new InputError('reason', 'length must be between 1 and 500 characters');
+      return store.apply('reverse-transaction', {
+        transactionId: input.transactionId,
+        reason: input.reason,
+        amountCents: input.amountCents,
+        now: clock.now(),
+        actor,
+      });
     },
   };
 }

@@ -1,24 +1,31 @@
 import type { Kysely } from 'kysely';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import type { PageRequest } from '../domain/pagination.js';
-import type { Database, GymRow, PartnerRow } from './database.js';
+import type { Database, GymRow, PartnerRow, ProductRow } from './database.js';
 
 type Db = Kysely<Database>;
 
-const toPartner = (row: PartnerRow): Partner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+const toPartner = (row: PartnerRow): Partner => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  offboardedAt: row.offboarded_at,
+});
 
 const toGym = (row: GymRow): Gym => ({
   id: row.id,
   partnerId: row.partner_id,
   name: row.name,
   createdAt: row.created_at,
+  timezone: row.timezone,
+  retiredAt: row.retired_at,
 });
 
 export async function insertPartner(db: Db, name: string, now: number): Promise<Partner> {
   const row = await db
     .insertInto('partners')
     .values({ name, created_at: now })
-    .returning(['id', 'name', 'created_at'])
+    .returningAll()
     .executeTakeFirstOrThrow();
   return toPartner(row);
 }
@@ -48,38 +55,33 @@ async function nextId(db: Db, table: 'gyms' | 'products'): Promise<number> {
 /** Inserts a gym; with no id, takes the next free one. Returns undefined when the id is taken. */
 export async function insertGym(
   db: Db,
-  gym: { id: number | undefined; partnerId: number; name: string },
+  gym: { id: number | undefined; partnerId: number; name: string; timezone: string | null },
   now: number,
 ): Promise<Gym | undefined> {
   const id = gym.id ?? (await nextId(db, 'gyms'));
   const row = await db
     .insertInto('gyms')
-    .values({ id, partner_id: gym.partnerId, name: gym.name, created_at: now })
+    .values({ id, partner_id: gym.partnerId, name: gym.name, timezone: gym.timezone, created_at: now })
     .onConflict((oc) => oc.column('id').doNothing())
     .returningAll()
     .executeTakeFirst();
   return row && toGym(row);
 }
 
-function toProduct(row: {
-  id: number;
-  gym_id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-}): Product {
+function toProduct(row: ProductRow): Product {
   return {
     id: row.id,
     gymId: row.gym_id,
     description: row.description,
     payoutCents: row.payout_cents,
     currency: row.currency,
+    retiredAt: row.retired_at,
   };
 }
 
 export async function insertProduct(
   db: Db,
-  product: Omit<Product, 'id'> & { id: number | undefined },
+  product: Omit<Product, 'id' | 'retiredAt'> & { id: number | undefined },
   now: number,
 ): Promise<Product | undefined> {
   const row = await db

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../domain/changes.js';
 import type { LatestCheckin } from '../domain/decisions/validation.js';
-import { localDayBounds } from '../domain/local-day.js';
+import { RECENT_VALIDATIONS_MS } from '../domain/decisions/checkin.js';
 import { findGym, findProduct } from './catalog-repository.js';
-import { countValidatedCheckins, findCheckin } from './checkin-repository.js';
+import { findCheckin, validationsBetween } from './checkin-repository.js';
 import { findCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
 import { reserveId } from './id-reservation.js';
 import { memberLockKey } from './member-lock.js';
+import { reserveEntryId, reversedCents } from './reversal-repository.js';
+import { findTransaction } from './transaction-repository.js';
 
 type Db = Kysely<Database>;
 
@@ -101,10 +103,24 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     await ctx.lock(memberLockKey(request));
     const gym = await findGym(ctx.trx, request.gymId);
     const product = await findProduct(ctx.trx, request.productId);
-    const day = localDayBounds(request.checkedInAt, request.timezone);
-    const visitsThatDay = await countValidatedCheckins(ctx.trx, request, day.start, day.end);
+    const recentValidations = await validationsBetween(
+      ctx.trx,
+      request,
+      request.now - RECENT_VALIDATIONS_MS,
+      request.now + RECENT_VALIDATIONS_MS,
+    );
     const checkinId = await reserveId(ctx.trx, ctx.postgres, 'checkins');
-    return { gym, product, visitsThatDay, checkinId };
+    return {
+      gym: gym && { partnerId: gym.partnerId, timezone: gym.timezone, retired: gym.retiredAt !== null },
+      product: product && {
+        id: product.id,
+        gymId: product.gymId,
+        description: product.description,
+        retired: product.retiredAt !== null,
+      },
+      recentValidations,
+      checkinId,
+    };
   },
 
   async 'cancel-checkin'(ctx, request) {
@@ -132,4 +148,16 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
   'create-code': codeState,
   'update-code': codeState,
   'delete-code': codeState,
+
+  async 'reverse-transaction'(ctx, request) {
+    // Every reversal of one transaction holds its lock: two cannot both see the same amount left.
+    await ctx.lock(`transaction:${request.transactionId}`);
+    const transaction = await findTransaction(ctx.trx, request.transactionId);
+    if (transaction === undefined) return { transaction, reversedCents: 0, reversalId: 0 };
+    return {
+      transaction,
+      reversedCents: await reversedCents(ctx.trx, transaction.id),
+      reversalId: await reserveEntryId(ctx.trx, ctx.postgres),
+    };
+  },
 };

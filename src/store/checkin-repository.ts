@@ -71,23 +71,23 @@ export async function setCheckinStatus(
   return result.numUpdatedRows > 0n;
 }
 
-/** Validated check-ins of a member at a gym whose checked_in_at falls in [start, end). */
-export async function countValidatedCheckins(
+/** When the member's validations at a gym were made, those with validated_at in [start, end). */
+export async function validationsBetween(
   db: Db,
   member: { gymId: number; platformId: string },
   start: number,
   end: number,
-): Promise<number> {
-  const row = await db
+): Promise<number[]> {
+  const rows = await db
     .selectFrom('checkins')
-    .select((eb) => eb.fn.countAll().as('count'))
+    .select('validated_at')
     .where('gym_id', '=', member.gymId)
     .where('platform_id', '=', member.platformId)
     .where('status', '=', 'validated')
-    .where('checked_in_at', '>=', start)
-    .where('checked_in_at', '<', end)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .where('validated_at', '>=', start)
+    .where('validated_at', '<', end)
+    .execute();
+  return rows.map((row) => Number(row.validated_at));
 }
 
 export interface CheckinFilter {

@@ -6,6 +6,7 @@ export interface PartnersTable {
   id: Generated<number>;
   name: string;
   created_at: number;
+  offboarded_at: number | null;
 }
 
 /** Gym ids are assigned by the provider: they are the `X-Gym-Id` partners send. */
@@ -14,6 +15,9 @@ export interface GymsTable {
   partner_id: number;
   name: string;
   created_at: number;
+  /** IANA name; null: the server's GATEHOUSE_TIMEZONE. */
+  timezone: string | null;
+  retired_at: number | null;
 }
 
 export interface ProductsTable {
@@ -23,6 +27,7 @@ export interface ProductsTable {
   payout_cents: number;
   currency: string;
   created_at: number;
+  retired_at: number | null;
 }
 
 export type KeyScope = 'all' | 'list';
@@ -81,6 +86,43 @@ export interface TransactionsTable {
    * on SQLite 0, whose single writer commits in id order (src/store/commit-horizon.ts).
    */
   commit_order: Generated<number>;
+}
+
+/** A correcting ledger entry: its id is from the transactions' id space (migration 0007). */
+export interface ReversalsTable {
+  id: number;
+  transaction_id: number;
+  partner_id: number;
+  gym_id: number;
+  payout_cents: number;
+  currency: string;
+  reason: string;
+  effective_at: number;
+  created_by: string;
+  commit_order: Generated<number>;
+}
+
+export interface SettlementsTable {
+  id: Generated<number>;
+  partner_id: number;
+  currency: string;
+  period_start: number;
+  period_end: number;
+  status: string;
+  total_cents: number;
+  count: number;
+  created_by: string;
+  created_at: number;
+  paid_at: number | null;
+  paid_reference: string | null;
+  paid_by: string | null;
+}
+
+export interface SettlementEntriesTable {
+  entry_id: number;
+  settlement_id: number;
+  gym_id: number;
+  payout_cents: number;
 }
 
 export interface EventsTable {
@@ -185,6 +227,9 @@ export interface Database {
   checkins: CheckinsTable;
   custom_codes: CustomCodesTable;
   transactions: TransactionsTable;
+  reversals: ReversalsTable;
+  settlements: SettlementsTable;
+  settlement_entries: SettlementEntriesTable;
 }
 
 export type PartnerRow = Selectable<PartnersTable>;

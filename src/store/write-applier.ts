@@ -6,6 +6,7 @@ import { insertCheckinRow, setCheckinStatus } from './checkin-repository.js';
 import { deleteCustomCode, insertCustomCode, updateCustomCode } from './custom-code-repository.js';
 import type { Database } from './database.js';
 import { appendEvents } from './event-repository.js';
+import { insertReversal } from './reversal-repository.js';
 import { insertTransaction } from './transaction-repository.js';
 
 /**
@@ -54,6 +55,9 @@ async function applyOne(
       return deleteCustomCode(db, write);
     case 'audit':
       await recordAudit(db, write.entry, write.at);
+      return true;
+    case 'insert-reversal':
+      await insertReversal(db, write.reversal);
       return true;
   }
 }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { COLUMNS } from '../../src/cli/columns.js';
+import { Transaction } from '../../src/operator-api/ledger-routes.js';
 import { Operator } from '../../src/operator-api/operator-routes.js';
+import { SettlementRow } from '../../src/operator-api/settlement-routes.js';
 import { ApiKey, Checkin, Gym, Partner, Product } from '../../src/operator-api/schemas.js';
 
 describe('the columns the CLI prints', () => {
@@ -11,6 +13,8 @@ describe('the columns the CLI prints', () => {
     ['apiKey', ApiKey],
     ['checkin', Checkin],
     ['operator', Operator],
+    ['transaction', Transaction],
+    ['settlement', SettlementRow],
   ] as const)(
     'when the CLI lists %s records, then its columns are the fields of the API schema, in order',
     ([name, schema]) => {

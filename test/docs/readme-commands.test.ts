@@ -6,7 +6,7 @@ const commandLines = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((bloc
   (block[1] ?? '').split('\n').filter((line) => line.trim() !== ''),
 );
 const SUBCOMMANDS =
-  'serve|migrate|demo|partner|gym|product|key|checkin|transactions|payouts|webhook|operator|member|purge|backup|restore|--help|--version';
+  'serve|migrate|demo|partner|gym|product|key|checkin|transactions|transaction|payouts|settlement|webhook|operator|member|purge|backup|restore|--help|--version';
 
 describe("the README's commands", () => {
   test('when the README shows shell commands, then there are some, and none runs a package through npx or npm exec', () => {

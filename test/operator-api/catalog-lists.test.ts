@@ -17,6 +17,8 @@ const rowsOf = (t: TestApp, table: 'gyms' | 'products') =>
   t.store.db.selectFrom(table).selectAll().orderBy('id').execute();
 
 const GYM_NAME: unknown = expect.stringMatching(/^Gym /);
+/** A gym row's columns that these tests leave at their defaults. */
+const GYM_ROW = { timezone: null, retired_at: null, created_at: T0_MS };
 
 const cursorOf = (body: string) => (JSON.parse(body) as { next_cursor: string }).next_cursor;
 
@@ -33,12 +35,15 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
 
     expectReply(first, 200, {
       items: [
-        { id: 1, name: 'A', created_at: T0 },
-        { id: 2, name: 'B', created_at: T0 },
+        { id: 1, name: 'A', offboarded_at: null, created_at: T0 },
+        { id: 2, name: 'B', offboarded_at: null, created_at: T0 },
       ],
       next_cursor: A_CURSOR,
     });
-    expectReply(second, 200, { items: [{ id: 3, name: 'C', created_at: T0 }], next_cursor: null });
+    expectReply(second, 200, {
+      items: [{ id: 3, name: 'C', offboarded_at: null, created_at: T0 }],
+      next_cursor: null,
+    });
   });
 
   test('when a page ends exactly at the last row, then next_cursor is null', async () => {
@@ -61,7 +66,10 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
     const ids = (body: string) =>
       (JSON.parse(body) as { items: { id: number }[] }).items.map((item) => item.id);
     expect(ids(first.body)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-    expectReply(rest, 200, { items: [{ id: 101, name: 'P101', created_at: T0 }], next_cursor: null });
+    expectReply(rest, 200, {
+      items: [{ id: 101, name: 'P101', offboarded_at: null, created_at: T0 }],
+      next_cursor: null,
+    });
     expect(ids(all.body)).toHaveLength(101);
   });
 
@@ -72,11 +80,25 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
     const chosen = await admin(t, 'POST', '/gyms', { id: 7001, partner_id: partner.id, name: 'Paulista' });
     const generated = await admin(t, 'POST', '/gyms', { partner_id: partner.id, name: 'Faria Lima' });
 
-    expectReply(chosen, 201, { id: 7001, partner_id: partner.id, name: 'Paulista', created_at: T0 });
-    expectReply(generated, 201, { id: 7002, partner_id: partner.id, name: 'Faria Lima', created_at: T0 });
+    expectReply(chosen, 201, {
+      id: 7001,
+      partner_id: partner.id,
+      name: 'Paulista',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
+    expectReply(generated, 201, {
+      id: 7002,
+      partner_id: partner.id,
+      name: 'Faria Lima',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
     expect(await rowsOf(t, 'gyms')).toEqual([
-      { id: 7001, partner_id: partner.id, name: 'Paulista', created_at: T0_MS },
-      { id: 7002, partner_id: partner.id, name: 'Faria Lima', created_at: T0_MS },
+      { ...GYM_ROW, id: 7001, partner_id: partner.id, name: 'Paulista' },
+      { ...GYM_ROW, id: 7002, partner_id: partner.id, name: 'Faria Lima' },
     ]);
   });
 
@@ -90,6 +112,8 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
       id,
       partner_id: partnerId,
       name: GYM_NAME,
+      timezone: null,
+      retired_at: null,
       created_at: T0,
     });
 
@@ -126,9 +150,19 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
       description: 'Generated',
       payout_cents: 0,
       currency: 'BRL',
+      retired_at: null,
     });
     expectReply(await admin(t, 'GET', `/gyms/${b.id}/products`), 200, {
-      items: [{ id: 41, gym_id: b.id, description: 'Generated', payout_cents: 0, currency: 'BRL' }],
+      items: [
+        {
+          id: 41,
+          gym_id: b.id,
+          description: 'Generated',
+          payout_cents: 0,
+          currency: 'BRL',
+          retired_at: null,
+        },
+      ],
       next_cursor: null,
     });
   });

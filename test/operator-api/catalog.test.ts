@@ -29,8 +29,13 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     const response = await admin(t, 'POST', '/partners', { name: 'Smart Fit', unknown_field: 'ignored' });
 
     const id = idOf(response.body);
-    expectReply(response, 201, { id, name: 'Smart Fit', created_at: T0 });
-    expect(await rowOf(t, 'partners', id)).toEqual({ id, name: 'Smart Fit', created_at: T0_MS });
+    expectReply(response, 201, { id, name: 'Smart Fit', offboarded_at: null, created_at: T0 });
+    expect(await rowOf(t, 'partners', id)).toEqual({
+      id,
+      name: 'Smart Fit',
+      created_at: T0_MS,
+      offboarded_at: null,
+    });
   });
 
   test.each([
@@ -124,6 +129,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       description: 'Day pass',
       payout_cents: 0,
       currency: 'BRL',
+      retired_at: null,
     });
     expect(await rowOf(t, 'products', id)).toEqual({
       id,
@@ -132,6 +138,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       payout_cents: 0,
       currency: 'BRL',
       created_at: T0_MS,
+      retired_at: null,
     });
   });
 
@@ -146,11 +153,11 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     const before = await wholeStore(t);
     const duplicate = await admin(t, 'POST', `/gyms/${b.id}/products`, { id, description: 'Other' });
 
-    expectReply(made, 201, product);
+    expectReply(made, 201, { ...product, retired_at: null });
     expectReply(duplicate, 409, errorEnvelope('product.already-exists', 'product already exists'));
     expect(await wholeStore(t)).toEqual(before);
     expectReply(await admin(t, 'GET', `/gyms/${a.id}/products`), 200, {
-      items: [product],
+      items: [{ ...product, retired_at: null }],
       next_cursor: null,
     });
     expectReply(await admin(t, 'GET', `/gyms/${b.id}/products`), 200, { items: [], next_cursor: null });
@@ -212,6 +219,7 @@ describe.each(dialects)('operator API: GATEHOUSE_CURRENCY (%s)', (dialect) => {
       description: 'Day pass',
       payout_cents: 0,
       currency: 'EUR',
+      retired_at: null,
     });
   });
 });

@@ -57,11 +57,12 @@ describe.each(dialects)('daily visit limit, default 1 per member·gym·UTC day (
     await visit(t, n, member);
 
     await expectRefused(t, n, member);
-    await expectRefused(t, n, member, '2026-03-02T23:59:59.999Z');
+    await expectRefused(t, n, member, '2026-03-02T12:04:59.999Z');
+    await expectRefused(t, n, member, '2026-03-01T23:59:59.999Z');
     await createCheckin(t, otherGym, { platform_id: member });
     expect((await checkIn(t, n, platformId())).statusCode).toBe(201);
-    expect((await checkIn(t, n, member, '2026-03-03T00:00:00Z')).statusCode).toBe(201);
-    expect((await checkIn(t, n, member, '2026-03-01T23:59:59.999Z')).statusCode).toBe(201);
+    t.clock.set('2026-03-03T00:00:00Z');
+    expect((await checkIn(t, n, member, '2026-03-02T23:59:00Z')).statusCode).toBe(201);
   });
 
   test('when the member’s check-ins that day are pending, cancelled or expired, then they do not count: new check-ins are accepted and the latest validates', async () => {
@@ -120,16 +121,19 @@ describe.each(dialects)(
       await expectLedgerInvariants(t.store);
     });
 
-    test('when the member visited at 02:30Z on 2 March (local 1 March), then check-ins from 03:00Z on 1 March to 02:59:59.999Z on 2 March are refused, and one at 03:00Z on 2 March (local midnight) is accepted', async () => {
+    test('when the member visited at 02:30Z on 2 March (local 1 March), then check-ins created until 02:59:59.999Z are refused whatever their checked_in_at, and one created at 03:00Z (local midnight) is accepted', async () => {
       const t = app();
       const n = await arrangeNetwork(t);
       const member = platformId();
       t.clock.set('2026-03-02T02:30:00Z');
       await visit(t, n, member);
 
-      await expectRefused(t, n, member, '2026-03-02T02:59:59.999Z');
+      t.clock.set('2026-03-02T02:59:59.999Z');
+      await expectRefused(t, n, member);
+      await expectRefused(t, n, member, '2026-03-02T03:00:00Z');
       await expectRefused(t, n, member, '2026-03-01T03:00:00Z');
-      expect((await checkIn(t, n, member, '2026-03-02T03:00:00Z')).statusCode).toBe(201);
+      t.clock.set('2026-03-02T03:00:00Z');
+      expect((await checkIn(t, n, member, '2026-03-02T02:59:00Z')).statusCode).toBe(201);
     });
   },
 );
@@ -169,5 +173,43 @@ describe.each(dialects)('daily visit limit 2 (%s)', (dialect) => {
     await visit(t, n, member);
 
     await expectRefused(t, n, member);
+  });
+});
+
+describe.each(dialects)('daily visit limit by each gym’s own time zone (%s)', (dialect) => {
+  const app = operatorApp({ dialect });
+
+  test('when a gym is in America/Sao_Paulo on a UTC server, then its local midnight (03:00Z) starts a new day for the limit, and the UTC gym next door keeps the UTC day', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const made = await admin(t, 'POST', '/gyms', {
+      partner_id: n.partner.id,
+      name: 'Paulista',
+      timezone: 'america/sao_paulo',
+    });
+    expect(made.json()).toMatchObject({ timezone: 'America/Sao_Paulo', retired_at: null });
+    const local = { ...n, gym: made.json<{ id: number }>() };
+    local.product = await createProduct(t, local.gym.id);
+    const member = platformId();
+    t.clock.set('2026-03-02T02:30:00Z');
+    await visit(t, local, member);
+    await visit(t, n, member);
+    t.clock.set('2026-03-02T03:30:00Z');
+
+    await expectRefused(t, n, member);
+    await visit(t, local, member);
+    await expectLedgerInvariants(t.store);
+  });
+
+  test('when a gym names an unknown time zone or a bare offset, then 400 timezone and no gym', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const before = await wholeStore(t);
+    for (const timezone of ['Mars/Olympus_Mons', '+03:00', '']) {
+      const response = await admin(t, 'POST', '/gyms', { partner_id: n.partner.id, name: 'X', timezone });
+      expect(response.statusCode, timezone).toBe(400);
+      expect(response.json<{ errors: { key: string }[] }>().errors[0]?.key).toBe('timezone');
+    }
+    expect(await wholeStore(t)).toEqual(before);
   });
 });

@@ -32,7 +32,14 @@ describe.each(dialects)('every id the operator API accepts or hands out can be u
 
     const created = await admin(t, 'POST', '/gyms', { id: MAX_ID, partner_id: partner.id, name: 'Last Gym' });
 
-    expectReply(created, 201, { id: MAX_ID, partner_id: partner.id, name: 'Last Gym', created_at: T0 });
+    expectReply(created, 201, {
+      id: MAX_ID,
+      partner_id: partner.id,
+      name: 'Last Gym',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
     const product = await createProduct(t, MAX_ID, { payout_cents: 700 });
     const key = await issueKey(t, partner.id);
     const member = platformId();
@@ -59,7 +66,14 @@ describe.each(dialects)('every id the operator API accepts or hands out can be u
     expectReply(generated, 400, NO_ID_LEFT);
     expect(await wholeStore(t)).toEqual(before);
     const given = await admin(t, 'POST', '/gyms', { id: 42, partner_id: partner.id, name: 'Given Gym' });
-    expectReply(given, 201, { id: 42, partner_id: partner.id, name: 'Given Gym', created_at: T0 });
+    expectReply(given, 201, {
+      id: 42,
+      partner_id: partner.id,
+      name: 'Given Gym',
+      timezone: null,
+      retired_at: null,
+      created_at: T0,
+    });
   });
 
   test('when the greatest product id is taken and a product is created without an id, then 400 id and nothing is written', async () => {

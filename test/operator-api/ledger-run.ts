@@ -83,6 +83,7 @@ export async function mixedRun(t: TestApp) {
 export function wireTransaction(visit: Visit, id: number) {
   return {
     id,
+    kind: 'visit',
     checkin_id: visit.checkin.id,
     partner_id: visit.partnerId,
     gym_id: visit.product.gym_id,
@@ -91,10 +92,18 @@ export function wireTransaction(visit: Visit, id: number) {
     payout_cents: visit.product.payout_cents,
     currency: visit.product.currency,
     validated_at: visit.validatedAt,
+    effective_at: visit.validatedAt,
+    reverses: null,
+    reason: null,
   };
 }
 
-/** A JSON item as a CSV record reads back: every value a string. */
+/** A JSON item as a CSV record reads back: every value a string, null an empty field. */
 export function asCsvRecord(item: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(item).map(([field, value]) => [field, String(value)]));
+  return Object.fromEntries(
+    Object.entries(item).map(([field, value]) => [
+      field,
+      value === null ? '' : String(value as string | number),
+    ]),
+  );
 }

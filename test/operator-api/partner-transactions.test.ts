@@ -42,12 +42,16 @@ async function arrangeVisits(t: TestApp) {
   };
   const result = (checkin: Checkin, validatedAt: string) => ({
     id: ledger.items.find((item) => item.checkin_id === checkin.id)?.id,
+    kind: 'visit',
     checkin_id: checkin.id,
     platform_id: checkin.platform_id,
     product: { Id: mine.product.id, description: 'Black plan' },
     payout_cents: 1250,
     currency: 'BRL',
     validated_at: validatedAt,
+    effective_at: validatedAt,
+    reverses: null,
+    reason: null,
   });
   const [first, second] = visited as [Checkin, Checkin];
   return {

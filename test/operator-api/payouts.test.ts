@@ -12,6 +12,7 @@ interface Line {
   gym_id: number;
   currency: string;
   count: number;
+  reversals: number;
   payout_cents: number;
 }
 
@@ -53,6 +54,7 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
         gym_id: checkin.gym_id,
         currency: product?.currency ?? '',
         count: 0,
+        reversals: 0,
         payout_cents: 0,
       };
       lines.set(key, {
@@ -68,9 +70,30 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
     const response = await admin(app(), 'GET', `/payouts?${DAY}`);
 
     const expected = [
-      { partner_id: run.a.partner.id, gym_id: run.a.gym.id, currency: 'BRL', count: 2, payout_cents: 2500 },
-      { partner_id: run.a.partner.id, gym_id: run.free.gym_id, currency: 'BRL', count: 1, payout_cents: 0 },
-      { partner_id: run.b.partner.id, gym_id: run.b.gym.id, currency: 'USD', count: 2, payout_cents: 1998 },
+      {
+        partner_id: run.a.partner.id,
+        gym_id: run.a.gym.id,
+        currency: 'BRL',
+        count: 2,
+        reversals: 0,
+        payout_cents: 2500,
+      },
+      {
+        partner_id: run.a.partner.id,
+        gym_id: run.free.gym_id,
+        currency: 'BRL',
+        count: 1,
+        reversals: 0,
+        payout_cents: 0,
+      },
+      {
+        partner_id: run.b.partner.id,
+        gym_id: run.b.gym.id,
+        currency: 'USD',
+        count: 2,
+        reversals: 0,
+        payout_cents: 1998,
+      },
     ];
     expectReply(response, 200, { items: expected, next_cursor: null });
     expect(await fromValidatedCheckins()).toEqual(expected);
@@ -79,16 +102,37 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
 
   test('when payouts are filtered by partner_id or gym_id, then only those lines come', async () => {
     expect(await payouts(`${DAY}&partner_id=${run.b.partner.id}`)).toEqual([
-      { partner_id: run.b.partner.id, gym_id: run.b.gym.id, currency: 'USD', count: 2, payout_cents: 1998 },
+      {
+        partner_id: run.b.partner.id,
+        gym_id: run.b.gym.id,
+        currency: 'USD',
+        count: 2,
+        reversals: 0,
+        payout_cents: 1998,
+      },
     ]);
     expect(await payouts(`${DAY}&gym_id=${run.free.gym_id}`)).toEqual([
-      { partner_id: run.a.partner.id, gym_id: run.free.gym_id, currency: 'BRL', count: 1, payout_cents: 0 },
+      {
+        partner_id: run.a.partner.id,
+        gym_id: run.free.gym_id,
+        currency: 'BRL',
+        count: 1,
+        reversals: 0,
+        payout_cents: 0,
+      },
     ]);
   });
 
   test('when the period ends before a visit (to exclusive) or holds none, then that visit is not paid', async () => {
     expect(await payouts('from=2026-03-02T12:00:01.250Z&to=2026-03-02T12:00:02.250Z')).toEqual([
-      { partner_id: run.a.partner.id, gym_id: run.a.gym.id, currency: 'BRL', count: 1, payout_cents: 1250 },
+      {
+        partner_id: run.a.partner.id,
+        gym_id: run.a.gym.id,
+        currency: 'BRL',
+        count: 1,
+        reversals: 0,
+        payout_cents: 1250,
+      },
     ]);
     expect(await payouts('from=2026-03-01&to=2026-03-02')).toEqual([]);
   });
@@ -101,7 +145,7 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="payouts.csv"');
-    expect(response.body.split('\n')[0]).toBe('partner_id,gym_id,currency,count,payout_cents');
+    expect(response.body.split('\n')[0]).toBe('partner_id,gym_id,currency,count,reversals,payout_cents');
     expect(parse(response.body, { columns: true })).toEqual(json.map((line) => asCsvRecord({ ...line })));
     expect(json).toHaveLength(3);
   });

@@ -40,6 +40,20 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
   },
   'GET /admin/v1/transactions': { allowed: READERS, refusal: 'read the operator API' },
   'GET /admin/v1/payouts': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/transactions/:transaction_id/reversals': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
+  'POST /admin/v1/settlements': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
+  'GET /admin/v1/settlements': { allowed: READERS, refusal: 'read the operator API' },
+  'POST /admin/v1/settlements/:settlement_id/paid': {
+    allowed: ['admin', 'finance'],
+    refusal: 'act on money (reversals, settlements, payouts)',
+  },
+  'GET /admin/v1/settlements/:settlement_id/entries': { allowed: READERS, refusal: 'read the operator API' },
   'GET /admin/v1/custom-codes': {
     allowed: ['admin', 'finance', 'support', 'member-app'],
     refusal: "read members' custom codes",
@@ -76,6 +90,31 @@ const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
     allowed: ['admin', 'support'],
     refusal: "erase a member's data",
   },
+  'PATCH /admin/v1/partners/:partner_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'PATCH /admin/v1/gyms/:gym_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'PATCH /admin/v1/products/:product_id': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  // Last: they retire the records the calls before them act on.
+  'POST /admin/v1/products/:product_id/retire': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'POST /admin/v1/gyms/:gym_id/retire': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
+  'POST /admin/v1/partners/:partner_id/offboard': {
+    allowed: ['admin', 'support'],
+    refusal: 'change partners, gyms or products',
+  },
 };
 
 type Ids = Record<string, string>;
@@ -100,6 +139,12 @@ const QUERIES: Record<string, (ids: Ids) => string> = {
 const BODIES: Record<string, unknown> = {
   'POST /admin/v1/partners/:partner_id/webhooks': { url: 'http://127.0.0.1:9/matrix-second' },
   'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+  'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'matrix' },
+  'POST /admin/v1/settlements': { period_start: '2026-03-01', period_end: '2026-03-02' },
+  'POST /admin/v1/settlements/:settlement_id/paid': { reference: 'matrix' },
+  'PATCH /admin/v1/partners/:partner_id': { name: 'Matrix' },
+  'PATCH /admin/v1/gyms/:gym_id': { name: 'Matrix' },
+  'PATCH /admin/v1/products/:product_id': { payout_cents: 100 },
 };
 
 /** An event stream never ends by itself: a call to one is answered once its headers arrive. */
@@ -140,6 +185,10 @@ describe.each(dialects)('the role matrix over every operator route (%s)', (diale
       webhook_id: String((JSON.parse(webhook.body) as { id: number }).id),
       // No delivery was made (the delivery loop is not running): an allowed retry answers 404, not 403.
       delivery_id: '1',
+      // No visit was validated: an allowed reversal answers 404, not 403.
+      transaction_id: '999999',
+      settlement_id: '999999',
+      product_id: String(n.product.id),
     };
     return { tokens, ids };
   }

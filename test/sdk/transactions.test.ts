@@ -24,12 +24,16 @@ describe.each(dialects)('the SDK’s listTransactions against a live gatehouse (
         const [row] = await transactionsOf(t.store, checkin.id);
         return {
           id: row?.id,
+          kind: 'visit',
           checkin_id: checkin.id,
           platform_id: checkin.platformId,
           product: { Id: a.product.id, description: a.product.description },
           payout_cents: 1250,
           currency: 'BRL',
           validated_at: NOW,
+          effective_at: NOW,
+          reverses: null,
+          reason: null,
         };
       }),
     );

@@ -6,6 +6,7 @@ import {
   DailyLimitError,
   EntityNotFoundError,
   InputError,
+  RetiredError,
 } from '../errors.js';
 import {
   decideCheckinCancellation,
@@ -31,9 +32,9 @@ const creation = (overrides: Partial<CheckinCreation> = {}): CheckinCreation => 
 });
 
 const state = (overrides: Partial<CreationState> = {}): CreationState => ({
-  gym: { partnerId: 9 },
-  product: { id: 3, gymId: 42, description: 'Day pass' },
-  visitsThatDay: 0,
+  gym: { partnerId: 9, timezone: null, retired: false },
+  product: { id: 3, gymId: 42, description: 'Day pass', retired: false },
+  recentValidations: [],
   checkinId: 70,
   ...overrides,
 });
@@ -87,16 +88,69 @@ describe('decideCheckinCreation', () => {
     ['the product does not exist', state({ product: undefined }), new EntityNotFoundError('product')],
     [
       'the product belongs to another gym',
-      state({ product: { id: 3, gymId: 43, description: 'Day pass' } }),
+      state({ product: { id: 3, gymId: 43, description: 'Day pass', retired: false } }),
       new InputError('product_id', 'is not a product of that gym'),
     ],
-    ['the member was validated today already', state({ visitsThatDay: 1 }), new DailyLimitError()],
+    [
+      'the member was validated today already',
+      state({ recentValidations: [NOW - 3_600_000] }),
+      new DailyLimitError(),
+    ],
+    [
+      'the gym is retired',
+      state({ gym: { partnerId: 9, timezone: null, retired: true } }),
+      new RetiredError('gym'),
+    ],
+    [
+      'the product is retired',
+      state({ product: { id: 3, gymId: 42, description: 'Day pass', retired: true } }),
+      new RetiredError('product'),
+    ],
   ])('when %s, then the creation is refused and writes nothing', (_name, read, error) => {
     expect(() => decideCheckinCreation(creation(), read)).toThrow(error);
   });
 
+  test('when checked_in_at lies more than 5 minutes ahead, then the creation is refused for it', () => {
+    expect(() => decideCheckinCreation(creation({ checkedInAt: NOW + 300_001 }), state())).toThrow(
+      new InputError('checked_in_at', 'must not be more than 5 minutes in the future'),
+    );
+    expect(decideCheckinCreation(creation({ checkedInAt: NOW + 300_000 }), state()).outcome.status).toBe(
+      'pending',
+    );
+  });
+
+  test('when the member was validated yesterday and checked in today, then the limit allows today', () => {
+    const yesterday = Date.UTC(2026, 10, 22, 23, 59, 0);
+    const decision = decideCheckinCreation(creation(), state({ recentValidations: [yesterday] }));
+    expect(decision.outcome.status).toBe('pending');
+  });
+
+  test('when a visit checked in yesterday was validated today, then it counts today', () => {
+    // Validated at 00:01 today (the check-in was from 23:59 yesterday): the day of the validation counts.
+    const validated = Date.UTC(2026, 10, 23, 0, 1, 0);
+    expect(() => decideCheckinCreation(creation(), state({ recentValidations: [validated] }))).toThrow(
+      new DailyLimitError(),
+    );
+  });
+
+  test("when the gym has its own time zone, then its local day counts, not the server's", () => {
+    // 12:00 UTC is 09:00 in São Paulo; 02:00 UTC was still yesterday there (23:00).
+    const lateYesterdayThere = Date.UTC(2026, 10, 23, 2, 0, 0);
+    const there = state({
+      gym: { partnerId: 9, timezone: 'America/Sao_Paulo', retired: false },
+      recentValidations: [lateYesterdayThere],
+    });
+    expect(decideCheckinCreation(creation(), there).outcome.status).toBe('pending');
+    expect(() =>
+      decideCheckinCreation(creation(), { ...there, gym: { partnerId: 9, timezone: null, retired: false } }),
+    ).toThrow(new DailyLimitError());
+  });
+
   test('when the daily limit is 0, then any number of visits is allowed', () => {
-    const decision = decideCheckinCreation(creation({ dailyVisitLimit: 0 }), state({ visitsThatDay: 5 }));
+    const decision = decideCheckinCreation(
+      creation({ dailyVisitLimit: 0 }),
+      state({ recentValidations: [NOW - 1, NOW - 2, NOW - 3] }),
+    );
     expect(decision.outcome.status).toBe('pending');
   });
 });

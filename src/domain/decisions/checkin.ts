@@ -5,8 +5,10 @@ import {
   DailyLimitError,
   EntityNotFoundError,
   InputError,
+  RetiredError,
 } from '../errors.js';
 import { checkinEventData, type CheckinFacts, type EventType } from '../events.js';
+import { localDayBounds } from '../local-day.js';
 import type { Decision, Write } from '../writes.js';
 
 export interface CheckinCreation {
@@ -20,18 +22,39 @@ export interface CheckinCreation {
   /** How long a check-in stays valid, and how many validated visits a member may make at a gym in a day. */
   readonly ttlMs: number;
   readonly dailyVisitLimit: number;
-  /** The time zone whose local day the daily visit limit counts. */
+  /** The time zone of a gym that names none of its own: the local day the daily visit limit counts. */
   readonly timezone: string;
 }
 
+/** How far ahead of the server's clock a given `checked_in_at` may lie: the clock skew between client and server. */
+export const CHECKIN_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The validations a creation is decided from lie within this much of `now`, either side: every time zone's local
+ * day that holds `now` does (UTC−12 to UTC+14, and a day of 25 hours where clocks go back).
+ */
+export const RECENT_VALIDATIONS_MS = 27 * 3_600_000;
+
 /** What a check-in creation is decided from, read under the member's lock. */
 export interface CreationState {
-  readonly gym: { readonly partnerId: number } | undefined;
-  readonly product: { readonly id: number; readonly gymId: number; readonly description: string } | undefined;
-  /** The member's validated visits at the gym on the local day of `checkedInAt`. */
-  readonly visitsThatDay: number;
+  readonly gym:
+    { readonly partnerId: number; readonly timezone: string | null; readonly retired: boolean } | undefined;
+  readonly product:
+    | { readonly id: number; readonly gymId: number; readonly description: string; readonly retired: boolean }
+    | undefined;
+  /** When the member's validations at the gym were made, those within RECENT_VALIDATIONS_MS of `now`. */
+  readonly recentValidations: readonly number[];
   /** An id the store reserved for the new check-in. */
   readonly checkinId: number;
+}
+
+/**
+ * The member's validations at the gym on the gym's local day of `now`: a visit counts on the day it was
+ * validated, whenever the member checked in, and a check-in's own date can neither lift nor move the limit.
+ */
+export function visitsToday(request: CheckinCreation, state: CreationState): number {
+  const day = localDayBounds(request.now, state.gym?.timezone ?? request.timezone);
+  return state.recentValidations.filter((at) => at >= day.start && at < day.end).length;
 }
 
 function checkinEvent(type: EventType, facts: CheckinFacts, partnerId: number, now: number): Write {
@@ -41,13 +64,20 @@ function checkinEvent(type: EventType, facts: CheckinFacts, partnerId: number, n
   };
 }
 
-/** Create: the gym and its product must exist, and the member must not have reached the daily visit limit. */
+/**
+ * Create: `checked_in_at` no later than the clock skew allows, the gym and its product must exist and take
+ * check-ins, and the member must not have reached the daily visit limit.
+ */
 export function decideCheckinCreation(request: CheckinCreation, state: CreationState): Decision<Checkin> {
+  if (request.checkedInAt > request.now + CHECKIN_CLOCK_SKEW_MS)
+    throw new InputError('checked_in_at', 'must not be more than 5 minutes in the future');
   if (state.gym === undefined) throw new EntityNotFoundError('gym');
   if (state.product === undefined) throw new EntityNotFoundError('product');
   if (state.product.gymId !== request.gymId)
     throw new InputError('product_id', 'is not a product of that gym');
-  if (request.dailyVisitLimit > 0 && state.visitsThatDay >= request.dailyVisitLimit)
+  if (state.gym.retired) throw new RetiredError('gym');
+  if (state.product.retired) throw new RetiredError('product');
+  if (request.dailyVisitLimit > 0 && visitsToday(request, state) >= request.dailyVisitLimit)
     throw new DailyLimitError();
   const checkin: Checkin = {
     id: state.checkinId,
@@ -60,7 +90,10 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     validatedAt: null,
     cancelledAt: null,
   };
-  const facts = { ...checkin, product: state.product };
+  const facts = {
+    ...checkin,
+    product: { id: state.product.id, description: state.product.description },
+  };
   return {
     outcome: checkin,
     writes: [

@@ -11,7 +11,8 @@ export const MAX_URL_LENGTH = 2048;
 
 export type EndpointStatus = 'enabled' | 'disabled';
 /** Why an endpoint stopped: the receiver answered 410 Gone, or every delivery failed for days. */
-export type DisabledReason = 'gone' | 'failing';
+/** gone: 410; failing: 5 days of failures; offboarded: its partner was offboarded. */
+export type DisabledReason = 'gone' | 'failing' | 'offboarded';
 
 export interface WebhookEndpoint {
   readonly id: number;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { decide, type ChangeKind, type ChangeRequest, type ChangeState } from '../../domain/changes.js';
-import { localDayBounds } from '../../domain/local-day.js';
+import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
 import { memberLockKey } from '../member-lock.js';
 import {
@@ -68,16 +68,12 @@ async function readKind(
     ]));
     toState = (row: ValidationStateRow) => toValidationState(row);
   } else if (kind === 'create-checkin') {
-    const days = requests.map((r) => {
-      const creation = r as ChangeRequest<'create-checkin'>;
-      return localDayBounds(creation.checkedInAt, creation.timezone);
-    });
     ({ rows } = await query('gatehouse_creation_state', CREATION_STATE, [
       column((r: ChangeRequest<'create-checkin'>) => r.gymId),
       column((r: ChangeRequest<'create-checkin'>) => r.platformId),
       column((r: ChangeRequest<'create-checkin'>) => r.productId),
-      days.map((day) => day.start),
-      days.map((day) => day.end),
+      column((r: ChangeRequest<'create-checkin'>) => r.now - RECENT_VALIDATIONS_MS),
+      column((r: ChangeRequest<'create-checkin'>) => r.now + RECENT_VALIDATIONS_MS),
     ]));
     toState = (row: CreationStateRow) => toCreationState(row);
   } else if (kind === 'cancel-checkin') {

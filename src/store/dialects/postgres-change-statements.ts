@@ -54,39 +54,51 @@ export function toValidationState(row: ValidationStateRow): ValidationState {
 }
 
 /**
- * What each check-in creation is decided from: the gym's partner, the product, the member's validated visits at
- * the gym within the local day of the check-in, and the id the new check-in will take (refused creations skip
- * theirs, as the query-builder reservation does).
+ * What each check-in creation is decided from: the gym (partner, time zone, retired), the product, when the
+ * member's validations at the gym around now were made, and the id the new check-in will take (refused creations
+ * skip theirs, as the query-builder reservation does).
  */
 export const CREATION_STATE = `
-select g.partner_id, p.id as product_id, p.gym_id as product_gym_id, p.description,
-       (select count(*) from checkins c
+select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
+       p.id as product_id, p.gym_id as product_gym_id, p.description, p.retired_at as product_retired_at,
+       array(select c.validated_at from checkins c
         where c.gym_id = r.gym_id and c.platform_id = r.platform_id and c.status = 'validated'
-          and c.checked_in_at >= r.day_start and c.checked_in_at < r.day_end)::int as visits,
+          and c.validated_at >= r.since and c.validated_at < r.until) as validations,
        nextval(pg_get_serial_sequence('checkins', 'id')) as checkin_id
 from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
-  with ordinality as r(gym_id, platform_id, product_id, day_start, day_end, ord)
+  with ordinality as r(gym_id, platform_id, product_id, since, until, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
 order by r.ord`;
 
 export interface CreationStateRow {
   readonly partner_id: number | null;
+  readonly timezone: string | null;
+  readonly gym_retired_at: number | null;
   readonly product_id: number | null;
   readonly product_gym_id: number | null;
   readonly description: string | null;
-  readonly visits: number;
+  readonly product_retired_at: number | null;
+  readonly validations: readonly (number | string)[];
   readonly checkin_id: number;
 }
 
 export function toCreationState(row: CreationStateRow): CreationState {
   return {
-    gym: row.partner_id === null ? undefined : { partnerId: row.partner_id },
+    gym:
+      row.partner_id === null
+        ? undefined
+        : { partnerId: row.partner_id, timezone: row.timezone, retired: row.gym_retired_at !== null },
     product:
       row.product_id === null
         ? undefined
-        : { id: row.product_id, gymId: row.product_gym_id ?? 0, description: row.description ?? '' },
-    visitsThatDay: row.visits,
+        : {
+            id: row.product_id,
+            gymId: row.product_gym_id ?? 0,
+            description: row.description ?? '',
+            retired: row.product_retired_at !== null,
+          },
+    recentValidations: row.validations.map(Number),
     checkinId: row.checkin_id,
   };
 }

@@ -76,6 +76,8 @@ function columnsOf(writes: readonly Write[]): Column[] {
       case 'checkin-status':
         push(0, write.checkinId, write.from, write.to, write.at);
         break;
+      case 'insert-reversal':
+        throw new Error('a reversal is carried out by the unit of work, never in a batch');
       case 'insert-checkin': {
         const c = write.checkin;
         push(4, c.id, c.platformId, c.gymId, c.productId, c.checkedInAt, c.expiresAt, c.createdAt);

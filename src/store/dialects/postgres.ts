@@ -1,6 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { ChangeKind, ChangeOutcome, ChangeRequest } from '../../domain/changes.js';
+import { isBatched, type ChangeKind, type ChangeOutcome, type ChangeRequest } from '../../domain/changes.js';
 import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
@@ -80,7 +80,7 @@ export function createPostgresStore(options: StoreOptions): Store {
     write,
     serialize,
     apply: (kind, request) =>
-      batched === undefined ? builder(kind, request) : batch(batched, kind, request),
+      batched === undefined || !isBatched(kind) ? builder(kind, request) : batch(batched, kind, request),
     watchKeyChanges: (onChange) =>
       unlisten.push(
         listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>

@@ -3,12 +3,12 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import {
   decide,
-  type ChangeKind,
+  type BatchedChangeKind,
   type ChangeOutcome,
   type ChangeRequest,
   type ChangeState,
 } from '../../domain/changes.js';
-import { localDayBounds } from '../../domain/local-day.js';
+import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import type { Database } from '../database.js';
 import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
@@ -17,7 +17,9 @@ import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js'
  * (src/store/change-readers.ts). No lock is taken: SQLite's single writer runs the batch's changes one by one, so each
  * reads what the changes before it wrote.
  */
-type SyncReaders = { [K in ChangeKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K> };
+type SyncReaders = {
+  [K in BatchedChangeKind]: (s: SqliteStatements, request: ChangeRequest<K>) => ChangeState<K>;
+};
 
 function codeState(s: SqliteStatements, key: { gymId: number; platformId: string }) {
   const code = s.code(key.gymId, key.platformId);
@@ -34,12 +36,14 @@ const syncReaders: SyncReaders = {
     return { latest, code: stores ? s.code(request.gymId, request.platformId)?.code : undefined };
   },
   'create-checkin'(s, request) {
-    const partnerId = s.gymPartner(request.gymId);
-    const day = localDayBounds(request.checkedInAt, request.timezone);
     return {
-      gym: partnerId === undefined ? undefined : { partnerId },
+      gym: s.gym(request.gymId),
       product: s.product(request.productId),
-      visitsThatDay: s.validatedBetween(request, day.start, day.end),
+      recentValidations: s.validationsBetween(
+        request,
+        request.now - RECENT_VALIDATIONS_MS,
+        request.now + RECENT_VALIDATIONS_MS,
+      ),
       checkinId: s.nextCheckinId(),
     };
   },
@@ -59,7 +63,7 @@ const syncReaders: SyncReaders = {
   'delete-code': codeState,
 };
 
-interface Pending<K extends ChangeKind = ChangeKind> {
+interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
   readonly kind: K;
   readonly request: ChangeRequest<K>;
   readonly resolve: (outcome: ChangeOutcome<K>) => void;
@@ -93,7 +97,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
    * that throws fails the batch (the caller then isolates it).
    */
   /** Reads a change's state through the prepared statements and lets the domain decide. */
-  function decideOne<K extends ChangeKind>(kind: K, request: ChangeRequest<K>) {
+  function decideOne<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>) {
     return decide[kind](request, syncReaders[kind](statements, request));
   }
 
@@ -190,7 +194,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   return {
-    apply<K extends ChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
+    apply<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>> {
       return new Promise<ChangeOutcome<K>>((resolve, reject) => {
         queue.push({ kind, request, resolve, reject });
         if (!scheduled) {

@@ -31,13 +31,16 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const code = lazy<[number, string], { code: string; updated_at: number }>(
     'select code, updated_at from custom_codes where gym_id = ? and platform_id = ?',
   );
-  const gym = lazy<[number], { partner_id: number }>('select partner_id from gyms where id = ?');
-  const product = lazy<[number], { id: number; gym_id: number; description: string }>(
-    'select id, gym_id, description from products where id = ?',
+  const gym = lazy<[number], { partner_id: number; timezone: string | null; retired_at: number | null }>(
+    'select partner_id, timezone, retired_at from gyms where id = ?',
   );
-  const validatedBetween = lazy<[number, string, number, number], { count: number }>(
-    `select count(*) as count from checkins
-     where gym_id = ? and platform_id = ? and status = 'validated' and checked_in_at >= ? and checked_in_at < ?`,
+  const product = lazy<
+    [number],
+    { id: number; gym_id: number; description: string; retired_at: number | null }
+  >('select id, gym_id, description, retired_at from products where id = ?');
+  const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
+    `select validated_at from checkins
+     where gym_id = ? and platform_id = ? and status = 'validated' and validated_at >= ? and validated_at < ?`,
   );
   const nextCheckinId = lazy<[], { id: number }>(
     "select coalesce((select seq from sqlite_sequence where name = 'checkins'), 0) + 1 as id",
@@ -131,6 +134,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'event':
         appendEvent(withTransactionId(write, transactions));
         return;
+      case 'insert-reversal':
+        throw new Error('a reversal is carried out by the unit of work, never in a batch');
     }
   }
 
@@ -147,12 +152,28 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     gymPartner(gymId: number): number | undefined {
       return gym().get(gymId)?.partner_id;
     },
-    product(productId: number): { id: number; gymId: number; description: string } | undefined {
-      const row = product().get(productId);
-      return row && { id: row.id, gymId: row.gym_id, description: row.description };
+    /** What a check-in creation reads of its gym; undefined when there is no such gym. */
+    gym(gymId: number): { partnerId: number; timezone: string | null; retired: boolean } | undefined {
+      const row = gym().get(gymId);
+      return row && { partnerId: row.partner_id, timezone: row.timezone, retired: row.retired_at !== null };
     },
-    validatedBetween(member: { gymId: number; platformId: string }, start: number, end: number): number {
-      return validatedBetween().get(member.gymId, member.platformId, start, end)?.count ?? 0;
+    product(
+      productId: number,
+    ): { id: number; gymId: number; description: string; retired: boolean } | undefined {
+      const row = product().get(productId);
+      return (
+        row && {
+          id: row.id,
+          gymId: row.gym_id,
+          description: row.description,
+          retired: row.retired_at !== null,
+        }
+      );
+    },
+    validationsBetween(member: { gymId: number; platformId: string }, start: number, end: number): number[] {
+      return validationsBetween()
+        .all(member.gymId, member.platformId, start, end)
+        .map((row) => row.validated_at);
     },
     /** The id the next check-in takes: the caller holds the write lock (src/store/id-reservation.ts). */
     nextCheckinId(): number {

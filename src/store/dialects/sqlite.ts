@@ -6,6 +6,7 @@ import type { Database } from '../database.js';
 import { isMigrated, migrateToLatest } from '../migrator.js';
 import type { Store, StoreOptions } from '../store.js';
 import { runChange } from '../unit-of-work.js';
+import { isBatched, type ChangeRequest } from '../../domain/changes.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 
@@ -52,9 +53,9 @@ export function createSqliteStore(options: StoreOptions): Store {
     write,
     serialize,
     apply: (kind, request) =>
-      groupCommit === undefined
+      groupCommit === undefined || !isBatched(kind)
         ? runChange({ write, serialize, dialect: 'sqlite' }, kind, request)
-        : groupCommit.apply(kind, request),
+        : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
     migrate: () => migrateToLatest(db),

@@ -56,9 +56,10 @@ describe('README "Operating a network", followed literally after npm start', () 
     return pasted;
   }
 
-  test('when each command of the section is run as written, then the new partner is checked in, validated and paid', async () => {
-    expect(blocks).toHaveLength(4);
-    const [catalog = '', checkIn = '', validate = '', exports = ''] = blocks;
+  test('when each command of the section is run as written, then the new partner is checked in, validated, settled, paid and its visit reversed', async () => {
+    expect(blocks).toHaveLength(7);
+    const [catalog = '', checkIn = '', validate = '', exports = '', settle = '', reverse = '', change = ''] =
+      blocks;
     npmStart = await startGatehouse({ GATEHOUSE_PORT: String(ports.first) }, { cwd: checkout });
     // npm start's banner points at the checkout's own command, never at npx.
     const banner = { text: 'A fresh one later: ./gatehouse demo' };
@@ -127,7 +128,7 @@ describe('README "Operating a network", followed literally after npm start', () 
     // The day's payout, and the visit behind it.
     const exported = await session.run(asPasted(exports));
     const [payouts = '', transactions = ''] = exported.stdout.split(/\n(?=id,)/);
-    expect(payouts).toBe('partner_id,gym_id,currency,count,payout_cents\n2,42,BRL,1,1500');
+    expect(payouts).toBe('partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,1,0,1500');
     expect(parse(transactions, { columns: true })).toEqual([
       expect.objectContaining({
         partner_id: '2',
@@ -138,5 +139,60 @@ describe('README "Operating a network", followed literally after npm start', () 
       }),
     ]);
     expect(exported.stderr).toBe('');
+
+    // The period is closed for Acme and paid: the settlement holds the visit.
+    const settled = await session.run(asPasted(settle));
+    expect(settled.stderr).toBe('');
+    const [entries = '', paid = ''] = settled.stdout.split(/\n(?=id,partner_id)/);
+    expect(parse(entries, { columns: true })).toEqual([
+      expect.objectContaining({ kind: 'visit', partner_id: '2', gym_id: '42', payout_cents: '1500' }),
+    ]);
+    expect(parse(paid, { columns: true })).toEqual([
+      expect.objectContaining({
+        partner_id: '2',
+        currency: 'BRL',
+        status: 'paid',
+        total_cents: '1500',
+        count: '1',
+        reference: 'PIX E2E-0001',
+      }),
+    ]);
+
+    // The visit is reversed: a negative entry, and the day's payout nets to zero.
+    const reversed = await session.run(asPasted(reverse));
+    expect(reversed.stderr).toBe('');
+    const [reversal = '', net = ''] = reversed.stdout.split(/\n(?=partner_id,)/);
+    expect(parse(reversal, { columns: true })).toEqual([
+      expect.objectContaining({
+        kind: 'reversal',
+        amount_cents: '-1500',
+        currency: 'BRL',
+        reason: 'validated for the wrong member',
+      }),
+    ]);
+    expect(net.trim()).toBe('partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,1,1,0');
+
+    // The catalog changes: a new price, the gym renamed and in its own time zone.
+    const changed = await session.run(asPasted(change));
+    expect(changed.stderr).toBe('');
+    const [price = '', gym = ''] = changed.stdout.split(/\n(?=id,partner_id)/);
+    expect(parse(price, { columns: true })).toEqual([
+      {
+        id: '2',
+        gym_id: '42',
+        description: 'Day pass',
+        payout_cents: '1800',
+        currency: 'BRL',
+        retired_at: '',
+      },
+    ]);
+    expect(parse(gym, { columns: true })).toEqual([
+      expect.objectContaining({
+        id: '42',
+        name: 'Acme Paulista',
+        timezone: 'America/Sao_Paulo',
+        retired_at: '',
+      }),
+    ]);
   });
 });

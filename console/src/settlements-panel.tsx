@@ -1,0 +1,138 @@
+import { useState } from 'preact/hooks';
+import { call, download, formatMoney, messageOf } from './api.js';
+import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import { may, type Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Settlement {
+  id: number;
+  partner_id: number;
+  currency: string;
+  period_start: string;
+  period_end: string;
+  status: 'closed' | 'paid';
+  total_cents: number;
+  count: number;
+  paid_at: string | null;
+  reference: string | null;
+}
+
+/** A datetime-local value (the browser's time zone) as the instant the API reads. */
+const instant = (local: string | undefined) => new Date(local ?? '').toISOString();
+
+/** Settlements: close a period (one per partner·currency), mark one paid with its reference, export its entries. */
+export function SettlementsPanel({ session }: { session: Session }) {
+  const settlements = useData(
+    async () =>
+      (await call<{ items: Settlement[] }>(session, 'GET', '/admin/v1/settlements?limit=200')).items,
+    [session],
+  );
+  const [paying, setPaying] = useState<Settlement>();
+  const [error, setError] = useState<string>();
+  const mayAct = may(session, 'money');
+  const save = (settlement: Settlement) =>
+    download(
+      session,
+      `/admin/v1/settlements/${settlement.id}/entries?format=csv`,
+      `settlement-${settlement.id}.csv`,
+    ).then(
+      () => setError(undefined),
+      (caught: unknown) => setError(messageOf(caught)),
+    );
+  return (
+    <section aria-labelledby="settlements-title">
+      <h2 id="settlements-title">Settlements</h2>
+      <ErrorNote error={settlements.error ?? error} />
+      {mayAct && (
+        <ActionForm
+          title="Close a period"
+          submitLabel="Close period"
+          action={async ({ start, end, partner }) => {
+            await call(session, 'POST', '/admin/v1/settlements', {
+              period_start: instant(start),
+              period_end: instant(end),
+              ...(partner ? { partner_id: Number(partner) } : {}),
+            });
+            settlements.reload();
+          }}
+        >
+          <label>
+            Period start
+            <input name="start" type="datetime-local" step={1} required />
+          </label>
+          <label>
+            Period end (exclusive; it must have passed)
+            <input name="end" type="datetime-local" step={1} required />
+          </label>
+          <label>
+            Only this partner (id; empty for all)
+            <input name="partner" inputMode="numeric" pattern="[1-9][0-9]*" />
+          </label>
+        </ActionForm>
+      )}
+      {paying !== undefined && (
+        <ActionForm
+          title={`Mark settlement ${paying.id} paid`}
+          submitLabel="Mark paid"
+          action={async ({ reference }) => {
+            await call(session, 'POST', `/admin/v1/settlements/${paying.id}/paid`, { reference });
+            setPaying(undefined);
+            settlements.reload();
+          }}
+        >
+          <label>
+            Payment reference
+            <input name="reference" required maxLength={200} />
+          </label>
+        </ActionForm>
+      )}
+      <ScrollTable label="Settlements table">
+        <thead>
+          <tr>
+            <th scope="col">Settlement</th>
+            <th scope="col">Partner</th>
+            <th scope="col">Period</th>
+            <th scope="col">Entries</th>
+            <th scope="col">Total</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {settlements.value?.map((settlement) => (
+            <tr key={settlement.id}>
+              <td>{settlement.id}</td>
+              <td>{settlement.partner_id}</td>
+              <td>
+                {settlement.period_start.slice(0, 10)} – {settlement.period_end.slice(0, 10)}
+              </td>
+              <td>{settlement.count}</td>
+              <td>{formatMoney(settlement.total_cents, settlement.currency)}</td>
+              <td>{settlement.status === 'paid' ? `paid (${settlement.reference ?? ''})` : 'closed'}</td>
+              <td class="actions">
+                <button
+                  type="button"
+                  aria-label={`Download CSV of settlement ${settlement.id}`}
+                  onClick={() => void save(settlement)}
+                >
+                  Download CSV
+                </button>
+                {mayAct && settlement.status === 'closed' && (
+                  <button
+                    type="button"
+                    aria-label={`Mark paid settlement ${settlement.id}`}
+                    onClick={() => setPaying(settlement)}
+                  >
+                    Mark paid
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+    </section>
+  );
+}

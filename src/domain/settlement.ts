@@ -1,0 +1,58 @@
+import { ConflictError, InputError } from './errors.js';
+
+/** A closed period of one partner in one currency, and the entries it holds: they never move again. */
+export interface Settlement {
+  readonly id: number;
+  readonly partnerId: number;
+  readonly currency: string;
+  readonly periodStart: number;
+  /** Exclusive. */
+  readonly periodEnd: number;
+  readonly status: 'closed' | 'paid';
+  readonly totalCents: number;
+  /** Entries: visits and reversals. */
+  readonly count: number;
+  readonly lines: readonly SettlementLine[];
+  readonly createdBy: string;
+  readonly createdAt: number;
+  readonly paidAt: number | null;
+  readonly reference: string | null;
+}
+
+export interface SettlementLine {
+  readonly gymId: number;
+  readonly count: number;
+  readonly totalCents: number;
+}
+
+export interface Period {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A period may be closed once it has ended: its end no later than the moment it is closed, after its start.
+ * Settlement periods are instants, not gym-local days.
+ */
+export function assertClosablePeriod(period: Period, now: number): void {
+  if (period.end <= period.start) throw new InputError('period_end', 'must be later than period_start');
+  if (period.end > now)
+    throw new InputError('period_end', 'must not be later than now: the period has not ended');
+}
+
+/** Whether two periods share an instant ([start, end) each). */
+export function overlaps(a: Period, b: Period): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+export class SettlementOverlapError extends ConflictError {
+  constructor(partnerId: number) {
+    super('settlement.overlap', `partner ${partnerId} has a settlement that overlaps this period`);
+  }
+}
+
+export class SettlementPaidError extends ConflictError {
+  constructor() {
+    super('settlement.already-paid', 'settlement was already paid with another reference');
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { parseInstant } from '../domain/instant.js';
+import { pageRequest } from '../domain/pagination.js';
+import { sendCsv } from '../http/csv.js';
+import { presentSettlement, presentSettlementRow, presentTransaction } from '../presenters/records.js';
+import type { Services } from '../services/index.js';
+import { actorOfRequest } from './authenticate.js';
+import { Format, Transaction } from './ledger-routes.js';
+import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
+
+const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
+const SettlementFields = {
+  id: Id,
+  partner_id: Id,
+  currency: Type.String(),
+  period_start: Instant,
+  period_end: Type.String({ description: 'exclusive' }),
+  status: Type.Union([Type.Literal('closed'), Type.Literal('paid')]),
+  total_cents: Type.Integer({ description: "every entry's amount, reversals included" }),
+  count: Type.Integer({ description: 'entries: visits and reversals' }),
+};
+const SettlementTail = {
+  paid_at: Type.Union([Instant, Type.Null()]),
+  reference: Type.Union([Type.String(), Type.Null()], { description: "the payment's reference" }),
+  created_by: Type.String(),
+  created_at: Instant,
+};
+export const Settlement = Type.Object({
+  ...SettlementFields,
+  lines: Type.Array(Type.Object({ gym_id: Id, count: Type.Integer(), total_cents: Type.Integer() })),
+  ...SettlementTail,
+});
+export const SettlementRow = Type.Object({ ...SettlementFields, ...SettlementTail });
+const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
+
+/** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
+export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  const { settlements } = services;
+
+  app.post(
+    '/settlements',
+    {
+      schema: {
+        summary: 'Close a period for every partner (or one): one settlement per partner·currency',
+        body: Type.Object({ period_start: Period, period_end: Period, partner_id: Type.Optional(Id) }),
+        response: { 201: ListOf(Settlement), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { period_start: start, period_end: end, partner_id: partnerId } = request.body;
+      const period = { start: parseInstant('period_start', start), end: parseInstant('period_end', end) };
+      const closed = await settlements.close(
+        { period, ...(partnerId === undefined ? {} : { partnerId }) },
+        actorOfRequest(request),
+      );
+      return reply.code(201).send({ items: closed.map(presentSettlement), next_cursor: null });
+    },
+  );
+
+  app.get(
+    '/settlements',
+    {
+      schema: {
+        summary: 'List settlements (format=csv: one row each, without lines)',
+        querystring: Type.Object({
+          partner_id: Type.Optional(IdString),
+          status: Type.Optional(
+            Type.Union([Type.Literal('closed'), Type.Literal('paid')], { examples: ['paid'] }),
+          ),
+          format: Format,
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(Settlement), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { partner_id: partnerId, status } = request.query;
+      const filter = {
+        ...(partnerId === undefined ? {} : { partnerId: Number(partnerId) }),
+        ...(status === undefined ? {} : { status }),
+      };
+      if (request.query.format === 'csv') {
+        const all = await settlements.list(filter, { afterId: 0, limit: 100_000 });
+        const columns = Object.keys(SettlementRow.properties);
+        return sendCsv(reply, 'settlements.csv', columns, all.items, presentSettlementRow);
+      }
+      const page = await settlements.list(filter, pageRequest(request.query));
+      return { items: page.items.map(presentSettlement), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.post(
+    '/settlements/:settlement_id/paid',
+    {
+      schema: {
+        summary: 'Mark a settlement paid, with the payment’s reference',
+        params: Type.Object({ settlement_id: IdString }),
+        body: Type.Object({ reference: OperatorText(200, 1) }),
+        response: { 200: Settlement, ...operatorErrorResponses },
+      },
+    },
+    async (request) =>
+      presentSettlement(
+        await settlements.pay(
+          Number(request.params.settlement_id),
+          request.body.reference,
+          actorOfRequest(request),
+        ),
+      ),
+  );
+
+  app.get(
+    '/settlements/:settlement_id/entries',
+    {
+      schema: {
+        summary: 'Every ledger entry a settlement holds (format=csv streams them)',
+        params: Type.Object({ settlement_id: IdString }),
+        querystring: Type.Object({ format: Format }),
+        response: { 200: ListOf(Transaction), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const entries = await settlements.entries(Number(request.params.settlement_id));
+      if (request.query.format === 'csv') {
+        const columns = Object.keys(Transaction.properties);
+        return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentTransaction);
+      }
+      return { items: entries.map(presentTransaction), next_cursor: null };
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { EntityNotFoundError } from '../domain/errors.js';
+import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
+import { pageRequest } from '../domain/pagination.js';
+import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
+import type { Settlement } from '../domain/settlement.js';
+import type { Services } from '../services/index.js';
+import { principalOf } from './authenticate.js';
+import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
+
+const PartnerSettlement = Type.Object({
+  id: Type.Integer(),
+  currency: Type.String(),
+  period_start: Type.String(),
+  period_end: Type.String({ description: 'exclusive' }),
+  status: Type.Union([Type.Literal('closed'), Type.Literal('paid')]),
+  total_cents: Type.Integer(),
+  count: Type.Integer(),
+  lines: Type.Array(
+    Type.Object({ gym_id: Type.Integer(), count: Type.Integer(), total_cents: Type.Integer() }),
+  ),
+  paid_at: Type.Union([Type.String(), Type.Null()]),
+  reference: Type.Union([Type.String(), Type.Null()]),
+});
+const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
+
+const present = (settlement: Settlement) => ({
+  id: settlement.id,
+  currency: settlement.currency,
+  period_start: formatInstant(settlement.periodStart),
+  period_end: formatInstant(settlement.periodEnd),
+  status: settlement.status,
+  total_cents: settlement.totalCents,
+  count: settlement.count,
+  lines: settlement.lines.map((line) => ({
+    gym_id: line.gymId,
+    count: line.count,
+    total_cents: line.totalCents,
+  })),
+  paid_at: settlement.paidAt === null ? null : formatInstant(settlement.paidAt),
+  reference: settlement.reference,
+});
+
+/**
+ * GET /access/v1/settlements and /:id/entries (gatehouse additions): the partner's own settlements, with the
+ * lines and entries of the gyms its key may see.
+ */
+export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
+  app,
+  { services },
+) => {
+  app.get(
+    '/settlements',
+    {
+      schema: {
+        summary: "The partner's settlements: closed periods and what each paid",
+        headers: PartnerHeaders,
+        querystring: Type.Object({
+          limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT_PATTERN })),
+          cursor: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+        response: {
+          200: Type.Object({
+            metadata: Metadata,
+            results: Type.Array(PartnerSettlement),
+            next_cursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...partnerErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { key } = principalOf(request);
+      const page = await services.settlements.list(
+        { partnerId: key.partnerId },
+        pageRequest(request.query),
+        key.gymIds ?? undefined,
+      );
+      return {
+        metadata: { total: page.items.length, errors: 0 as const },
+        results: page.items.map(present),
+        next_cursor: page.nextCursor,
+      };
+    },
+  );
+
+  app.get(
+    '/settlements/:settlement_id/entries',
+    {
+      schema: {
+        summary: 'Every entry behind one of the partner’s settlements (of the gyms the key may see)',
+        headers: PartnerHeaders,
+        params: Type.Object({ settlement_id: Type.String({ pattern: POSITIVE_INT_PATTERN }) }),
+        response: {
+          200: Type.Object({ metadata: Metadata, results: Type.Array(GymTransaction) }),
+          ...partnerErrorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { key } = principalOf(request);
+      const id = Number(request.params.settlement_id);
+      const settlement = await services.settlements.get(id);
+      if (settlement.partnerId !== key.partnerId) throw new EntityNotFoundError('settlement');
+      const entries = await services.settlements.entries(id, key.gymIds ?? undefined);
+      return {
+        metadata: { total: entries.length, errors: 0 as const },
+        results: entries.map((entry) => ({
+          id: entry.id,
+          kind: entry.kind,
+          checkin_id: entry.checkinId,
+          platform_id: entry.platformId,
+          product: { Id: entry.productId, description: entry.productDescription },
+          payout_cents: entry.payoutCents,
+          currency: entry.currency,
+          validated_at: formatValidatedAt(entry.validatedAt),
+          effective_at: formatValidatedAt(entry.effectiveAt),
+          reverses: entry.reverses,
+          reason: entry.reason,
+        })),
+      };
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import { actorName, OPERATOR, type Actor } from '../domain/audit.js';
+import { EntityNotFoundError, InputError } from '../domain/errors.js';
+import { assertOperatorText } from '../domain/operator-text.js';
+import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
+import {
+  assertClosablePeriod,
+  SettlementOverlapError,
+  SettlementPaidError,
+  type Period,
+  type Settlement,
+} from '../domain/settlement.js';
+import { recordAudit } from '../store/audit-repository.js';
+import { findPartner } from '../store/catalog-repository.js';
+import { settlementEntries, type DescribedEntry } from '../store/ledger-entries.js';
+import {
+  insertSettlement,
+  listSettlements,
+  markPaid,
+  overlappingSettlements,
+  partnersWithEntries,
+  unsettledTotals,
+  type SettlementFilter,
+} from '../store/settlement-repository.js';
+import type { StoreTransaction } from '../store/store.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+const ONE = { afterId: 0, limit: 1 };
+const ALL = { afterId: 0, limit: 100_000 };
+
+/** Which partners a close covers, and the settlements each already has in the period (the same period again). */
+async function plan(trx: StoreTransaction, period: Period, partnerId: number | undefined) {
+  const partners = partnerId === undefined ? await partnersWithEntries(trx, period) : [partnerId];
+  const existing: number[] = [];
+  const toClose: number[] = [];
+  for (const partner of partners) {
+    const overlapping = await overlappingSettlements(trx, partner, period);
+    // Closing the same period again finds what it made; any other overlap refuses the whole close.
+    if (overlapping.some((other) => other.start !== period.start || other.end !== period.end))
+      throw new SettlementOverlapError(partner);
+    existing.push(...overlapping.map((other) => other.id));
+    if (overlapping.length === 0) toClose.push(partner);
+  }
+  return { existing, toClose };
+}
+
+/**
+ * Settlements: closed periods per partner·currency that hold exactly the entries effective in them that no
+ * settlement held yet. A settled entry never moves; a later reversal is effective when made, so it lands in the
+ * next period closed.
+ */
+export function createSettlementService({ store, clock }: ServiceDependencies) {
+  async function get(id: number, gymIds?: readonly number[]): Promise<Settlement> {
+    const [found] = await listSettlements(store.db, { ids: [id] }, ONE, gymIds);
+    if (found === undefined) throw new EntityNotFoundError('settlement');
+    return found;
+  }
+
+  return {
+    get,
+
+    /** Closes a period for one partner or every partner with entries in it: all or nothing. */
+    async close(
+      input: { period: Period; partnerId?: number },
+      actor: Actor = OPERATOR,
+    ): Promise<Settlement[]> {
+      const now = clock.now();
+      assertClosablePeriod(input.period, now);
+      const ids = await store.write(async (trx) => {
+        // One close at a time: two overlapping periods closed together cannot both pass the overlap check.
+        await store.serialize(trx, 'settlements');
+        if (input.partnerId !== undefined && (await findPartner(trx, input.partnerId)) === undefined)
+          throw new EntityNotFoundError('partner');
+        const { existing, toClose } = await plan(trx, input.period, input.partnerId);
+        const made: number[] = [];
+        for (const partnerId of toClose) {
+          for (const { currency } of await unsettledTotals(trx, partnerId, input.period)) {
+            const createdBy = actorName(actor);
+            made.push(
+              await insertSettlement(trx, { partnerId, currency, period: input.period, createdBy, now }),
+            );
+          }
+        }
+        for (const id of made)
+          await recordAudit(trx, { actor, action: 'close', entity: 'settlement', entityId: id }, now);
+        return [...existing, ...made];
+      });
+      return (await listSettlements(store.db, { ids }, ALL)).sort((a, b) => a.id - b.id);
+    },
+
+    /** Marks a closed settlement paid with the payment's reference; the same reference again changes nothing. */
+    async pay(id: number, reference: string, actor: Actor = OPERATOR): Promise<Settlement> {
+      assertOperatorText('reference', reference);
+      if (reference.length < 1 || reference.length > 200)
+        throw new InputError('reference', 'length must be between 1 and 200 characters');
+      await store.write(async (trx) => {
+        const [current] = await listSettlements(trx, { ids: [id] }, ONE);
+        if (current === undefined) throw new EntityNotFoundError('settlement');
+        if (current.status === 'paid') {
+          if (current.reference === reference) return;
+          throw new SettlementPaidError();
+        }
+        const now = clock.now();
+        if (!(await markPaid(trx, id, { reference, by: actorName(actor), at: now })))
+          throw new SettlementPaidError();
+        await recordAudit(trx, { actor, action: 'pay', entity: 'settlement', entityId: id }, now);
+      });
+      return get(id);
+    },
+
+    async list(
+      filter: SettlementFilter,
+      page: PageRequest,
+      gymIds?: readonly number[],
+    ): Promise<Page<Settlement>> {
+      return toPage(await listSettlements(store.db, filter, page, gymIds), page.limit);
+    },
+
+    /** Every entry behind a settlement (those of the given gyms only, for a partner's key). */
+    async entries(id: number, gymIds?: readonly number[]): Promise<DescribedEntry[]> {
+      await get(id);
+      return settlementEntries(store.db, id, gymIds);
+    },
+  };
+}
+
+export type SettlementService = ReturnType<typeof createSettlementService>;

@@ -1,0 +1,178 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
+import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { validate } from '../../fixtures/processes/http.js';
+
+const ADMIN_TOKEN = 'operator-secret-money-0123456789';
+
+/*
+ * The Money view's actions against a real `gatehouse serve` on SQLite: a visit reversed, a period closed and its
+ * settlement marked paid, as a finance operator would; a readonly operator is shown none of it.
+ */
+describe('money in the console', () => {
+  const spawnGatehouse = useGatehouseProcesses('file');
+  const openConsole = useBrowser();
+  const ownDatabase = useOwnDatabase('file');
+  let baseUrl: string;
+  let operator: Operator;
+
+  beforeAll(async () => {
+    const database = await ownDatabase('sqlite');
+    operator = database.operator;
+    const server = await spawnGatehouse({
+      GATEHOUSE_DATABASE_URL: database.url,
+      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+    });
+    baseUrl = server.baseUrl;
+  });
+
+  async function signIn(token: string): Promise<ConsolePage> {
+    const console = await openConsole(baseUrl);
+    await console.page.getByLabel('Operator token').fill(token);
+    await console.page.keyboard.press('Enter');
+    await console.page.getByRole('link', { name: 'Money' }).click();
+    return console;
+  }
+
+  async function issueOperator(name: string, role: string): Promise<string> {
+    const response = await fetch(`${baseUrl}/admin/v1/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, role }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { token: string }).token;
+  }
+
+  it('when a finance operator reverses a visit and closes the period, then the ledger shows the reversal, the settlement holds both entries and is marked paid', async () => {
+    const desk = await arrangeCheckins(operator.services, 1);
+    const member = desk.checkins[0]?.platformId ?? '';
+    const answer = await validate(baseUrl, desk.headers, member);
+    expect(answer.kind === 'response' && answer.status).toBe(200);
+    const [visit] = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'payout_cents'])
+      .execute();
+    if (visit === undefined) throw new Error('the validation left no transaction');
+
+    const console = await signIn(await issueOperator('fiona', 'finance'));
+    const { page } = console;
+    const ledger = page.getByRole('region', { name: 'Ledger table' });
+    await ledger.getByRole('cell', { name: `visit ${visit.id}`, exact: true }).waitFor();
+    await page.getByRole('button', { name: `Reverse visit ${visit.id}` }).click();
+    const reverse = page.getByRole('form', { name: `Reverse visit ${visit.id}` });
+    await reverse.getByLabel('Reason').fill('member checked in by mistake');
+    await reverse.getByRole('button', { name: 'Reverse' }).click();
+    await ledger
+      .getByRole('cell', { name: `reversal of visit ${visit.id}: member checked in by mistake` })
+      .waitFor();
+
+    // The period ends now, after both entries: it may be closed.
+    const periodEnd = await page.evaluate(() => {
+      const now = new Date(Date.now() + 1000);
+      const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
+      return local.toISOString().slice(0, 19);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const close = page.getByRole('form', { name: 'Close a period' });
+    await close.getByLabel('Period start').fill(`${periodEnd.slice(0, 10)}T00:00:00`);
+    await close.getByLabel('Period end (exclusive; it must have passed)').fill(periodEnd);
+    await close.getByRole('button', { name: 'Close period' }).click();
+    const settlements = page.getByRole('region', { name: 'Settlements table' });
+    const row = settlements.getByRole('row').filter({ hasText: 'closed' });
+    await row.waitFor();
+    await expect(row.getByRole('cell').nth(3).innerText()).resolves.toBe('2');
+    await row.getByRole('button', { name: /^Mark paid settlement \d+$/ }).click();
+    const pay = page.getByRole('form', { name: /^Mark settlement \d+ paid$/ });
+    await pay.getByLabel('Payment reference').fill('WIRE-2026-11-0042');
+    await pay.getByRole('button', { name: 'Mark paid' }).click();
+    await settlements.getByRole('cell', { name: 'paid (WIRE-2026-11-0042)' }).waitFor();
+    await expectClean(console);
+    await screenshots(page, 'money');
+
+    const reversals = await operator.store.db
+      .selectFrom('reversals')
+      .select(['transaction_id', 'payout_cents', 'reason', 'created_by'])
+      .execute();
+    expect(reversals).toEqual([
+      {
+        transaction_id: visit.id,
+        payout_cents: -visit.payout_cents,
+        reason: 'member checked in by mistake',
+        created_by: 'operator:fiona',
+      },
+    ]);
+    const stored = await operator.store.db
+      .selectFrom('settlements')
+      .select(['partner_id', 'status', 'total_cents', 'count', 'paid_reference', 'paid_by'])
+      .execute();
+    expect(stored).toEqual([
+      {
+        partner_id: desk.partner.id,
+        status: 'paid',
+        total_cents: 0,
+        count: 2,
+        paid_reference: 'WIRE-2026-11-0042',
+        paid_by: 'operator:fiona',
+      },
+    ]);
+  });
+
+  it('when a readonly operator opens Money, then it is shown no action on money', async () => {
+    const console = await signIn(await issueOperator('rosa', 'readonly'));
+    const { page } = console;
+    await page.getByRole('region', { name: 'Settlements table' }).waitFor();
+    await page.getByRole('region', { name: 'Ledger table' }).getByRole('cell').first().waitFor();
+    for (const hidden of [/^Reverse/, /^Mark paid/, /^Close period$/]) {
+      await expect(page.getByRole('button', { name: hidden }).count()).resolves.toBe(0);
+    }
+    await page.getByRole('button', { name: /^Download CSV of settlement \d+$/ }).waitFor();
+    await expectClean(console);
+  });
+
+  it('when the operator renames a gym, sets its time zone, retires a product and offboards the partner in Network, then the store holds each change', async () => {
+    const desk = await arrangeCheckins(operator.services, 0);
+    const console = await openConsole(baseUrl);
+    const { page } = console;
+    await page.getByLabel('Operator token').fill(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    page.on('dialog', (dialog) => void dialog.accept());
+
+    const gym = page.getByRole('form', { name: `Change gym ${desk.gym.id}` });
+    await gym.getByLabel(`Name of gym ${desk.gym.id}`).fill('Acme Paulista');
+    await gym.getByLabel(`Time zone of gym ${desk.gym.id}`).fill('America/Sao_Paulo');
+    await gym.getByRole('button', { name: 'Save gym' }).click();
+    await page.getByRole('heading', { name: /Acme Paulista.*America\/Sao_Paulo/ }).waitFor();
+    await page.getByRole('button', { name: `Retire product ${desk.product.id}` }).click();
+    await page.getByText('· retired').waitFor();
+    await page.getByRole('button', { name: /^Offboard / }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id} \\(offboarded\\)$`) }).waitFor();
+    await expectClean(console);
+
+    const db = operator.store.db;
+    expect(
+      await db.selectFrom('gyms').select(['name', 'timezone']).where('id', '=', desk.gym.id).execute(),
+    ).toEqual([{ name: 'Acme Paulista', timezone: 'America/Sao_Paulo' }]);
+    const product = await db
+      .selectFrom('products')
+      .select('retired_at')
+      .where('id', '=', desk.product.id)
+      .executeTakeFirstOrThrow();
+    expect(product.retired_at).toEqual(expect.any(Number));
+    const partner = await db
+      .selectFrom('partners')
+      .select('offboarded_at')
+      .where('id', '=', desk.partner.id)
+      .executeTakeFirstOrThrow();
+    expect(partner.offboarded_at).toEqual(expect.any(Number));
+    const keys = await db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('partner_id', '=', desk.partner.id)
+      .execute();
+    expect(keys).toEqual([{ revoked_at: expect.any(Number) as number }]);
+  });
+});
