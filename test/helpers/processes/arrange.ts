@@ -4,7 +4,7 @@ import { systemClock } from '../../../src/domain/clock.js';
 import { createServices, type Services } from '../../../src/services/index.js';
 import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { arrangePartner, platformId, type Arranged } from '../factories.js';
+import { arrangePartner, platformId } from '../factories.js';
 import { transactionsOf } from '../store-state.js';
 import { secondsOf, validationBody } from '../wire-bodies.js';
 
@@ -42,7 +42,11 @@ export async function arrangeCheckins(services: Services, count: number) {
 }
 
 /** The body a successful validate answers with, for the arranged gym and product. */
-export function validatedBody(arranged: Arranged, member: string, validatedAtMs: number) {
+export function validatedBody(
+  arranged: { gym: { id: number }; product: { id: number; description: string } },
+  member: string,
+  validatedAtMs: number,
+) {
   return validationBody(arranged.gym, arranged.product, { platform_id: member }, secondsOf(validatedAtMs));
 }
 
