@@ -11,7 +11,7 @@ import {
 } from '../domain/settlement.js';
 import { recordAudit } from '../store/audit-repository.js';
 import { findPartner } from '../store/catalog-repository.js';
-import { settlementEntries, type DescribedEntry } from '../store/ledger-entries.js';
+import { settlementEntries, type DescribedEntry } from '../store/ledger-reports.js';
 import {
   insertSettlement,
   listSettlements,

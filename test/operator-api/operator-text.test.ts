@@ -67,7 +67,7 @@ describe.each(dialects)('operator text fields refuse control characters (%s)', (
     const response = await admin(t, 'POST', '/partners', { name });
 
     const id = (JSON.parse(response.body) as { id: number }).id;
-    expectReply(response, 201, { id, name, created_at: T0 });
+    expectReply(response, 201, { id, name, offboarded_at: null, created_at: T0 });
     expect(await t.store.db.selectFrom('partners').select('name').where('id', '=', id).execute()).toEqual([
       { name },
     ]);

@@ -31,8 +31,15 @@ const PAYOUT_CENTS = 1250;
 const ONE_DAY_MS = 86_400_000;
 
 interface Created {
-  partner: { id: number; name: string; created_at: string };
-  gym: { id: number; partner_id: number; name: string; created_at: string };
+  partner: { id: number; name: string; offboarded_at: null; created_at: string };
+  gym: {
+    id: number;
+    partner_id: number;
+    name: string;
+    timezone: null;
+    retired_at: null;
+    created_at: string;
+  };
   product: { id: number; gym_id: number; description: string; payout_cents: number; currency: string };
   key: { id: number; prefix: string; key: string; gym_ids: number[] | null };
   checkin: { id: number; platform_id: string; status: string; checked_in_at: string; expires_at: string };
@@ -83,12 +90,18 @@ describe('the operator side, through `gatehouse` processes', () => {
     expect(partner).toEqual({
       id: A_NUMBER,
       name: 'Iron Temple Gyms',
+      offboarded_at: null,
       created_at: AN_ISO_MILLIS,
     });
     api = await openPartnerApi(databaseUrl);
     const db = api.store.db;
     expect(await db.selectFrom('partners').selectAll().execute()).toEqual([
-      { id: partner.id, name: 'Iron Temple Gyms', created_at: Date.parse(partner.created_at) },
+      {
+        id: partner.id,
+        name: 'Iron Temple Gyms',
+        created_at: Date.parse(partner.created_at),
+        offboarded_at: null,
+      },
     ]);
 
     // Its gym, with the provider-assigned id partners send as X-Gym-Id.
@@ -110,6 +123,8 @@ describe('the operator side, through `gatehouse` processes', () => {
       id: GYM_ID,
       partner_id: partner.id,
       name: 'Iron Temple Downtown',
+      timezone: null,
+      retired_at: null,
       created_at: AN_ISO_MILLIS,
     });
     expect(await db.selectFrom('gyms').selectAll().execute()).toEqual([
@@ -118,6 +133,8 @@ describe('the operator side, through `gatehouse` processes', () => {
         partner_id: partner.id,
         name: 'Iron Temple Downtown',
         created_at: Date.parse(gym.created_at),
+        timezone: null,
+        retired_at: null,
       },
     ]);
 
@@ -142,6 +159,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       description: 'Day pass',
       payout_cents: PAYOUT_CENTS,
       currency: 'BRL',
+      retired_at: null,
     });
     expect(await db.selectFrom('products').selectAll().execute()).toEqual([
       { ...product, created_at: A_NUMBER },
@@ -258,7 +276,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       ]);
 
     expect(expectSuccess(payoutsCsv).stdout.split('\n')[0]).toBe(
-      'partner_id,gym_id,currency,count,payout_cents',
+      'partner_id,gym_id,currency,count,reversals,payout_cents',
     );
     expect(csvOf(payoutsCsv)).toEqual([
       {
@@ -266,11 +284,13 @@ describe('the operator side, through `gatehouse` processes', () => {
         gym_id: String(GYM_ID),
         currency: 'BRL',
         count: '1',
+        reversals: '0',
         payout_cents: String(PAYOUT_CENTS),
       },
     ]);
     const transaction = {
       id: transactionId,
+      kind: 'visit',
       checkin_id: checkin.id,
       partner_id: partner.id,
       gym_id: GYM_ID,
@@ -279,16 +299,20 @@ describe('the operator side, through `gatehouse` processes', () => {
       payout_cents: PAYOUT_CENTS,
       currency: 'BRL',
       validated_at: validatedAt,
+      effective_at: validatedAt,
+      reverses: null,
+      reason: null,
     };
     expect(expectSuccess(transactionsCsv).stdout.split('\n')[0]).toBe(
-      'id,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at',
+      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason',
     );
     expect(csvOf(transactionsCsv)).toEqual([asText(transaction)]);
     expect(jsonOf(transactionsJson)).toEqual([transaction]);
     expect(tableOf(transactionsTable)).toEqual([asText(transaction)]);
     expect(dayBeforeCsv).toEqual({
       code: 0,
-      stdout: 'id,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at\n',
+      stdout:
+        'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason\n',
       stderr:
         `gatehouse: no transactions validated from ${previousDay}T00:00:00Z to ${day}T00:00:00Z ` +
         '(the end excluded; days in UTC); choose another period with --from and --to\n',
@@ -495,6 +519,8 @@ describe('the operator side, through `gatehouse` processes', () => {
         id: gym.id,
         partner_id: gym.partner_id,
         name: gym.name,
+        timezone: gym.timezone,
+        retired_at: null,
         created_at: isoMillis(gym.created_at),
       })),
     );
@@ -513,6 +539,7 @@ describe('the operator side, through `gatehouse` processes', () => {
         description: product.description,
         payout_cents: product.payout_cents,
         currency: product.currency,
+        retired_at: null,
       })),
     );
     const partnerRows = await store.db.selectFrom('partners').selectAll().orderBy('id').execute();
@@ -522,6 +549,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       partnerRows.map((partner) => ({
         id: partner.id,
         name: partner.name,
+        offboarded_at: null,
         created_at: isoMillis(partner.created_at),
       })),
     );

@@ -42,6 +42,7 @@ describe('export periods: today by default, and a note when a period holds nothi
         gym_id: gym,
         currency: 'BRL',
         count: '1',
+        reversals: '0',
         payout_cents: '1700',
       },
     ]);
@@ -53,7 +54,7 @@ describe('export periods: today by default, and a note when a period holds nothi
 
     expect(result).toEqual({
       code: 0,
-      stdout: 'partner_id,gym_id,currency,count,payout_cents\n',
+      stdout: 'partner_id,gym_id,currency,count,reversals,payout_cents\n',
       stderr: `gatehouse: no validated visits to pay from 2020-01-01T00:00:00Z to 2020-01-02T00:00:00Z ${NOTE_TAIL}`,
     });
   });

@@ -37,6 +37,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
       rows.map((row) => ({
         id: String(row.id),
         name: row.name === PLAIN ? PLAIN : `'${row.name}`,
+        offboarded_at: '',
         created_at: isoMillis(row.created_at),
       })),
     );
@@ -59,7 +60,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
 
     const [product] = await store.db.selectFrom('products').selectAll().where('gym_id', '=', 5).execute();
     expect(csv.stdout).toBe(
-      `id,gym_id,description,payout_cents,currency\n${product!.id},5,'-1 month free,0,BRL\n`,
+      `id,gym_id,description,payout_cents,currency,retired_at\n${product!.id},5,'-1 month free,0,BRL,\n`,
     );
   });
 
@@ -78,6 +79,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
     expect(tableOf(table).find((row) => row.id === String(id))).toEqual({
       id: String(id),
       name: 'Evil]0;pwned[2J Gym',
+      offboarded_at: '',
       created_at: '2026-01-01T00:00:00.000Z',
     });
   });

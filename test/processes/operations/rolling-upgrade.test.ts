@@ -12,12 +12,12 @@ import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { useServeProcesses } from '../hardening/serve-process.js';
 import {
-  arrangeCheckins,
   expectOneTransaction,
   openOperator,
   validatedBody,
   type Operator,
 } from '../../fixtures/processes/arrange.js';
+import { platformId, unique } from '../../fixtures/factories.js';
 import { reply, send, validate } from '../../fixtures/processes/http.js';
 
 const run = promisify(execFile);
@@ -59,6 +59,44 @@ async function buildPreviousRelease(dir: string): Promise<void> {
   );
 }
 
+const ADMIN_TOKEN = 'rolling-upgrade-admin-0123456789';
+
+/**
+ * A partner, gym, product, key and `count` pending check-ins, made through the previous release's operator API:
+ * before the newest migration, only the previous release's code may write (this checkout's expects its schema).
+ */
+async function arrangeThroughPreviousRelease(baseUrl: string, count: number) {
+  const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const post = async <T>(path: string, json: unknown): Promise<T> => {
+    const outcome = reply(await send(baseUrl, 'POST', `/admin/v1${path}`, { headers, json }));
+    if (!('status' in outcome) || outcome.status !== 201) throw new Error(JSON.stringify(outcome));
+    return outcome.body as T;
+  };
+  const n = unique();
+  const partner = await post<{ id: number }>('/partners', { name: `Partner ${n}` });
+  const gym = await post<{ id: number }>('/gyms', { id: 1000 + n, partner_id: partner.id, name: `Gym ${n}` });
+  const product = await post<{ id: number; description: string }>(`/gyms/${gym.id}/products`, {
+    description: `Monthly plan ${n}`,
+    payout_cents: 1250,
+  });
+  const key = await post<{ key: string }>(`/partners/${partner.id}/keys`, { label: 'front desk' });
+  const checkins = [];
+  for (let i = 0; i < count; i += 1) {
+    const made = await post<{ id: number; platform_id: string }>('/checkins', {
+      platform_id: platformId(),
+      gym_id: gym.id,
+      product_id: product.id,
+    });
+    checkins.push({ id: made.id, platformId: made.platform_id });
+  }
+  return {
+    gym,
+    product,
+    checkins,
+    headers: { authorization: `Bearer ${key.key}`, 'x-gym-id': String(gym.id) },
+  };
+}
+
 async function appliedMigrations(operator: Operator): Promise<string[]> {
   const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
     operator.store.db,
@@ -84,14 +122,18 @@ describe.skipIf(!pgAvailable)(
       const schema = await createPgSchema();
       const operator = openOperator(schema.url);
       try {
-        const env = { GATEHOUSE_DATABASE_URL: schema.url, GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' };
+        const env = {
+          GATEHOUSE_DATABASE_URL: schema.url,
+          GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
+          GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+        };
         // The fleet as it was: the previous release, which migrates the database to its own schema.
         const old = await start(env, { root: worktree });
         await expect
           .poll(async () => reply(await send(old.baseUrl, 'GET', '/ready')), { timeout: 20_000 })
           .toEqual({ status: 200, body: { status: 'ready' } });
         expect(await appliedMigrations(operator)).not.toContain(Object.keys(migrations).at(-1));
-        const arranged = await arrangeCheckins(operator.services, 4);
+        const arranged = await arrangeThroughPreviousRelease(old.baseUrl, 4);
         const [a, b, c, d] = arranged.checkins.map((checkin) => checkin.platformId) as [
           string,
           string,
