@@ -1,10 +1,13 @@
 import type { CheckinStatus } from './checkin-condition.js';
+import type { MemberDetails } from './member-details.js';
 
 /** What services and routes see of stored records (times are epoch milliseconds, UTC). */
 export interface Partner {
   readonly id: number;
   readonly name: string;
   readonly createdAt: number;
+  /** A sandbox partner's keys start ghk_test_; its visits are flagged and never count in payouts. */
+  readonly sandbox: boolean;
 }
 
 export interface Gym {
@@ -45,6 +48,8 @@ export interface Checkin {
   readonly expiresAt: number;
   readonly validatedAt: number | null;
   readonly cancelledAt: number | null;
+  /** What the front desk may show of the member; absent when none were given. */
+  readonly member?: MemberDetails;
 }
 
 export interface CustomCode {

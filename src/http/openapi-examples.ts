@@ -18,7 +18,17 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown' },
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
-  'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
+  'POST /admin/v1/checkins': {
+    platform_id: '1234567890123',
+    gym_id: 42,
+    product_id: 2,
+    member: {
+      first_name: 'Ana',
+      last_name: 'Souza',
+      email: 'ana@example.com',
+      phone_number: '+5511999990000',
+    },
+  },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
 };

@@ -5,7 +5,7 @@ import {
   PLATFORM_ID_PATTERN,
   POSITIVE_INT_PATTERN,
 } from '../domain/identifiers.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, MemberDetailsSchema } from '../http/schemas.js';
 import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
@@ -60,6 +60,7 @@ export const Checkin = Type.Object({
   expires_at: Instant,
   validated_at: NullableInstant,
   cancelled_at: NullableInstant,
+  member: Type.Optional(MemberDetailsSchema),
 });
 
 export function ListOf(item: TSchema) {

@@ -71,6 +71,7 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   expires_at: formatInstant(checkin.expiresAt),
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
+  ...(checkin.member === undefined ? {} : { member: checkin.member }),
 });
 
 export const presentTransaction = (transaction: LedgerTransaction) => ({

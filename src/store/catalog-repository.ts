@@ -5,7 +5,12 @@ import type { Database, GymRow, PartnerRow } from './database.js';
 
 type Db = Kysely<Database>;
 
-const toPartner = (row: PartnerRow): Partner => ({ id: row.id, name: row.name, createdAt: row.created_at });
+const toPartner = (row: PartnerRow): Partner => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  sandbox: Number(row.sandbox) === 1,
+});
 
 const toGym = (row: GymRow): Gym => ({
   id: row.id,
@@ -14,11 +19,11 @@ const toGym = (row: GymRow): Gym => ({
   createdAt: row.created_at,
 });
 
-export async function insertPartner(db: Db, name: string, now: number): Promise<Partner> {
+export async function insertPartner(db: Db, name: string, now: number, sandbox = false): Promise<Partner> {
   const row = await db
     .insertInto('partners')
-    .values({ name, created_at: now })
-    .returning(['id', 'name', 'created_at'])
+    .values({ name, created_at: now, sandbox: sandbox ? 1 : 0 })
+    .returning(['id', 'name', 'created_at', 'sandbox'])
     .executeTakeFirstOrThrow();
   return toPartner(row);
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../domain/changes.js';
 import type { LatestCheckin } from '../domain/decisions/validation.js';
 import { localDayBounds } from '../domain/local-day.js';
+import { memberFromColumn } from '../domain/member-details.js';
 import { findGym, findProduct } from './catalog-repository.js';
 import { countValidatedCheckins, findCheckin } from './checkin-repository.js';
 import { findCustomCode } from './custom-code-repository.js';
@@ -36,6 +37,7 @@ export async function latestCheckin(
       'checkins.checked_in_at',
       'checkins.expires_at',
       'checkins.product_id',
+      'checkins.member',
       'products.description',
       'products.payout_cents',
       'products.currency',
@@ -61,6 +63,7 @@ export interface LatestCheckinRow {
   payout_cents: number;
   currency: string;
   partner_id: number;
+  member: string | null;
 }
 
 export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
@@ -76,6 +79,7 @@ export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
       currency: row.currency,
     },
     partnerId: row.partner_id,
+    member: memberFromColumn(row.member),
   };
 }
 

@@ -30,7 +30,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
 
     const id = idOf(response.body);
     expectReply(response, 201, { id, name: 'Smart Fit', created_at: T0 });
-    expect(await rowOf(t, 'partners', id)).toEqual({ id, name: 'Smart Fit', created_at: T0_MS });
+    expect(await rowOf(t, 'partners', id)).toEqual({ id, name: 'Smart Fit', created_at: T0_MS, sandbox: 0 });
   });
 
   test.each([

@@ -7,6 +7,7 @@ import {
   InputError,
 } from '../errors.js';
 import { checkinEventData, type CheckinFacts, type EventType } from '../events.js';
+import { givenMemberDetails, type MemberDetails } from '../member-details.js';
 import type { Decision, Write } from '../writes.js';
 
 export interface CheckinCreation {
@@ -15,6 +16,8 @@ export interface CheckinCreation {
   readonly productId: number;
   /** When the member checked in: now, or earlier (sandboxes and tests make expired check-ins that way). */
   readonly checkedInAt: number;
+  /** What the front desk may show of the member, stored with the check-in and carried by its events. */
+  readonly member?: MemberDetails | undefined;
   readonly now: number;
   readonly actor: Actor;
   /** How long a check-in stays valid, and how many validated visits a member may make at a gym in a day. */
@@ -49,6 +52,7 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     throw new InputError('product_id', 'is not a product of that gym');
   if (request.dailyVisitLimit > 0 && state.visitsThatDay >= request.dailyVisitLimit)
     throw new DailyLimitError();
+  const member = givenMemberDetails(request.member);
   const checkin: Checkin = {
     id: state.checkinId,
     platformId: request.platformId,
@@ -59,12 +63,16 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     expiresAt: request.checkedInAt + request.ttlMs,
     validatedAt: null,
     cancelledAt: null,
+    ...(member === undefined ? {} : { member }),
   };
   const facts = { ...checkin, product: state.product };
   return {
     outcome: checkin,
     writes: [
-      { kind: 'insert-checkin', checkin: { ...checkin, createdAt: request.now } },
+      {
+        kind: 'insert-checkin',
+        checkin: { ...checkin, createdAt: request.now, member },
+      },
       checkinEvent('checkin.created', facts, state.gym.partnerId, request.now),
       {
         kind: 'audit',

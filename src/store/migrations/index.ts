@@ -5,6 +5,7 @@ import * as eventLog from './0003-event-log.js';
 import * as commitHorizon from './0004-commit-horizon.js';
 import * as webhooks from './0005-webhooks.js';
 import * as operators from './0006-operators.js';
+import * as wellhub from './0008-wellhub.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0004-commit-horizon': commitHorizon,
   '0005-webhooks': webhooks,
   '0006-operators': operators,
+  '0008-wellhub': wellhub,
 };
