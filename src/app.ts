@@ -23,6 +23,7 @@ import { loggableError, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import type { OperatorRoute } from './operator-api/permissions.js';
+import { sandboxHelperApi } from './partner-api/sandbox-helper.js';
 import { partnerApi } from './partner-api/index.js';
 import { connectRateLimitRedis } from './partner-api/rate-limits.js';
 import { createServices, type Services } from './services/index.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
   await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });
+  await server.register(sandboxHelperApi, { prefix: '/helper/v1', services, config, redis });
   const operatorRoutes: OperatorRoute[] = [];
   await server.register(operatorApi, {
     prefix: '/admin/v1',

@@ -29,6 +29,16 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
       phone_number: '+5511999990000',
     },
   },
+  'POST /access/v1/sandbox/checkins': {
+    platform_id: '1234567890123',
+    member: {
+      first_name: 'Ana',
+      last_name: 'Souza',
+      email: 'ana@example.com',
+      phone_number: '+5511999990000',
+    },
+  },
+  'POST /helper/v1/gyms/:gym_id/simulate/checkins': { gympass_user_id: '1234567890123', product_id: 2 },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
 };
@@ -56,6 +66,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   operator_id: '4',
   ...WEBHOOK_PARAMETER_EXAMPLES,
   'last-event-id': '120',
+  sandbox: 'true',
   bucket: 'hour',
 };
 
@@ -176,6 +187,21 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   'GET /admin/v1/partners/:partner_id/keys 200': page([KEY]),
   'POST /admin/v1/checkins 201': CHECKIN,
+  'POST /access/v1/sandbox/checkins 201': { metadata: { total: 1, errors: 0 }, results: CHECKIN },
+  'POST /helper/v1/gyms/:gym_id/simulate/checkins 201': {
+    event_type: 'checkin',
+    event_data: {
+      user: {
+        unique_token: '1234567890123',
+        first_name: '',
+        last_name: '',
+        email: '',
+        phone_number: '',
+      },
+      gym: { id: 42, title: 'Acme Downtown', product: { id: 2, description: 'Day pass' } },
+      timestamp: 1795435200,
+    },
+  },
   'GET /admin/v1/checkins 200': page([CHECKIN]),
   'POST /admin/v1/checkins/:checkin_id/cancel 200': {
     ...CHECKIN,
@@ -293,7 +319,8 @@ const DENY = 'User is not authorized to access this resource with an explicit de
  * their own).
  */
 function errorExample(url: string, status: string): unknown {
-  const partner = url.startsWith('/access/v1');
+  // The sandbox helper answers refusals as the partner API does.
+  const partner = url.startsWith('/access/v1') || url.startsWith('/helper/v1');
   switch (status) {
     case '400':
       return partner

@@ -18,6 +18,11 @@ const Transaction = Type.Object({
   currency: Type.String(),
   validated_at: Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' }),
 });
+/** A listed transaction: a sandbox partner's says so (the CSV export keeps the columns above). */
+const ListedTransaction = Type.Object({
+  ...Transaction.properties,
+  sandbox: Type.Optional(Type.Literal(true, { description: "Present on sandbox partners' transactions" })),
+});
 const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
@@ -35,6 +40,7 @@ const Period = {
 
 function periodFilter(query: { partner_id?: string; gym_id?: string; from?: string; to?: string }) {
   return {
+    ...('sandbox' in query && query.sandbox === 'true' ? { sandbox: true } : {}),
     ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
     ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
     ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
@@ -51,8 +57,17 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       schema: {
         summary: 'List transactions (format=csv streams every matching row)',
-        querystring: Type.Object({ ...Period, format: Format, ...PageQuery }),
-        response: { 200: ListOf(Transaction), ...operatorErrorResponses },
+        querystring: Type.Object({
+          ...Period,
+          sandbox: Type.Optional(
+            Type.Union([Type.Literal('true'), Type.Literal('false')], {
+              description: "true: sandbox partners' transactions, listed apart from the live ones",
+            }),
+          ),
+          format: Format,
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(ListedTransaction), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
@@ -62,7 +77,11 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         return sendCsv(reply, 'transactions.csv', columns, ledger.exportAll(filter), presentTransaction);
       }
       const page = await ledger.list(filter, pageRequest(request.query));
-      return { items: page.items.map(presentTransaction), next_cursor: page.nextCursor };
+      const flag = filter.sandbox === true ? { sandbox: true as const } : {};
+      return {
+        items: page.items.map((transaction) => ({ ...presentTransaction(transaction), ...flag })),
+        next_cursor: page.nextCursor,
+      };
     },
   );
 

@@ -20,7 +20,12 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 
-export const Partner = Type.Object({ id: Id, name: Type.String(), created_at: Instant });
+export const Partner = Type.Object({
+  id: Id,
+  name: Type.String(),
+  sandbox: Type.Optional(Type.Literal(true, { description: 'Present on sandbox partners only' })),
+  created_at: Instant,
+});
 export const Gym = Type.Object({ id: Id, partner_id: Id, name: Type.String(), created_at: Instant });
 export const Product = Type.Object({
   id: Id,

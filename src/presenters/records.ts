@@ -21,6 +21,7 @@ const instantOrNull = (value: number | null) => (value === null ? null : formatI
 export const presentPartner = (partner: Partner) => ({
   id: partner.id,
   name: partner.name,
+  ...(partner.sandbox ? { sandbox: true as const } : {}),
   created_at: formatInstant(partner.createdAt),
 });
 

@@ -58,9 +58,10 @@ export function createLedgerService({ store }: ServiceDependencies) {
       return toFeedPage(rows, limit, after);
     },
 
+    /** Sandbox visits never count: only live partners' transactions are owed. */
     payouts(filter: TransactionFilter & { from: number; to: number }): Promise<PayoutLine[]> {
       assertPeriod(filter);
-      return sumPayouts(store.db, filter);
+      return sumPayouts(store.db, { ...filter, sandbox: false });
     },
   };
 }

@@ -14,6 +14,8 @@ export interface TransactionFilter {
   readonly from?: number;
   /** validated_at < to (exclusive) */
   readonly to?: number;
+  /** true: only sandbox partners' transactions; otherwise only live ones (sandbox visits are listed apart). */
+  readonly sandbox?: boolean;
 }
 
 function toTransaction(row: TransactionRow): LedgerTransaction {
@@ -36,7 +38,8 @@ function filtered(db: Db, filter: TransactionFilter) {
   if (filter.gymId !== undefined) query = query.where('transactions.gym_id', '=', filter.gymId);
   if (filter.from !== undefined) query = query.where('transactions.validated_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('transactions.validated_at', '<', filter.to);
-  return query;
+  const sandboxPartners = db.selectFrom('partners').select('partners.id').where('partners.sandbox', '=', 1);
+  return query.where('transactions.partner_id', filter.sandbox === true ? 'in' : 'not in', sandboxPartners);
 }
 
 export async function listTransactions(

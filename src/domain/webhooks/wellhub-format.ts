@@ -40,22 +40,46 @@ export interface WellhubCheckin {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+type MemberField = (typeof MEMBER_FIELDS)[number];
+
+export interface WellhubCheckinPayload {
+  readonly event_type: 'checkin';
+  readonly event_data: {
+    readonly user: { readonly unique_token: string } & Readonly<Record<MemberField, string>>;
+    readonly gym: {
+      readonly id: number;
+      readonly title: string;
+      readonly product: { readonly id: number; readonly description: string };
+    };
+    readonly timestamp: number;
+  };
+}
+
 /**
  * Wellhub's `checkin` event: the member (absent details are empty strings), the gym with its product (lowercase
  * `id`), and the check-in's time in Unix seconds. `location` is left out: gatehouse does not know where gyms are.
  */
-export function wellhubBody({ data, gym }: WellhubCheckin): string {
+export function wellhubPayload({ data, gym }: WellhubCheckin): WellhubCheckinPayload {
   const member = (data.member ?? {}) as Record<string, unknown>;
   const product = (data.product ?? {}) as { id?: unknown; description?: unknown };
   const details = Object.fromEntries(MEMBER_FIELDS.map((field) => [field, text(member[field])]));
-  return JSON.stringify({
+  return {
     event_type: 'checkin',
     event_data: {
-      user: { unique_token: text(data.platform_id), ...details },
-      gym: { id: gym.id, title: gym.name, product: { id: product.id, description: product.description } },
+      user: { unique_token: text(data.platform_id), ...(details as Record<MemberField, string>) },
+      gym: {
+        id: gym.id,
+        title: gym.name,
+        product: { id: Number(product.id), description: text(product.description) },
+      },
       timestamp: Math.floor(Date.parse(text(data.checked_in_at)) / 1000),
     },
-  });
+  };
+}
+
+/** The delivery's bytes: the payload as compact JSON, the same on every attempt. */
+export function wellhubBody(checkin: WellhubCheckin): string {
+  return JSON.stringify(wellhubPayload(checkin));
 }
 
 /** `X-Gympass-Signature`: the uppercase hex HMAC-SHA1 of the raw body. */
