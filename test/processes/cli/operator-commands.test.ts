@@ -88,7 +88,7 @@ describe('the operator side, through `gatehouse` processes', () => {
     api = await openPartnerApi(databaseUrl);
     const db = api.store.db;
     expect(await db.selectFrom('partners').selectAll().execute()).toEqual([
-      { id: partner.id, name: 'Iron Temple Gyms', created_at: Date.parse(partner.created_at) },
+      { id: partner.id, name: 'Iron Temple Gyms', created_at: Date.parse(partner.created_at), sandbox: 0 },
     ]);
 
     // Its gym, with the provider-assigned id partners send as X-Gym-Id.

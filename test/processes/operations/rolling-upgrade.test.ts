@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,6 +23,29 @@ import { reply, send, validate } from '../../fixtures/processes/http.js';
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BUILD_TIMEOUT_MS = 240_000;
+
+/**
+ * The previous release's own services, from its build: data made before the upgrade is made by the code that
+ * ran then, on the schema it knew (this release's code writes columns that schema does not have yet).
+ */
+async function openPreviousOperator(worktree: string, databaseUrl: string): Promise<Operator> {
+  const built = (path: string) => import(pathToFileURL(join(worktree, 'dist', path)).href);
+  const [{ loadConfig }, { createStore }, { createServices }, { systemClock }] = (await Promise.all([
+    built('config.js'),
+    built('store/create-store.js'),
+    built('services/index.js'),
+    built('domain/clock.js'),
+  ])) as [
+    { loadConfig: (env: Record<string, string>) => unknown },
+    { createStore: (config: unknown) => Operator['store'] },
+    { createServices: (deps: unknown) => Operator['services'] },
+    { systemClock: unknown },
+  ];
+  const config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, GATEHOUSE_LOG_LEVEL: 'silent' });
+  const store = createStore(config);
+  const services = createServices({ store, clock: systemClock, config });
+  return { store, services, close: () => store.close() };
+}
 
 async function git(...args: string[]): Promise<string> {
   return (await run('git', args, { cwd: REPO_ROOT })).stdout.trim();
@@ -91,7 +114,8 @@ describe.skipIf(!pgAvailable)(
           .poll(async () => reply(await send(old.baseUrl, 'GET', '/ready')), { timeout: 20_000 })
           .toEqual({ status: 200, body: { status: 'ready' } });
         expect(await appliedMigrations(operator)).not.toContain(Object.keys(migrations).at(-1));
-        const arranged = await arrangeCheckins(operator.services, 4);
+        const previous = await openPreviousOperator(worktree, schema.url);
+        const arranged = await arrangeCheckins(previous.services, 4).finally(() => previous.close());
         const [a, b, c, d] = arranged.checkins.map((checkin) => checkin.platformId) as [
           string,
           string,
