@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { platformId } from '../helpers/factories.js';
-import { dialects, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { ADMIN_TOKEN, arrangeNetwork, createCheckin, validate } from '../helpers/operator-api.js';
-import { eventually } from '../webhooks/receiver.js';
+import { platformId } from '../fixtures/factories.js';
+import { dialects, startTestApp, type TestApp } from '../fixtures/test-app.js';
+import { ADMIN_TOKEN, arrangeNetwork, createCheckin, validate } from '../fixtures/operator-api.js';
+import { eventually } from '../fixtures/webhook-receiver.js';
 import { startPrivateNats } from './private-nats.js';
 import { openStreamReader, ownFeed } from './stream-reader.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../helpers/processes/private-postgres.js';
+import { freePort } from '../fixtures/processes/private-postgres.js';
 
 const NATS_SERVER = '/usr/sbin/nats-server';
 

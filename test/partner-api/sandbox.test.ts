@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { platformId, unique } from '../helpers/factories.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
+import { platformId, unique } from '../fixtures/factories.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
   T0,
   TTL_MS,
@@ -12,9 +12,9 @@ import {
   operatorApp,
   validate,
   wholeStore,
-} from '../helpers/operator-api.js';
-import { EXPLICIT_DENY } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
+} from '../fixtures/operator-api.js';
+import { EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 
 const ANA = {
   first_name: 'Ana',

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../sdk/src/index.js';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { admin, arrangeNetwork, validate } from '../helpers/operator-api.js';
-import { platformId } from '../helpers/factories.js';
-import { eventually, startReceiver, type Received, type Receiver } from '../webhooks/receiver.js';
-import { register, startWebhookApp } from '../webhooks/support.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { admin, arrangeNetwork, validate } from '../fixtures/operator-api.js';
+import { platformId } from '../fixtures/factories.js';
+import { eventually, startReceiver, type Received, type Receiver } from '../fixtures/webhook-receiver.js';
+import { register, startWebhookApp } from '../fixtures/webhook-app.js';
 
 const ANA = {
   first_name: 'Ana',

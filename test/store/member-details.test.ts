@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATOR } from '../../src/domain/audit.js';
-import { arrangePartner, platformId, type Arranged } from '../helpers/factories.js';
-import { dialects, startTestApp, type TestApp, type TestDialect } from '../helpers/test-app.js';
+import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
+import { dialects, startTestApp, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 
 /** Member details go through every write path: each dialect's batched statements and the query builder. */
 const implementations = dialects.flatMap((dialect: TestDialect) => [

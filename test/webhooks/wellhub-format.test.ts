@@ -2,13 +2,13 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { dialects, type TestApp } from '../helpers/test-app.js';
-import { admin, createProduct, createPartner, issueKey } from '../helpers/operator-api.js';
-import { platformId, unique } from '../helpers/factories.js';
-import { errorEnvelope } from '../helpers/wire-bodies.js';
-import { expectReply } from '../helpers/partner-api.js';
-import { eventually } from './receiver.js';
-import { deliveriesOf, register, webhookApp } from './support.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { admin, createProduct, createPartner, issueKey } from '../fixtures/operator-api.js';
+import { platformId, unique } from '../fixtures/factories.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
+import { eventually } from '../fixtures/webhook-receiver.js';
+import { deliveriesOf, register, webhookApp } from '../fixtures/webhook-app.js';
 
 /**
  * A receiver that checks deliveries exactly as webhook handlers written for Wellhub do: the HMAC-SHA1 of the raw

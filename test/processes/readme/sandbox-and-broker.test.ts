@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gatehouse, openStore } from '../cli/cli.js';
-import { freePort } from '../../helpers/processes/private-postgres.js';
+import { freePort } from '../../fixtures/processes/private-postgres.js';
 import { openStreamReader, SHARED_NATS } from '../../nats/stream-reader.js';
 import { bashSession } from './bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
