@@ -23,6 +23,8 @@ import { loggableError, loggerOptions } from './http/logging.js';
 import { methodGuard } from './http/method-guard.js';
 import { operatorApi } from './operator-api/index.js';
 import type { OperatorRoute } from './operator-api/permissions.js';
+import { createNatsFeed, type NatsFeed } from './services/nats-feed.js';
+import { sandboxHelperApi } from './partner-api/sandbox-helper.js';
 import { partnerApi } from './partner-api/index.js';
 import { connectRateLimitRedis } from './partner-api/rate-limits.js';
 import { createServices, type Services } from './services/index.js';
@@ -72,6 +74,8 @@ export interface App {
   readonly operatorRoutes: readonly OperatorRoute[];
   /** Webhook delivery: not started here; `serve` starts it once the store is migrated (tests start their own). */
   readonly webhookRunner: DeliveryRunner;
+  /** The broker feed, when GATEHOUSE_NATS_URL is set: started like webhook delivery. */
+  readonly natsFeed: NatsFeed | undefined;
 }
 
 /** Builds the whole HTTP application over a store; listening and shutdown belong to the caller. */
@@ -152,6 +156,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     server.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   }
   await server.register(partnerApi, { prefix: '/access/v1', services, config, redis });
+  await server.register(sandboxHelperApi, { prefix: '/helper/v1', services, config, redis });
   const operatorRoutes: OperatorRoute[] = [];
   await server.register(operatorApi, {
     prefix: '/admin/v1',
@@ -171,6 +176,18 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     ),
   );
   server.addHook('onClose', () => webhookRunner.stop());
+  const natsFeed =
+    config.natsUrl === undefined
+      ? undefined
+      : createNatsFeed({
+          store,
+          clock: services.clock,
+          url: config.natsUrl,
+          prefix: config.natsSubjectPrefix,
+          stream: config.natsStream,
+          log: server.log,
+        });
+  server.addHook('onClose', async () => natsFeed?.stop());
   await server.ready();
-  return { server, services, operatorRoutes, webhookRunner };
+  return { server, services, operatorRoutes, webhookRunner, natsFeed };
 }

@@ -75,6 +75,23 @@ export const SETTINGS = {
     allowed: 'delays in seconds, comma-separated, such as 5,300,1800',
   },
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: { type: 'boolean', default: false },
+  GATEHOUSE_NATS_URL: {
+    type: 'string',
+    pattern: '^(nats|tls)://.+',
+    allowed: 'a NATS server, such as nats://127.0.0.1:4222',
+  },
+  GATEHOUSE_NATS_SUBJECT_PREFIX: {
+    type: 'string',
+    default: 'gatehouse',
+    pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$',
+    allowed: 'NATS subject tokens (letters, digits, - and _) joined by dots',
+  },
+  GATEHOUSE_NATS_STREAM: {
+    type: 'string',
+    default: 'GATEHOUSE',
+    pattern: '^[A-Za-z0-9_-]{1,64}$',
+    allowed: 'a JetStream stream name: letters, digits, - and _',
+  },
 } as const satisfies Record<string, Setting>;
 
 type Name = keyof typeof SETTINGS;
@@ -153,6 +170,12 @@ export interface Config {
   readonly webhookRetrySchedule: readonly number[];
   /** Webhooks may go to loopback, private and link-local addresses (tests, private networks). */
   readonly webhookAllowPrivate: boolean;
+  /** Set: every event is also published to NATS JetStream (src/services/nats-feed.ts). */
+  readonly natsUrl: string | undefined;
+  /** Events go to `<prefix>.<type>`. */
+  readonly natsSubjectPrefix: string;
+  /** The JetStream stream (subjects `<prefix>.>`), created when absent. */
+  readonly natsStream: string;
 }
 
 function retrySchedule(value: string): number[] {
@@ -264,5 +287,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: parsed.GATEHOUSE_SECRET_KEY,
     webhookRetrySchedule: retrySchedule(parsed.GATEHOUSE_WEBHOOK_RETRY_SCHEDULE),
     webhookAllowPrivate: parsed.GATEHOUSE_WEBHOOK_ALLOW_PRIVATE,
+    natsUrl: parsed.GATEHOUSE_NATS_URL,
+    natsSubjectPrefix: parsed.GATEHOUSE_NATS_SUBJECT_PREFIX,
+    natsStream: parsed.GATEHOUSE_NATS_STREAM,
   });
 }

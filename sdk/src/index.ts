@@ -9,3 +9,15 @@ export { GatehouseError, OutcomeUnknownError, type GatehouseErrorKey } from './e
 export type { RetryPolicy } from './transport.js';
 export type { ValidateInput, ValidateResult, ValidateRetry } from './validate.js';
 export type * from './types.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type CheckinEventData,
+  type CustomCodeEventData,
+  type MemberDetails,
+  type ValidatedEventData,
+  type VerifyOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type WellhubCheckinEvent,
+} from './webhooks.js';

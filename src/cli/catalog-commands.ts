@@ -27,11 +27,12 @@ export function addCatalogCommands(program: Command): void {
   partner
     .command('create <name>')
     .description('create a partner')
+    .option('--sandbox', 'a sandbox partner: ghk_test_ keys, visits never in payouts')
     .addOption(formatOption())
-    .action((name: string, options: { format: Format }) =>
+    .action((name: string, options: { format: Format; sandbox?: boolean }) =>
       withServices(async (services) => {
         const namesakes = await partnersNamed(services, name);
-        const created = await services.catalog.createPartner(name);
+        const created = await services.catalog.createPartner(name, undefined, options.sandbox === true);
         printOne(presentPartner(created), options.format);
         // Names may repeat (ids are what every other command takes), but a repeat is usually a second run.
         if (namesakes.length > 0) {

@@ -87,7 +87,7 @@ export async function serve(config: Config): Promise<void> {
     throw error;
   }
   const state = { migrated: !config.migrate, closing: false, stopPurge: () => {} };
-  const { server, services, webhookRunner } = await buildApp({
+  const { server, services, webhookRunner, natsFeed } = await buildApp({
     config,
     store,
     logger,
@@ -100,13 +100,17 @@ export async function serve(config: Config): Promise<void> {
     else server.log.info({ signal }, 'shutting down');
     // Deliveries in flight are cut short and sent again by the next start: none is lost.
     await webhookRunner.stop();
+    await natsFeed?.stop();
     await server.close();
     await store.close();
     log.stop();
   });
   try {
     await start(config, { server, services, store, state });
-    if (state.migrated && !state.closing) webhookRunner.start();
+    if (state.migrated && !state.closing) {
+      webhookRunner.start();
+      natsFeed?.start();
+    }
   } catch (error) {
     // close-with-grace would end the process with 0 once the event loop empties (its beforeExit handler): a
     // supervisor restarting on failure must see this one. Release everything and let the CLI exit 1 with the message.

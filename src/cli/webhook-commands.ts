@@ -78,17 +78,28 @@ export function addWebhookCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types (default: all)', eventTypes)
     .option('--gyms <ids>', 'comma-separated gym ids (default: all the partner’s)', positiveInts)
     .option('--timeout-ms <ms>', 'how long the receiver has to answer (default 15000)', positiveInt)
-    .option('--secret <whsec>', 'a secret of your own (default: generated)')
+    .option('--secret <whsec>', 'a secret of your own (default: generated; required with --wellhub)')
+    .option('--wellhub', "deliver checkin.created as Wellhub's checkin webhook (X-Gympass-Signature)")
     .addOption(formatOption())
-    .action((o: EndpointOptions & { partner: number; url: string; secret?: string; format: Format }) =>
-      withServices(async (services) => {
-        const created = await services.webhooks.endpoints.create(o.partner, {
-          ...endpointChanges(o),
-          url: o.url,
-          ...(o.secret === undefined ? {} : { secret: o.secret }),
-        });
-        printSecret(created.secret, presentEndpoint(created.endpoint), o.format);
-      }),
+    .action(
+      (
+        o: EndpointOptions & {
+          partner: number;
+          url: string;
+          secret?: string;
+          wellhub?: boolean;
+          format: Format;
+        },
+      ) =>
+        withServices(async (services) => {
+          const created = await services.webhooks.endpoints.create(o.partner, {
+            ...endpointChanges(o),
+            url: o.url,
+            ...(o.secret === undefined ? {} : { secret: o.secret }),
+            ...(o.wellhub === true ? { format: 'wellhub' as const } : {}),
+          });
+          printSecret(created.secret, presentEndpoint(created.endpoint), o.format);
+        }),
     );
   webhook
     .command('list')

@@ -1,7 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 
-/** Keys look like `ghk_<8 hex>_<40 hex>`; `ghk_<8 hex>` is the recognisable, non-secret prefix. */
+/**
+ * Keys look like `ghk_<8 hex>_<40 hex>`; `ghk_<8 hex>` is the recognisable, non-secret prefix. A sandbox partner's
+ * keys start `ghk_test_`, so a test key is told from a live one at a glance, and by its prefix alone.
+ */
 const KEY_MARKER = 'ghk_';
+const SANDBOX_MARKER = 'ghk_test_';
 
 export interface GeneratedApiKey {
   readonly secret: string;
@@ -9,7 +13,12 @@ export interface GeneratedApiKey {
   readonly hash: string;
 }
 
-const PRESENTED_PREFIX = /^(ghk_[0-9a-f]{8})_/;
+const PRESENTED_PREFIX = /^(ghk_(?:test_)?[0-9a-f]{8})_/;
+
+/** Whether a key (by its prefix) is a sandbox partner's. */
+export function isSandboxKey(key: { readonly prefix: string }): boolean {
+  return key.prefix.startsWith(SANDBOX_MARKER);
+}
 
 /** The prefix of a token shaped like a gatehouse key, to name it in logs; undefined for anything else. */
 export function presentedPrefix(token: string): string | undefined {
@@ -20,8 +29,8 @@ export function hashApiKey(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
-export function generateApiKey(): GeneratedApiKey {
-  const prefix = KEY_MARKER + randomBytes(4).toString('hex');
+export function generateApiKey(sandbox = false): GeneratedApiKey {
+  const prefix = (sandbox ? SANDBOX_MARKER : KEY_MARKER) + randomBytes(4).toString('hex');
   const secret = `${prefix}_${randomBytes(20).toString('hex')}`;
   return { secret, prefix, hash: hashApiKey(secret) };
 }

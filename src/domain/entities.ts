@@ -1,4 +1,5 @@
 import type { CheckinStatus } from './checkin-condition.js';
+import type { MemberDetails } from './member-details.js';
 
 /** What services and routes see of stored records (times are epoch milliseconds, UTC). */
 export interface Partner {
@@ -7,6 +8,8 @@ export interface Partner {
   readonly createdAt: number;
   /** Set when offboarded: keys revoked, webhooks disabled, gyms retired; its ledger stays. */
   readonly offboardedAt: number | null;
+  /** A sandbox partner's keys start ghk_test_; its visits are flagged and never count in payouts. */
+  readonly sandbox: boolean;
 }
 
 export interface Gym {
@@ -53,6 +56,8 @@ export interface Checkin {
   readonly expiresAt: number;
   readonly validatedAt: number | null;
   readonly cancelledAt: number | null;
+  /** What the front desk may show of the member; absent when none were given. */
+  readonly member?: MemberDetails;
 }
 
 export interface CustomCode {

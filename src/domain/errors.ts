@@ -116,7 +116,14 @@ export class RateLimitedError extends AppError {
 
 /** Why a key was refused: for the operator's log only, never the client's answer. */
 export type RefusalReason =
-  'unknown-key' | 'revoked-key' | 'expired-key' | 'unknown-gym' | 'other-partner-gym' | 'out-of-scope-gym';
+  | 'unknown-key'
+  | 'revoked-key'
+  | 'expired-key'
+  | 'unknown-gym'
+  | 'other-partner-gym'
+  | 'out-of-scope-gym'
+  /** A live key on a sandbox route: the sandbox is for sandbox partners' keys only. */
+  | 'live-key';
 
 /**
  * Every refused key gets this one body, so a key cannot probe which gyms exist. The reason and the key's prefix

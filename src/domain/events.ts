@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckinStatus } from './checkin-condition.js';
+import type { MemberDetails } from './member-details.js';
 import { formatInstant } from './time-format.js';
 
 /** Every kind of event the log holds, in the order they were introduced. */
@@ -46,6 +47,7 @@ export interface CheckinFacts {
   readonly checkedInAt: number;
   readonly expiresAt: number;
   readonly product: { readonly id: number; readonly description: string };
+  readonly member?: MemberDetails | undefined;
 }
 
 /** What a validation adds to the check-in's facts: the ledger row it wrote (its id filled in by the store). */
@@ -66,6 +68,7 @@ export function checkinEventData(
   const product = { id: checkin.product.id, description: checkin.product.description };
   const checkedInAt = formatInstant(checkin.checkedInAt);
   const expiresAt = formatInstant(checkin.expiresAt);
+  const member = checkin.member === undefined ? {} : { member: checkin.member };
   if (validation === undefined) {
     return {
       checkin_id: checkin.id,
@@ -75,6 +78,7 @@ export function checkinEventData(
       status: checkin.status,
       checked_in_at: checkedInAt,
       expires_at: expiresAt,
+      ...member,
     };
   }
   return {
@@ -85,6 +89,7 @@ export function checkinEventData(
     status: checkin.status,
     checked_in_at: checkedInAt,
     expires_at: expiresAt,
+    ...member,
     transaction_id: null,
     validated_at: formatInstant(validation.validatedAt),
     payout_cents: validation.payoutCents,

@@ -2,6 +2,7 @@ import type { AuditEvent } from './audit.js';
 import type { CheckinStatus } from './checkin-condition.js';
 import type { LedgerTransaction, Reversal } from './entities.js';
 import type { NewEvent } from './events.js';
+import type { MemberDetails } from './member-details.js';
 
 /**
  * What a decision asks the store to write. Stores carry these out as given, in one database transaction with the
@@ -19,6 +20,7 @@ export type Write =
         readonly checkedInAt: number;
         readonly expiresAt: number;
         readonly createdAt: number;
+        readonly member: MemberDetails | undefined;
       };
     }
   | {

@@ -3,7 +3,8 @@ import pino from 'pino';
 import { redactCredentials } from '../domain/credentials.js';
 
 /**
- * Secrets never reach the logs: the Authorization header and any custom code are redacted wherever they appear,
+ * Secrets and members' details never reach the logs: the Authorization header, any custom code and member details are
+ * redacted wherever they appear,
  * and request logs carry no headers or bodies in the first place.
  */
 const REDACTED_PATHS = [
@@ -15,6 +16,9 @@ const REDACTED_PATHS = [
   'key',
   'secret',
   '*.secret',
+  // A member's name and contacts, should a body or event ever be logged.
+  'member',
+  '*.member',
 ];
 
 export function loggerOptions(level: string): pino.LoggerOptions {

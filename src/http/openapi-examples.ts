@@ -27,7 +27,27 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/gyms': { id: 42, partner_id: 2, name: 'Acme Downtown', timezone: 'America/Sao_Paulo' },
   'POST /admin/v1/gyms/:gym_id/products': { description: 'Day pass', payout_cents: 1500, currency: 'BRL' },
   'POST /admin/v1/partners/:partner_id/keys': { label: 'front desk', gym_ids: [42], expires_at: null },
-  'POST /admin/v1/checkins': { platform_id: '1234567890123', gym_id: 42, product_id: 2 },
+  'POST /admin/v1/checkins': {
+    platform_id: '1234567890123',
+    gym_id: 42,
+    product_id: 2,
+    member: {
+      first_name: 'Ana',
+      last_name: 'Souza',
+      email: 'ana@example.com',
+      phone_number: '+5511999990000',
+    },
+  },
+  'POST /access/v1/sandbox/checkins': {
+    platform_id: '1234567890123',
+    member: {
+      first_name: 'Ana',
+      last_name: 'Souza',
+      email: 'ana@example.com',
+      phone_number: '+5511999990000',
+    },
+  },
+  'POST /helper/v1/gyms/:gym_id/simulate/checkins': { gympass_user_id: '1234567890123', product_id: 2 },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
   ...MONEY_REQUEST_EXAMPLES,
@@ -58,6 +78,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   ...WEBHOOK_PARAMETER_EXAMPLES,
   ...MONEY_PARAMETER_EXAMPLES,
   'last-event-id': '120',
+  sandbox: 'true',
   bucket: 'hour',
 };
 
@@ -200,6 +221,21 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   'GET /admin/v1/partners/:partner_id/keys 200': page([KEY]),
   'POST /admin/v1/checkins 201': CHECKIN,
+  'POST /access/v1/sandbox/checkins 201': { metadata: { total: 1, errors: 0 }, results: CHECKIN },
+  'POST /helper/v1/gyms/:gym_id/simulate/checkins 201': {
+    event_type: 'checkin',
+    event_data: {
+      user: {
+        unique_token: '1234567890123',
+        first_name: '',
+        last_name: '',
+        email: '',
+        phone_number: '',
+      },
+      gym: { id: 42, title: 'Acme Downtown', product: { id: 2, description: 'Day pass' } },
+      timestamp: 1795435200,
+    },
+  },
   'GET /admin/v1/checkins 200': page([CHECKIN]),
   'POST /admin/v1/checkins/:checkin_id/cancel 200': {
     ...CHECKIN,
@@ -317,7 +353,8 @@ const DENY = 'User is not authorized to access this resource with an explicit de
  * their own).
  */
 function errorExample(url: string, status: string): unknown {
-  const partner = url.startsWith('/access/v1');
+  // The sandbox helper answers refusals as the partner API does.
+  const partner = url.startsWith('/access/v1') || url.startsWith('/helper/v1');
   switch (status) {
     case '400':
       return partner

@@ -12,7 +12,9 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 /** Which part of the API a path belongs to: its tag and how it authenticates. */
 function classify(url: string): { tags: string[]; security?: Record<string, string[]>[] } {
-  if (url.startsWith('/access/v1')) return { tags: ['partner'], security: [{ partnerKey: [] }] };
+  if (url.startsWith('/access/v1') || url.startsWith('/helper/v1')) {
+    return { tags: ['partner'], security: [{ partnerKey: [] }] };
+  }
   if (url.startsWith('/admin/v1')) return { tags: ['operator'], security: [{ operatorToken: [] }] };
   return { tags: ['operations'] };
 }

@@ -1,4 +1,6 @@
 import { Type, type TSchema } from 'typebox';
+import { MEMBER_FIELD_MAX_LENGTH } from '../domain/member-details.js';
+import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 
 /** Response schemas shared by every route: the error envelope, the explicit deny and the 401. */
 export const ErrorEnvelopeSchema = Type.Object(
@@ -28,3 +30,16 @@ export const UnauthorizedSchema = Type.Object(
 export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorEnvelopeSchema]));
 }
+
+const MemberField = Type.Optional(
+  Type.String({ maxLength: MEMBER_FIELD_MAX_LENGTH, pattern: OPERATOR_TEXT_PATTERN }),
+);
+
+/** What the front desk may show of a member (src/domain/member-details.ts): each field optional. */
+export const MemberDetailsSchema = Type.Object(
+  { first_name: MemberField, last_name: MemberField, email: MemberField, phone_number: MemberField },
+  {
+    description: 'Shown at the front desk; never logged, erased with the member',
+    additionalProperties: false,
+  },
+);

@@ -27,11 +27,16 @@ const GymIds = Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type
   description: 'Only these gyms of the partner; absent or null: every gym, present and future',
 });
 const Url = Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http or https' });
-const TimeoutMs = Type.Integer({ minimum: 100, maximum: MAX_TIMEOUT_MS, description: 'Default 15000' });
+const TimeoutMs = Type.Integer({
+  minimum: 100,
+  maximum: MAX_TIMEOUT_MS,
+  description: 'Default 15000; 1000 for the wellhub format',
+});
 const Secret = Type.String({
   minLength: 1,
   maxLength: 200,
-  description: 'whsec_ + base64 of 24 to 64 bytes',
+  description:
+    'standard: whsec_ + base64 of 24 to 64 bytes (made for you when absent); wellhub: your own, required, up to 100 characters',
 });
 
 export const EndpointBody = Type.Object({

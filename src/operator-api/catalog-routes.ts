@@ -28,14 +28,20 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     {
       schema: {
         summary: 'Create a partner',
-        body: Type.Object({ name: Name }),
+        body: Type.Object({
+          name: Name,
+          sandbox: Type.Optional(
+            Type.Boolean({ description: 'A sandbox partner: ghk_test_ keys, visits never in payouts' }),
+          ),
+        }),
         response: { 201: Partner, ...operatorErrorResponses },
       },
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(presentPartner(await catalog.createPartner(request.body.name, actorOfRequest(request)))),
+    async (request, reply) => {
+      const { name, sandbox } = request.body;
+      const partner = await catalog.createPartner(name, actorOfRequest(request), sandbox === true);
+      return reply.code(201).send(presentPartner(partner));
+    },
   );
 
   app.get(

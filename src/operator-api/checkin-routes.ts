@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
+import { MemberDetailsSchema } from '../http/schemas.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { presentCheckin, presentPage } from '../presenters/records.js';
@@ -31,6 +32,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           gym_id: Id,
           product_id: Id,
           checked_in_at: Type.Optional(Type.String({ description: 'ISO-8601; default now' })),
+          member: Type.Optional(MemberDetailsSchema),
         }),
         response: { 201: Checkin, ...operatorErrorResponses },
       },
@@ -44,6 +46,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           gymId,
           productId,
           ...(at === undefined ? {} : { checkedInAt: parseInstant('checked_in_at', at) }),
+          ...(request.body.member === undefined ? {} : { member: request.body.member }),
         },
         actorOfRequest(request),
       );

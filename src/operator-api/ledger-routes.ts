@@ -22,6 +22,11 @@ export const Transaction = Type.Object({
   reverses: Type.Union([Id, Type.Null()], { description: 'The visit a reversal reverses' }),
   reason: Type.Union([Type.String(), Type.Null()]),
 });
+/** A listed transaction: a sandbox partner's says so (the CSV export keeps the columns above). */
+const ListedTransaction = Type.Object({
+  ...Transaction.properties,
+  sandbox: Type.Optional(Type.Literal(true, { description: "Present on sandbox partners' transactions" })),
+});
 const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
@@ -38,8 +43,16 @@ const Period = {
   to: Type.Optional(Type.String({ description: 'exclusive' })),
 };
 
-function periodFilter(query: { partner_id?: string; gym_id?: string; from?: string; to?: string }) {
+/** The operator's lists and payouts: live partners' entries, or with sandbox=true the sandbox's, listed apart. */
+function periodFilter(query: {
+  partner_id?: string;
+  gym_id?: string;
+  from?: string;
+  to?: string;
+  sandbox?: 'true' | 'false';
+}) {
   return {
+    sandbox: query.sandbox === 'true',
     ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
     ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
     ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
@@ -56,8 +69,17 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       schema: {
         summary: 'List transactions (format=csv streams every matching row)',
-        querystring: Type.Object({ ...Period, format: Format, ...PageQuery }),
-        response: { 200: ListOf(Transaction), ...operatorErrorResponses },
+        querystring: Type.Object({
+          ...Period,
+          sandbox: Type.Optional(
+            Type.Union([Type.Literal('true'), Type.Literal('false')], {
+              description: "true: sandbox partners' transactions, listed apart from the live ones",
+            }),
+          ),
+          format: Format,
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(ListedTransaction), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
@@ -67,7 +89,11 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         return sendCsv(reply, 'transactions.csv', columns, ledger.exportAll(filter), presentTransaction);
       }
       const page = await ledger.list(filter, pageRequest(request.query));
-      return { items: page.items.map(presentTransaction), next_cursor: page.nextCursor };
+      const flag = filter.sandbox === true ? { sandbox: true as const } : {};
+      return {
+        items: page.items.map((transaction) => ({ ...presentTransaction(transaction), ...flag })),
+        next_cursor: page.nextCursor,
+      };
     },
   );
 

@@ -5,7 +5,7 @@ import {
   PLATFORM_ID_PATTERN,
   POSITIVE_INT_PATTERN,
 } from '../domain/identifiers.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, MemberDetailsSchema } from '../http/schemas.js';
 import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
@@ -23,6 +23,7 @@ export const PageQuery = {
 export const Partner = Type.Object({
   id: Id,
   name: Type.String(),
+  sandbox: Type.Optional(Type.Literal(true, { description: 'Present on sandbox partners only' })),
   offboarded_at: NullableInstant,
   created_at: Instant,
 });
@@ -77,6 +78,7 @@ export const Checkin = Type.Object({
   expires_at: Instant,
   validated_at: NullableInstant,
   cancelled_at: NullableInstant,
+  member: Type.Optional(MemberDetailsSchema),
 });
 
 export function ListOf(item: TSchema) {

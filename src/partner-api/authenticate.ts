@@ -25,7 +25,20 @@ declare module 'fastify' {
  * (docs/contract.md) — the failed-authentication limit (429), Authorization (401, 403), X-Gym-Id (400), the
  * gym's scope (403) — and then takes one request from the key's rate budget (429).
  */
-export function authenticatePartner(apiKeys: ApiKeyService, limits: PartnerRateLimits) {
+/** Where a request names the gym it acts on, and the field a bad value is reported under. */
+export interface GymSource {
+  readonly field: string;
+  read(request: FastifyRequest): string | string[] | undefined;
+}
+
+/** The partner API's: the X-Gym-Id header. */
+export const GYM_HEADER: GymSource = { field: 'X-Gym-Id', read: (request) => request.headers['x-gym-id'] };
+
+export function authenticatePartner(
+  apiKeys: ApiKeyService,
+  limits: PartnerRateLimits,
+  gym: GymSource = GYM_HEADER,
+) {
   // A refused key counts against the client address, so keys cannot be guessed at speed.
   const refused = async (request: FastifyRequest, error: unknown): Promise<never> => {
     if (error instanceof ForbiddenError) await limits.recordAuthFailure(request);
@@ -37,8 +50,8 @@ export function authenticatePartner(apiKeys: ApiKeyService, limits: PartnerRateL
     const token = parseBearerToken(request.headers.authorization);
     if (token === undefined) throw new UnauthorizedError();
     const key = await apiKeys.authenticate(token).catch((error: unknown) => refused(request, error));
-    const gymId = parsePositiveInt(request.headers['x-gym-id']);
-    if (gymId === undefined) throw new InputError('X-Gym-Id', 'must be a positive integer');
+    const gymId = parsePositiveInt(gym.read(request));
+    if (gymId === undefined) throw new InputError(gym.field, 'must be a positive integer');
     await apiKeys.authorizeGym(key, gymId).catch((error: unknown) => refused(request, error));
     request.partner = { key, gymId, actor: { kind: 'key', prefix: key.prefix } };
     await limits.consumeKeyQuota(request, reply, key.id);

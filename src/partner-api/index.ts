@@ -7,6 +7,7 @@ import { customCodeRoutes } from './custom-code-routes.js';
 import { eventStreamRoute } from './event-stream-route.js';
 import { createPartnerRateLimits } from './rate-limits.js';
 import { settlementRoutes } from './settlement-routes.js';
+import { sandboxRoute } from './sandbox-route.js';
 import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
 import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
@@ -35,4 +36,5 @@ export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
   await app.register(webhookDeliveryRoutes, { services });
   await app.register(waitingListRoute, { services });
   await app.register(eventStreamRoute, { services });
+  await app.register(sandboxRoute, { services });
 };

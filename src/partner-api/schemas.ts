@@ -6,10 +6,11 @@ import {
   CUSTOM_CODE_NOT_BLANK_PATTERN,
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
-import { GYM_ID_PATTERN, PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
+import { GYM_ID_PATTERN, MAX_ID, PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import {
   ErrorEnvelopeSchema,
   ExplicitDenySchema,
+  MemberDetailsSchema,
   UnauthorizedSchema,
   errorResponses,
 } from '../http/schemas.js';
@@ -34,6 +35,12 @@ export const PartnerHeaders = Type.Object({
 
 export const PlatformIdParams = Type.Object({ platform_id: PlatformId });
 
+/** One of platform_id or its alias gympass_id must be a string. */
+const ONE_MEMBER_ID = [
+  { required: ['platform_id'], properties: { platform_id: { type: 'string' } } },
+  { required: ['gympass_id'], properties: { gympass_id: { type: 'string' } } },
+];
+
 /**
  * Validate's body. `gympass_id` is an alias of `platform_id` (the name most partner clients send); one of them
  * must be a string. Unknown fields are allowed and ignored.
@@ -44,12 +51,7 @@ export const ValidateBody = Type.Object(
     gympass_id: Type.Optional(Type.Union([PlatformId, Type.Null()])),
     custom_code: Type.Optional(Type.Union([CustomCode, Type.Null()])),
   },
-  {
-    anyOf: [
-      { required: ['platform_id'], properties: { platform_id: { type: 'string' } } },
-      { required: ['gympass_id'], properties: { gympass_id: { type: 'string' } } },
-    ],
-  },
+  { anyOf: ONE_MEMBER_ID },
 );
 
 export const CustomCodeBody = Type.Object({ custom_code: CustomCode });
@@ -112,3 +114,68 @@ export const partnerErrorResponses = {
 };
 
 export { ErrorEnvelopeSchema };
+
+/** A simulated check-in (the sandbox): the member by platform_id or its alias gympass_id, as validate takes it. */
+export const SandboxCheckinBody = Type.Object(
+  {
+    platform_id: Type.Optional(Type.Union([PlatformId, Type.Null()])),
+    gympass_id: Type.Optional(Type.Union([PlatformId, Type.Null()])),
+    product_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_ID, description: "Default: the gym's first product" }),
+    ),
+    member: Type.Optional(MemberDetailsSchema),
+    checked_in_at: Type.Optional(Type.String({ maxLength: 40, description: 'ISO-8601; default now' })),
+  },
+  { anyOf: ONE_MEMBER_ID },
+);
+
+const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
+const NullableInstant = Type.Union([Instant, Type.Null()]);
+
+export const SandboxCheckinResult = Type.Object({
+  metadata: Metadata,
+  results: Type.Object({
+    id: Type.Integer(),
+    platform_id: Type.String(),
+    gym_id: Type.Integer(),
+    product_id: Type.Integer(),
+    status: Type.String(),
+    checked_in_at: Instant,
+    expires_at: Instant,
+    validated_at: NullableInstant,
+    cancelled_at: NullableInstant,
+    member: Type.Optional(MemberDetailsSchema),
+  }),
+});
+
+/** Wellhub's sandbox helper: `gympass_user_id` is the member's platform_id. */
+export const WellhubSimulationBody = Type.Object({
+  gympass_user_id: PlatformId,
+  product_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+});
+export const WellhubGymParams = Type.Object({
+  gym_id: Type.String({ pattern: GYM_ID_PATTERN, description: 'The gym the member checks in at' }),
+});
+
+const WellhubText = Type.String();
+export const WellhubCheckinPayload = Type.Object(
+  {
+    event_type: Type.Literal('checkin'),
+    event_data: Type.Object({
+      user: Type.Object({
+        unique_token: WellhubText,
+        first_name: WellhubText,
+        last_name: WellhubText,
+        email: WellhubText,
+        phone_number: WellhubText,
+      }),
+      gym: Type.Object({
+        id: Type.Integer(),
+        title: WellhubText,
+        product: Type.Object({ id: Type.Integer(), description: WellhubText }),
+      }),
+      timestamp: Type.Integer({ description: 'Unix seconds' }),
+    }),
+  },
+  { description: "The checkin webhook payload the simulation fired, as Wellhub's helper answers" },
+);

@@ -23,6 +23,7 @@ const instantOrNull = (value: number | null) => (value === null ? null : formatI
 export const presentPartner = (partner: Partner) => ({
   id: partner.id,
   name: partner.name,
+  ...(partner.sandbox ? { sandbox: true as const } : {}),
   offboarded_at: instantOrNull(partner.offboardedAt),
   created_at: formatInstant(partner.createdAt),
 });
@@ -78,6 +79,7 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   expires_at: formatInstant(checkin.expiresAt),
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
+  ...(checkin.member === undefined ? {} : { member: checkin.member }),
 });
 
 /** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */

@@ -58,7 +58,8 @@ export function createApiKeyService(
     ): Promise<IssuedApiKey> {
       assertOperatorText('label', input.label);
       return store.write(async (trx) => {
-        if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        const partner = await findPartner(trx, partnerId);
+        if (partner === undefined) throw new EntityNotFoundError('partner');
         // Deduplicated and ascending: the issue answer shows the scope as every later listing does.
         const gymIds =
           input.gymIds === undefined || input.gymIds === null
@@ -72,7 +73,7 @@ export function createApiKeyService(
             }
           }
         }
-        const generated = generateApiKey();
+        const generated = generateApiKey(partner.sandbox);
         const key = await insertApiKey(
           trx,
           {

@@ -48,10 +48,11 @@ export function createCatalogService(
       return !(await hasAnyPartner(store.db));
     },
 
-    async createPartner(name: string, actor: Actor = OPERATOR): Promise<Partner> {
+    /** A sandbox partner's keys start ghk_test_, and its visits never count in payouts. */
+    async createPartner(name: string, actor: Actor = OPERATOR, sandbox = false): Promise<Partner> {
       assertOperatorText('name', name);
       return store.write(async (trx) => {
-        const partner = await insertPartner(trx, name, clock.now());
+        const partner = await insertPartner(trx, name, clock.now(), sandbox);
         await recordAudit(
           trx,
           { actor, action: 'create', entity: 'partner', entityId: partner.id },

@@ -1,4 +1,5 @@
 import type { Checkin } from '../domain/entities.js';
+import type { MemberDetails } from '../domain/member-details.js';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
@@ -12,6 +13,7 @@ export interface NewCheckin {
   readonly productId: number;
   /** Defaults to now; an earlier time lets sandboxes and tests make expired check-ins. */
   readonly checkedInAt?: number;
+  readonly member?: MemberDetails;
 }
 
 /** The member's check-in: created by the member app, cancellable until validated, expiring after its TTL. */

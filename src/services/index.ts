@@ -15,19 +15,22 @@ import { createRetentionService } from './retention-service.js';
 import { createSettlementService } from './settlement-service.js';
 import { createStatsService } from './stats-service.js';
 import { createValidationService } from './validation-service.js';
+import { createSandboxService } from './sandbox-service.js';
 import { createWebhookServices } from './webhooks/index.js';
 
 export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
   const gymOwners = createGymOwners(deps);
   const apiKeys = createApiKeyService(deps, gymOwners);
+  const checkins = createCheckinService(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
     catalog: createCatalogService(deps, gymOwners),
     apiKeys,
     catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),
-    checkins: createCheckinService(deps),
+    checkins,
+    sandbox: createSandboxService(deps, checkins),
     validation: createValidationService(deps),
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),

@@ -64,9 +64,10 @@ export function createLedgerService({ store, clock }: ServiceDependencies) {
       return toFeedPage(rows, limit, after);
     },
 
+    /** Sandbox visits never count: only live partners' entries are owed. */
     payouts(filter: EntryFilter & { from: number; to: number }): Promise<PayoutLine[]> {
       assertPeriod(filter);
-      return sumPayouts(store.db, filter);
+      return sumPayouts(store.db, { ...filter, sandbox: false });
     },
 
     /** Reverses a visit wholly (by default) or in part: a new entry, effective now. */

@@ -10,6 +10,7 @@ const toPartner = (row: PartnerRow): Partner => ({
   name: row.name,
   createdAt: row.created_at,
   offboardedAt: row.offboarded_at,
+  sandbox: Number(row.sandbox) === 1,
 });
 
 const toGym = (row: GymRow): Gym => ({
@@ -21,10 +22,10 @@ const toGym = (row: GymRow): Gym => ({
   retiredAt: row.retired_at,
 });
 
-export async function insertPartner(db: Db, name: string, now: number): Promise<Partner> {
+export async function insertPartner(db: Db, name: string, now: number, sandbox = false): Promise<Partner> {
   const row = await db
     .insertInto('partners')
-    .values({ name, created_at: now })
+    .values({ name, created_at: now, sandbox: sandbox ? 1 : 0 })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toPartner(row);

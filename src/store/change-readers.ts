@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../domain/changes.js';
 import type { LatestCheckin } from '../domain/decisions/validation.js';
 import { RECENT_VALIDATIONS_MS } from '../domain/decisions/checkin.js';
+import { memberFromColumn } from '../domain/member-details.js';
 import { findGym, findProduct } from './catalog-repository.js';
 import { findCheckin, validationsBetween } from './checkin-repository.js';
 import { findCustomCode } from './custom-code-repository.js';
@@ -38,6 +39,7 @@ export async function latestCheckin(
       'checkins.checked_in_at',
       'checkins.expires_at',
       'checkins.product_id',
+      'checkins.member',
       'products.description',
       'products.payout_cents',
       'products.currency',
@@ -63,6 +65,7 @@ export interface LatestCheckinRow {
   payout_cents: number;
   currency: string;
   partner_id: number;
+  member: string | null;
 }
 
 export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
@@ -78,6 +81,7 @@ export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
       currency: row.currency,
     },
     partnerId: row.partner_id,
+    member: memberFromColumn(row.member),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CheckinStatus } from '../domain/checkin-condition.js';
 import type { Checkin } from '../domain/entities.js';
+import { memberColumn, memberFromColumn, type MemberDetails } from '../domain/member-details.js';
 import type { PageRequest } from '../domain/pagination.js';
 import type { CheckinRow, Database } from './database.js';
 
@@ -17,6 +18,7 @@ export function toCheckin(row: CheckinRow): Checkin {
     expiresAt: row.expires_at,
     validatedAt: row.validated_at,
     cancelledAt: row.cancelled_at,
+    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
   };
 }
 
@@ -31,6 +33,7 @@ export async function insertCheckinRow(
     checkedInAt: number;
     expiresAt: number;
     createdAt: number;
+    member: MemberDetails | undefined;
   },
 ): Promise<void> {
   await db
@@ -44,6 +47,7 @@ export async function insertCheckinRow(
       checked_in_at: checkin.checkedInAt,
       expires_at: checkin.expiresAt,
       created_at: checkin.createdAt,
+      member: memberColumn(checkin.member),
     })
     .execute();
 }

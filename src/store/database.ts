@@ -7,6 +7,8 @@ export interface PartnersTable {
   name: string;
   created_at: number;
   offboarded_at: number | null;
+  /** 1: a sandbox partner, whose keys start ghk_test_ and whose visits never count in payouts. */
+  sandbox: Generated<number>;
 }
 
 /** Gym ids are assigned by the provider: they are the `X-Gym-Id` partners send. */
@@ -61,6 +63,8 @@ export interface CheckinsTable {
   validated_at: number | null;
   cancelled_at: number | null;
   created_at: number;
+  /** JSON of the member's details (src/domain/member-details.ts); null when none were given or once erased. */
+  member: string | null;
 }
 
 export interface CustomCodesTable {
@@ -211,7 +215,15 @@ export interface WebhookDispatchTable {
   purged_position: number;
 }
 
+/** Where the broker feed stands in the event log, per stream: it resumes after this position. */
+export interface NatsFeedTable {
+  stream: string;
+  position: number;
+  updated_at: number;
+}
+
 export interface Database {
+  nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_dispatch: WebhookDispatchTable;

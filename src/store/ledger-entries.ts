@@ -12,6 +12,8 @@ export interface EntryFilter {
   readonly from?: number;
   /** effective_at < to (exclusive) */
   readonly to?: number;
+  /** true: only sandbox partners' entries; false: only live partners'; absent: both (a partner's own feed). */
+  readonly sandbox?: boolean;
 }
 
 /** What a branch of the union may be narrowed by, beyond the filter: after an id, below a commit order. */
@@ -63,7 +65,12 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
       sql<string | null>`r.reason`.as('reason'),
       'r.commit_order',
     ]);
-  const { partnerId, gymId, from, to } = filter;
+  const { partnerId, gymId, from, to, sandbox } = filter;
+  if (sandbox !== undefined) {
+    const sandboxPartners = db.selectFrom('partners').select('partners.id').where('partners.sandbox', '=', 1);
+    visits = visits.where('t.partner_id', sandbox ? 'in' : 'not in', sandboxPartners);
+    reversals = reversals.where('r.partner_id', sandbox ? 'in' : 'not in', sandboxPartners);
+  }
   if (partnerId !== undefined) {
     visits = visits.where('t.partner_id', '=', partnerId);
     reversals = reversals.where('r.partner_id', '=', partnerId);

@@ -51,7 +51,7 @@ function names(value: unknown, platformId: string): boolean {
 
 /**
  * Every table that holds a member's data, in one transaction (the caller's): the custom codes deleted (live
- * credentials), the platform_id replaced by the pseudonym in check-ins and transactions (the ledger still sums),
+ * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped) and transactions (the ledger still sums),
  * every stored event payload that names the member purged (webhook deliveries send those payloads, so theirs go
  * too), audit entries and webhook deliveries' member keys that name the member pointed at the pseudonym. A table that comes to hold member data gets its step here.
  */
@@ -62,7 +62,7 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
   const checkins = count(
     await db
       .updateTable('checkins')
-      .set({ platform_id: pseudonym })
+      .set({ platform_id: pseudonym, member: null })
       .where('platform_id', '=', platformId)
       .executeTakeFirst(),
   );

@@ -108,7 +108,7 @@ export async function overlappingSettlements(db: Db, partnerId: number, period: 
 
 /** Per currency: the partner's entries effective in the period that no settlement holds yet. */
 export async function unsettledTotals(db: Db, partnerId: number, period: Period) {
-  const rows = await ledgerEntries(db, { partnerId, from: period.start, to: period.end }, {})
+  const rows = await ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
     .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
     .where('s.entry_id', 'is', null)
     .select((eb) => ['e.currency', eb.fn.countAll<number | string>().as('count')])
@@ -143,7 +143,7 @@ export async function insertSettlement(
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(inserted.id);
-  const entries = ledgerEntries(db, { partnerId, from: period.start, to: period.end }, {})
+  const entries = ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
     .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
     .where('s.entry_id', 'is', null)
     .where('e.currency', '=', currency)
@@ -182,7 +182,7 @@ export async function markPaid(db: Db, id: number, paid: { reference: string; by
 
 /** Every partner with an entry effective in the period: the ones a close for every partner looks at. */
 export async function partnersWithEntries(db: Db, period: Period): Promise<number[]> {
-  const rows = await ledgerEntries(db, { from: period.start, to: period.end }, {})
+  const rows = await ledgerEntries(db, { from: period.start, to: period.end, sandbox: false }, {})
     .select('e.partner_id')
     .distinct()
     .orderBy('e.partner_id')

@@ -1,3 +1,4 @@
+import type { WebhookFormat } from '../domain/webhooks/endpoint.js';
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus } from '../domain/webhooks/delivery.js';
 import type { Database } from './database.js';
@@ -10,6 +11,7 @@ export interface ClaimedDelivery {
   readonly id: number;
   readonly endpointId: number;
   readonly url: string;
+  readonly format: WebhookFormat;
   readonly timeoutMs: number;
   readonly eventPosition: number;
   readonly eventId: string;
@@ -45,6 +47,7 @@ export async function claimDueDeliveries(
       'd.event_id',
       'd.round_failures',
       'e.url',
+      'e.format',
       'e.timeout_ms',
       'e.failing_since',
     ])
@@ -72,6 +75,7 @@ export async function claimDueDeliveries(
     id: row.id,
     endpointId: row.endpoint_id,
     url: row.url,
+    format: row.format as WebhookFormat,
     timeoutMs: row.timeout_ms,
     eventPosition: row.event_position,
     eventId: row.event_id,

@@ -16,9 +16,12 @@ describe('the columns the CLI prints', () => {
     ['transaction', Transaction],
     ['settlement', SettlementRow],
   ] as const)(
-    'when the CLI lists %s records, then its columns are the fields of the API schema, in order',
+    'when the CLI lists %s records, then its columns are the fields every record of the API schema has, in order',
     ([name, schema]) => {
-      expect(COLUMNS[name]).toEqual(Object.keys(schema.properties));
+      // A field only some records carry (a sandbox partner's flag, a check-in's member details) is left to
+      // --format json: tables and CSV keep one shape, and member details stay off terminals and spreadsheets.
+      const always = (schema as { required?: string[] }).required ?? [];
+      expect(COLUMNS[name]).toEqual(Object.keys(schema.properties).filter((field) => always.includes(field)));
     },
   );
 });

@@ -35,6 +35,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       name: 'Smart Fit',
       created_at: T0_MS,
       offboarded_at: null,
+      sandbox: 0,
     });
   });
 

@@ -54,6 +54,7 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       validated_at: null,
       cancelled_at: null,
       created_at: T0_MS,
+      member: null,
     });
   });
 

@@ -214,7 +214,7 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
       [{ url: 'https://hooks.example.com/in', gym_ids: [999_999] }, 'gym_ids'],
       [{ url: 'https://hooks.example.com/in', timeout_ms: 50 }, 'timeout_ms'],
       [{ url: 'https://hooks.example.com/in', secret: 'not-a-secret' }, 'secret'],
-      [{ url: 'https://hooks.example.com/in', format: 'wellhub' }, 'format'],
+      [{ url: 'https://hooks.example.com/in', format: 'svix' }, 'format'],
       [{}, 'url'],
     ] as const;
     for (const [body, key] of bad) {

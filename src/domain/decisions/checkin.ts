@@ -9,6 +9,7 @@ import {
 } from '../errors.js';
 import { checkinEventData, type CheckinFacts, type EventType } from '../events.js';
 import { localDayBounds } from '../local-day.js';
+import { givenMemberDetails, type MemberDetails } from '../member-details.js';
 import type { Decision, Write } from '../writes.js';
 
 export interface CheckinCreation {
@@ -17,6 +18,8 @@ export interface CheckinCreation {
   readonly productId: number;
   /** When the member checked in: now, or earlier (sandboxes and tests make expired check-ins that way). */
   readonly checkedInAt: number;
+  /** What the front desk may show of the member, stored with the check-in and carried by its events. */
+  readonly member?: MemberDetails | undefined;
   readonly now: number;
   readonly actor: Actor;
   /** How long a check-in stays valid, and how many validated visits a member may make at a gym in a day. */
@@ -79,6 +82,7 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
   if (state.product.retired) throw new RetiredError('product');
   if (request.dailyVisitLimit > 0 && visitsToday(request, state) >= request.dailyVisitLimit)
     throw new DailyLimitError();
+  const member = givenMemberDetails(request.member);
   const checkin: Checkin = {
     id: state.checkinId,
     platformId: request.platformId,
@@ -89,6 +93,7 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     expiresAt: request.checkedInAt + request.ttlMs,
     validatedAt: null,
     cancelledAt: null,
+    ...(member === undefined ? {} : { member }),
   };
   const facts = {
     ...checkin,
@@ -97,7 +102,10 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
   return {
     outcome: checkin,
     writes: [
-      { kind: 'insert-checkin', checkin: { ...checkin, createdAt: request.now } },
+      {
+        kind: 'insert-checkin',
+        checkin: { ...checkin, createdAt: request.now, member },
+      },
       checkinEvent('checkin.created', facts, state.gym.partnerId, request.now),
       {
         kind: 'audit',

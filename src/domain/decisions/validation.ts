@@ -6,6 +6,7 @@ import {
   type CheckinStatus,
 } from '../checkin-condition.js';
 import { checkinEventData, type CheckinFacts } from '../events.js';
+import type { MemberDetails } from '../member-details.js';
 import type { Decision, Write } from '../writes.js';
 import { codeWrites } from './custom-code.js';
 
@@ -32,6 +33,7 @@ export interface LatestCheckin {
     readonly currency: string;
   };
   readonly partnerId: number;
+  readonly member?: MemberDetails | undefined;
 }
 
 /** What a validation is decided from, read under the member's lock. */
@@ -60,6 +62,7 @@ function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
     checkedInAt: latest.checkedInAt,
     expiresAt: latest.expiresAt,
     product: latest.product,
+    member: latest.member,
   };
   return [
     { kind: 'checkin-status', checkinId: latest.id, from: 'pending', to: 'validated', at: now },

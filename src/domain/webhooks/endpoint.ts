@@ -1,8 +1,8 @@
 import type { EventType, LoggedEvent } from '../events.js';
 import { InputError } from '../errors.js';
 
-/** Only the Standard Webhooks format for now; the column and the field exist so others can follow. */
-export const WEBHOOK_FORMATS = ['standard'] as const;
+/** Standard Webhooks, or Wellhub's `checkin` webhook (src/domain/webhooks/wellhub-format.ts). */
+export const WEBHOOK_FORMATS = ['standard', 'wellhub'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 export const DEFAULT_TIMEOUT_MS = 15_000;

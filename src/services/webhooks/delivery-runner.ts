@@ -1,6 +1,4 @@
 import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attempt-outcome.js';
-import { deliveryBody } from '../../domain/webhooks/endpoint.js';
-import { signedHeaders } from '../../domain/webhooks/signature.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
 import { listEvents } from '../../store/event-repository.js';
@@ -11,6 +9,7 @@ import {
   type ClaimedDelivery,
 } from '../../store/webhook-claim-repository.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
+import { deliveryRequest } from './delivery-request.js';
 import { dispatchEvents } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import type { Sender } from './sender.js';
@@ -64,18 +63,16 @@ export function createDeliveryRunner(options: RunnerOptions) {
     const started = performance.now();
     const [event] = await listEvents(store.db, { after: claim.eventPosition - 1 }, 1);
     const secrets = await options.endpoints.signingSecrets(claim.endpointId);
-    const body = deliveryBody({
-      type: event?.type ?? '',
-      occurredAt: event?.occurredAt ?? 0,
-      data: event?.data,
-    });
-    const result =
+    const request =
       event?.data === null || event?.data === undefined
+        ? undefined
+        : await deliveryRequest(store.db, claim, { ...event, data: event.data }, secrets, clock.now());
+    const result =
+      request === undefined
         ? ({ kind: 'no-answer', error: 'payload purged (GATEHOUSE_EVENT_RETENTION_DAYS)' } as const)
         : await sender.send({
             url: claim.url,
-            headers: signedHeaders(secrets, claim.eventId, Math.floor(clock.now() / 1000), body),
-            body,
+            ...request,
             timeoutMs: claim.timeoutMs,
             signal: abort.signal,
           });

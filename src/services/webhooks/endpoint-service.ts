@@ -11,6 +11,11 @@ import {
 } from '../../domain/webhooks/endpoint.js';
 import { createSecretBox } from '../../domain/webhooks/secret-box.js';
 import { generateSecret, isStandardSecret } from '../../domain/webhooks/signature.js';
+import {
+  checkWellhubSecret,
+  WELLHUB_TIMEOUT_MS,
+  wellhubEventTypes,
+} from '../../domain/webhooks/wellhub-format.js';
 import { recordAudit } from '../../store/audit-repository.js';
 import type { StoreTransaction } from '../../store/store.js';
 import { findGym, findPartner } from '../../store/catalog-repository.js';
@@ -61,7 +66,8 @@ export function createEndpointService({
     }
   }
 
-  function checkSecret(secret: string | undefined): string {
+  function checkSecret(secret: string | undefined, format: WebhookFormat = 'standard'): string {
+    if (format === 'wellhub') return checkWellhubSecret(secret);
     if (secret === undefined) return generateSecret();
     if (!isStandardSecret(secret)) {
       throw new InputError('secret', 'must be whsec_ followed by the base64 of 24 to 64 random bytes');
@@ -97,7 +103,10 @@ export function createEndpointService({
       const url = await checkUrl(input.url);
       const gymIds = sortedUnique(input.gymIds);
       assertGymsInScope(manager, gymIds);
-      const secret = checkSecret(input.secret);
+      const format = input.format ?? 'standard';
+      const secret = checkSecret(input.secret, format);
+      const eventTypes =
+        format === 'wellhub' ? wellhubEventTypes(input.eventTypes) : sortedUnique(input.eventTypes);
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await checkGyms(trx, partnerId, gymIds);
@@ -106,10 +115,10 @@ export function createEndpointService({
           {
             partnerId,
             url,
-            eventTypes: sortedUnique(input.eventTypes),
+            eventTypes,
             gymIds,
-            format: input.format ?? 'standard',
-            timeoutMs: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            format,
+            timeoutMs: input.timeoutMs ?? (format === 'wellhub' ? WELLHUB_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
             secret: box.seal(secret),
           },
           clock.now(),
@@ -154,12 +163,18 @@ export function createEndpointService({
       return store.write(async (trx) => {
         const endpoint = await managed(trx, id, manager);
         if (gymIds !== undefined) await checkGyms(trx, endpoint.partnerId, gymIds);
+        const eventTypes =
+          changes.eventTypes === undefined
+            ? undefined
+            : endpoint.format === 'wellhub'
+              ? wellhubEventTypes(changes.eventTypes)
+              : sortedUnique(changes.eventTypes);
         await endpoints.updateEndpoint(
           trx,
           id,
           {
             ...(url === undefined ? {} : { url }),
-            ...(changes.eventTypes === undefined ? {} : { eventTypes: sortedUnique(changes.eventTypes) }),
+            ...(eventTypes === undefined ? {} : { eventTypes }),
             ...(gymIds === undefined ? {} : { gymIds }),
             ...(changes.timeoutMs === undefined ? {} : { timeoutMs: changes.timeoutMs }),
           },
@@ -182,19 +197,24 @@ export function createEndpointService({
       });
     },
 
-    /** A new secret; the current one keeps signing beside it for 24 hours. */
+    /**
+     * A new secret; in the standard format the current one keeps signing beside it for 24 hours. Wellhub's header
+     * holds one signature: there the new secret (the partner's own) replaces the old at once.
+     */
     async rotate(
       id: number,
       given: string | undefined,
       actor: Actor = OPERATOR,
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<string> {
-      const secret = checkSecret(given);
-      await store.write(async (trx) => {
-        await managed(trx, id, manager);
+      const secret = await store.write(async (trx) => {
+        const { format } = await managed(trx, id, manager);
+        const next = checkSecret(given, format);
         const now = clock.now();
-        await endpoints.rotateSecret(trx, id, box.seal(secret), now + ROTATION_OVERLAP_MS, now);
+        const overlap = format === 'wellhub' ? 0 : ROTATION_OVERLAP_MS;
+        await endpoints.rotateSecret(trx, id, box.seal(next), now + overlap, now);
         await audit(trx, actor, 'rotate', id);
+        return next;
       });
       return secret;
     },

@@ -30,10 +30,11 @@ export function beginAndLock(client: pg.PoolClient, keys: readonly string[]): st
  */
 export const VALIDATION_STATE = `
 select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
-       g.partner_id, case when r.wants_code then cc.code end as code
+       g.partner_id, c.member, case when r.wants_code then cc.code end as code
 from unnest($1::bigint[], $2::text[], $3::boolean[]) with ordinality as r(gym_id, platform_id, wants_code, ord)
 left join lateral (
-  select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id
+  select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
+         checkins.member
   from checkins
   where checkins.gym_id = r.gym_id and checkins.platform_id = r.platform_id
   order by checkins.checked_in_at desc, checkins.id desc

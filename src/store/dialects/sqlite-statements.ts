@@ -3,6 +3,7 @@ import type { Checkin } from '../../domain/entities.js';
 import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import type { NewEvent } from '../../domain/events.js';
 import { newEventId } from '../../domain/events.js';
+import { memberColumn } from '../../domain/member-details.js';
 import { actorName } from '../../domain/audit.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
 import { toLatestCheckin, type LatestCheckinRow } from '../change-readers.js';
@@ -24,7 +25,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
 
   const latest = lazy<[number, string], LatestCheckinRow>(
     `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
-            g.partner_id
+            g.partner_id, c.member
      from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
      where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
   );
@@ -52,9 +53,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const toCancelled = lazy<[number, number, string]>(
     "update checkins set status = 'cancelled', cancelled_at = ? where id = ? and status = ?",
   );
-  const insertCheckin = lazy<[number, string, number, number, number, number, number]>(
-    `insert into checkins (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at)
-     values (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+  const insertCheckin = lazy<[number, string, number, number, number, number, number, string | null]>(
+    `insert into checkins (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
+     values (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
   );
   const insertTransaction = lazy<[number, number, number, number, string, number, string, number]>(
     `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
@@ -94,6 +95,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
           c.checkedInAt,
           c.expiresAt,
           c.createdAt,
+          memberColumn(c.member),
         );
         return;
       }

@@ -6,6 +6,7 @@ import * as commitHorizon from './0004-commit-horizon.js';
 import * as webhooks from './0005-webhooks.js';
 import * as operators from './0006-operators.js';
 import * as money from './0007-money.js';
+import * as wellhub from './0008-wellhub.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0005-webhooks': webhooks,
   '0006-operators': operators,
   '0007-money': money,
+  '0008-wellhub': wellhub,
 };

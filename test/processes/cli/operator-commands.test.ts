@@ -101,6 +101,7 @@ describe('the operator side, through `gatehouse` processes', () => {
         name: 'Iron Temple Gyms',
         created_at: Date.parse(partner.created_at),
         offboarded_at: null,
+        sandbox: 0,
       },
     ]);
 

@@ -1,0 +1,21 @@
+import type { LoggedEvent } from './events.js';
+
+/** The subject an event is published on: `<prefix>.<type>`, such as `gatehouse.checkin.validated`. */
+export function feedSubject(prefix: string, type: string): string {
+  return `${prefix}.${type}`;
+}
+
+/** The subjects a feed's stream captures. */
+export function feedSubjects(prefix: string): string[] {
+  return [`${prefix}.>`];
+}
+
+/** The message: the standard webhook body (type, timestamp, data) and the event id (also `Nats-Msg-Id`). */
+export function feedMessage(event: Pick<LoggedEvent, 'id' | 'type' | 'occurredAt' | 'data'>): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: new Date(event.occurredAt).toISOString(),
+    data: event.data,
+  });
+}

@@ -1,0 +1,134 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { feedMessage, feedSubject, feedSubjects } from '../domain/broker-feed.js';
+import type { Clock } from '../domain/clock.js';
+import { listEvents } from '../store/event-repository.js';
+import { readFeedCursor, saveFeedCursor } from '../store/nats-feed-repository.js';
+import type { Store } from '../store/store.js';
+
+export interface NatsFeedOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly url: string;
+  readonly prefix: string;
+  readonly stream: string;
+  readonly log: {
+    warn(details: object, message: string): void;
+    info(details: object, message: string): void;
+  };
+  /** How often the log is looked at for new events. */
+  readonly pollMs?: number;
+  /** How long to wait before trying again after NATS failed to take an event. */
+  readonly retryMs?: number;
+  /** How long NATS has to acknowledge one message. */
+  readonly ackTimeoutMs?: number;
+}
+
+const BATCH = 500;
+const STREAM_NOT_FOUND = 10059;
+
+/**
+ * The broker feed: follows the event log by position (like webhook dispatch) and publishes every event to NATS
+ * JetStream, one at a time, each acknowledged before the next, with `Nats-Msg-Id` = the event id. Its place in the
+ * log is stored after what NATS acknowledged, so after a restart or an outage it resumes there: an event may be
+ * published twice (the stream drops the second within its duplicate window), never skipped, and always in position
+ * order. Payloads already purged by retention are passed over.
+ */
+export function createNatsFeed(options: NatsFeedOptions) {
+  const { store, clock, log, stream, prefix } = options;
+  const pollMs = options.pollMs ?? 100;
+  const retryMs = options.retryMs ?? 500;
+  let connection: NatsConnection | undefined;
+  let client: JetStreamClient | undefined;
+  let streamReady = false;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let interrupt = new AbortController();
+  let failing = false;
+
+  async function ready(): Promise<JetStreamClient> {
+    connection ??= await connect({
+      servers: options.url,
+      name: 'gatehouse-feed',
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: 2000,
+    });
+    if (!streamReady) {
+      const manager = await jetstreamManager(connection);
+      try {
+        await manager.streams.info(stream);
+      } catch (error) {
+        if (!(error instanceof JetStreamApiError) || error.code !== STREAM_NOT_FOUND) throw error;
+        await manager.streams.add({ name: stream, subjects: feedSubjects(prefix) });
+      }
+      streamReady = true;
+    }
+    client ??= jetstream(connection, { timeout: options.ackTimeoutMs ?? 2000 });
+    return client;
+  }
+
+  /** Publishes what follows the cursor, up to a batch; returns how many events it read. */
+  async function publishBatch(): Promise<number> {
+    const js = await ready();
+    const cursor = await readFeedCursor(store.db, stream);
+    const events = (await listEvents(store.db, { after: cursor }, BATCH, false)).slice(0, BATCH);
+    let published = cursor;
+    try {
+      for (const event of events) {
+        if (event.data !== null) {
+          await js.publish(feedSubject(prefix, event.type), feedMessage(event), { msgID: event.id });
+        }
+        published = event.position;
+      }
+    } finally {
+      if (published > cursor) await saveFeedCursor(store.db, stream, published, clock.now());
+    }
+    return events.length;
+  }
+
+  async function pause(ms: number): Promise<void> {
+    await sleep(ms, undefined, { signal: interrupt.signal }).catch(() => undefined);
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        const read = await publishBatch();
+        if (failing) log.info({ stream }, 'NATS feed: publishing again');
+        failing = false;
+        if (read >= BATCH) continue;
+        await pause(pollMs);
+      } catch (error) {
+        if (!failing) log.warn({ stream, error: (error as Error).message }, 'NATS feed: paused, will resume');
+        failing = true;
+        // The stream may have gone with the server: look for it again once NATS answers.
+        streamReady = false;
+        await pause(retryMs);
+      }
+    }
+  }
+
+  return {
+    start(): void {
+      if (running) return;
+      running = true;
+      interrupt = new AbortController();
+      loop = run();
+    },
+    /** Stops after the message in flight; what NATS acknowledged is recorded, the rest goes out at the next start. */
+    async stop(): Promise<void> {
+      running = false;
+      interrupt.abort();
+      await loop;
+      await connection?.close();
+      connection = undefined;
+      client = undefined;
+      streamReady = false;
+    },
+  };
+}
+
+export type NatsFeed = ReturnType<typeof createNatsFeed>;

@@ -1,0 +1,37 @@
+import type { LoggedEvent } from '../../domain/events.js';
+import { deliveryBody, type WebhookFormat } from '../../domain/webhooks/endpoint.js';
+import { signedHeaders } from '../../domain/webhooks/signature.js';
+import {
+  WELLHUB_SIGNATURE_HEADER,
+  wellhubBody,
+  wellhubSignature,
+} from '../../domain/webhooks/wellhub-format.js';
+import { findGym } from '../../store/catalog-repository.js';
+import type { Store } from '../../store/store.js';
+
+export interface DeliveryRequest {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * The body and signature headers of one attempt, in the endpoint's format. Every format goes through the same
+ * delivery machinery (retries, the delivery log, replay); only these bytes differ.
+ */
+export async function deliveryRequest(
+  db: Store['db'],
+  claim: { readonly format: WebhookFormat; readonly eventId: string },
+  event: LoggedEvent & { readonly data: Readonly<Record<string, unknown>> },
+  secrets: readonly string[],
+  now: number,
+): Promise<DeliveryRequest> {
+  if (claim.format === 'wellhub') {
+    // The gym's name as it is now: a rename reaches the front desk's next delivery.
+    const gym = await findGym(db, event.gymId);
+    const body = wellhubBody({ data: event.data, gym: { id: event.gymId, name: gym?.name ?? '' } });
+    const [secret = ''] = secrets;
+    return { body, headers: { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) } };
+  }
+  const body = deliveryBody(event);
+  return { body, headers: signedHeaders(secrets, claim.eventId, Math.floor(now / 1000), body) };
+}
