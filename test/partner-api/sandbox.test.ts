@@ -69,7 +69,13 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
 
     const s = await arrangeSandbox(t);
 
-    expectReply(s.created, 201, { id: s.partner.id, name: s.partner.name, sandbox: true, created_at: T0 });
+    expectReply(s.created, 201, {
+      id: s.partner.id,
+      name: s.partner.name,
+      sandbox: true,
+      offboarded_at: null,
+      created_at: T0,
+    });
     expect(s.key.key).toMatch(/^ghk_test_[0-9a-f]{8}_[0-9a-f]{40}$/);
     expect(s.key.prefix).toMatch(/^ghk_test_[0-9a-f]{8}$/);
   });
