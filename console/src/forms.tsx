@@ -70,3 +70,37 @@ export function ScrollTable({ label, children }: { label: string; children: Comp
     </div>
   );
 }
+
+/** A secret the API returns once (a key, a signing secret): shown, with a copy button, until it is stored. */
+export function OnceSecret({
+  what,
+  why,
+  secret,
+  testId,
+  onDone,
+}: {
+  what: string;
+  why: string;
+  secret: string;
+  testId: string;
+  onDone: () => void;
+}) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="secret" role="status">
+      <p>
+        <strong>Copy this {what} now: it is shown only once.</strong> {why}
+      </p>
+      <code data-testid={testId}>{secret}</code>
+      <button
+        type="button"
+        onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true))}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" class="quiet" onClick={onDone}>
+        I have stored it
+      </button>
+    </div>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, formatTime, messageOf } from './api.js';
-import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import { ActionForm, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 
@@ -33,7 +33,6 @@ export function KeysPanel({
   );
   const mayAct = may(session, 'keys');
   const [issued, setIssued] = useState<Issued>();
-  const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
   const revoke = async (key: Key) => {
     if (!confirm(`Revoke ${key.prefix}? Every request with it is refused from now on.`)) return;
@@ -49,22 +48,13 @@ export function KeysPanel({
       <h2 id="keys-title">Keys of {partnerName}</h2>
       <ErrorNote error={keys.error ?? error} />
       {issued !== undefined && (
-        <div class="secret" role="status">
-          <p>
-            <strong>Copy this key now: it is shown only once.</strong> Anyone who has it can validate members
-            at this partner's gyms.
-          </p>
-          <code data-testid="issued-key">{issued.key}</code>
-          <button
-            type="button"
-            onClick={() => void navigator.clipboard?.writeText(issued.key).then(() => setCopied(true))}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </button>
-          <button type="button" class="quiet" onClick={() => setIssued(undefined)}>
-            I have stored it
-          </button>
-        </div>
+        <OnceSecret
+          what="key"
+          why="Anyone who has it can validate members at this partner's gyms."
+          secret={issued.key}
+          testId="issued-key"
+          onDone={() => setIssued(undefined)}
+        />
       )}
       <ScrollTable label="Keys table">
         <thead>
@@ -117,7 +107,6 @@ export function KeysPanel({
               ...(label ? { label } : {}),
               gym_ids: gymIds,
             });
-            setCopied(false);
             setIssued(made);
             keys.reload();
           }}

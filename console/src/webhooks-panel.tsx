@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, formatTime, messageOf } from './api.js';
-import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import { ActionForm, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 
@@ -32,22 +32,6 @@ const list = (text: string | undefined) => {
   return parts.length === 0 ? null : parts;
 };
 const ids = (text: string | undefined) => list(text)?.map(Number) ?? null;
-
-/** A secret the API returns once: shown until the operator says it is stored. */
-function OnceSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
-  return (
-    <div class="secret" role="status">
-      <p>
-        <strong>Copy this signing secret now: it is shown only once.</strong> The receiver verifies each
-        delivery's signature with it.
-      </p>
-      <code data-testid="webhook-secret">{secret}</code>
-      <button type="button" class="quiet" onClick={onDone}>
-        I have stored it
-      </button>
-    </div>
-  );
-}
 
 /** A partner's webhook endpoints: register (the secret shown once), change, rotate, enable, remove, and the log. */
 export function WebhooksPanel({
@@ -96,7 +80,15 @@ export function WebhooksPanel({
     <section aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks of {partnerName}</h2>
       <ErrorNote error={webhooks.error ?? error} />
-      {secret !== undefined && <OnceSecret secret={secret} onDone={() => setSecret(undefined)} />}
+      {secret !== undefined && (
+        <OnceSecret
+          what="signing secret"
+          why="The receiver verifies each delivery's signature with it."
+          secret={secret}
+          testId="webhook-secret"
+          onDone={() => setSecret(undefined)}
+        />
+      )}
       <ScrollTable label="Webhooks table">
         <thead>
           <tr>

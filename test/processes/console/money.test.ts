@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+import {
+  expectClean,
+  issueOperator,
+  screenshots,
+  signInAsOperator,
+  useBrowser,
+  type ConsolePage,
+} from '../../fixtures/processes/browser.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { validate } from '../../fixtures/processes/http.js';
 
@@ -28,22 +35,11 @@ describe('money in the console', () => {
   });
 
   async function signIn(token: string): Promise<ConsolePage> {
-    const console = await openConsole(baseUrl);
-    await console.page.getByLabel('Operator token').fill(token);
-    await console.page.keyboard.press('Enter');
+    const console = await signInAsOperator(await openConsole(baseUrl), token);
     await console.page.getByRole('link', { name: 'Money' }).click();
     return console;
   }
-
-  async function issueOperator(name: string, role: string): Promise<string> {
-    const response = await fetch(`${baseUrl}/admin/v1/operators`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, role }),
-    });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { token: string }).token;
-  }
+  const issue = (name: string, role: string) => issueOperator(baseUrl, ADMIN_TOKEN, name, role);
 
   it('when a finance operator reverses a visit and closes the period, then the ledger shows the reversal, the settlement holds both entries and is marked paid', async () => {
     const desk = await arrangeCheckins(operator.services, 1);
@@ -56,7 +52,7 @@ describe('money in the console', () => {
       .execute();
     if (visit === undefined) throw new Error('the validation left no transaction');
 
-    const console = await signIn(await issueOperator('fiona', 'finance'));
+    const console = await signIn(await issue('fiona', 'finance'));
     const { page } = console;
     const ledger = page.getByRole('region', { name: 'Ledger table' });
     await ledger.getByRole('cell', { name: `visit ${visit.id}`, exact: true }).waitFor();
@@ -120,7 +116,7 @@ describe('money in the console', () => {
   });
 
   it('when a readonly operator opens Money, then it is shown no action on money', async () => {
-    const console = await signIn(await issueOperator('rosa', 'readonly'));
+    const console = await signIn(await issue('rosa', 'readonly'));
     const { page } = console;
     await page.getByRole('region', { name: 'Settlements table' }).waitFor();
     await page.getByRole('region', { name: 'Ledger table' }).getByRole('cell').first().waitFor();
@@ -133,10 +129,8 @@ describe('money in the console', () => {
 
   it('when the operator renames a gym, sets its time zone, retires a product and offboards the partner in Network, then the store holds each change', async () => {
     const desk = await arrangeCheckins(operator.services, 0);
-    const console = await openConsole(baseUrl);
+    const console = await signInAsOperator(await openConsole(baseUrl), ADMIN_TOKEN);
     const { page } = console;
-    await page.getByLabel('Operator token').fill(ADMIN_TOKEN);
-    await page.keyboard.press('Enter');
     await page.getByRole('link', { name: 'Network' }).click();
     await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
     page.on('dialog', (dialog) => void dialog.accept());

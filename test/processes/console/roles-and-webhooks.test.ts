@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+import {
+  expectClean,
+  issueOperator,
+  screenshots,
+  signInAsOperator,
+  useBrowser,
+} from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-roles-0123456789';
 
@@ -42,22 +48,8 @@ describe('the console by role, and webhooks in the Network view', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function signIn(token: string): Promise<ConsolePage> {
-    const console = await openConsole(baseUrl);
-    await console.page.getByLabel('Operator token').fill(token);
-    await console.page.keyboard.press('Enter');
-    return console;
-  }
-
-  async function issueOperator(name: string, role: string): Promise<string> {
-    const response = await fetch(`${baseUrl}/admin/v1/operators`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, role }),
-    });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { token: string }).token;
-  }
+  const signIn = async (token: string) => signInAsOperator(await openConsole(baseUrl), token);
+  const issue = (name: string, role: string) => issueOperator(baseUrl, ADMIN_TOKEN, name, role);
 
   it('when the operator registers a webhook, then its secret is shown once, a validation is delivered signed with it, and the log shows it and sends it again', async () => {
     const console = await signIn(ADMIN_TOKEN);
@@ -128,9 +120,9 @@ describe('the console by role, and webhooks in the Network view', () => {
   });
 
   it('when a readonly, a support and a member-app operator sign in, then each is shown only what its role may do', async () => {
-    const readonly = await issueOperator('rita', 'readonly');
-    const support = await issueOperator('sam', 'support');
-    const memberApp = await issueOperator('the-app', 'member-app');
+    const readonly = await issue('rita', 'readonly');
+    const support = await issue('sam', 'support');
+    const memberApp = await issue('the-app', 'member-app');
     const partnerButton = new RegExp(`#${desk.partner.id}$`);
 
     const reader = await signIn(readonly);
