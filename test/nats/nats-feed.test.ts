@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import { admin, arrangeNetwork, createCheckin, operatorApp, validate } from '../fixtures/operator-api.js';
 import { eventually } from '../fixtures/webhook-receiver.js';
-import { openStreamReader, ownFeed, SHARED_NATS, type StreamReader } from './stream-reader.js';
+import { openStreamReader, ownFeed, SHARED_NATS, type StreamReader } from '../fixtures/nats-stream-reader.js';
 
 /** Every event of the log, oldest first, as the feed must publish them. */
 const loggedEvents = (t: TestApp) =>

@@ -3,8 +3,8 @@ import { platformId } from '../fixtures/factories.js';
 import { dialects, startTestApp, type TestApp } from '../fixtures/test-app.js';
 import { ADMIN_TOKEN, arrangeNetwork, createCheckin, validate } from '../fixtures/operator-api.js';
 import { eventually } from '../fixtures/webhook-receiver.js';
-import { startPrivateNats } from './private-nats.js';
-import { openStreamReader, ownFeed } from './stream-reader.js';
+import { startPrivateNats } from '../fixtures/private-nats.js';
+import { openStreamReader, ownFeed } from '../fixtures/nats-stream-reader.js';
 
 describe.each(dialects)('the NATS feed through an outage (%s)', (dialect) => {
   let nats: Awaited<ReturnType<typeof startPrivateNats>>;

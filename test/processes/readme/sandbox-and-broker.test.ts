@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { gatehouse, openStore } from '../cli/cli.js';
 import { freePort } from '../../fixtures/processes/private-postgres.js';
-import { openStreamReader, SHARED_NATS } from '../../nats/stream-reader.js';
+import { openStreamReader, SHARED_NATS } from '../../fixtures/nats-stream-reader.js';
 import { bashSession } from './bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 
