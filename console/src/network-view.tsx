@@ -38,6 +38,7 @@ export function NetworkView({ session }: { session: Session }) {
     [session],
   );
   const [selected, setSelected] = useState<number>();
+  const [note, setNote] = useState<string>();
   const partner = partners.value?.find((candidate) => candidate.id === selected);
   return (
     <div class="network">
@@ -45,6 +46,11 @@ export function NetworkView({ session }: { session: Session }) {
       <section aria-labelledby="partners-title">
         <h2 id="partners-title">Partners</h2>
         <ErrorNote error={partners.error} />
+        {note !== undefined && (
+          <p role="status" class="note">
+            {note}
+          </p>
+        )}
         <ul class="pick">
           {partners.value?.map((candidate) => (
             <li key={candidate.id}>
@@ -64,7 +70,14 @@ export function NetworkView({ session }: { session: Session }) {
             title="New partner"
             submitLabel="Add partner"
             action={async ({ name }) => {
+              const namesakes = (partners.value ?? []).filter((known) => known.name === name);
               const made = await call<Partner>(session, 'POST', '/admin/v1/partners', { name });
+              // Names may repeat (ids are what count), but a repeat is usually a second click.
+              setNote(
+                namesakes.length === 0
+                  ? undefined
+                  : `A partner named ${name} already exists (#${namesakes.map((known) => known.id).join(', #')}); this one is #${made.id}.`,
+              );
               partners.reload();
               setSelected(made.id);
             }}

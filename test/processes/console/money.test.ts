@@ -142,6 +142,18 @@ describe('money in the console', () => {
     await page.getByRole('heading', { name: /Acme Paulista.*America\/Sao_Paulo/ }).waitFor();
     await page.getByRole('button', { name: `Retire product ${desk.product.id}` }).click();
     await page.getByText('· retired').waitFor();
+    // A second partner of the same name is allowed, and the console says so.
+    await page.getByLabel('Partner name').fill(desk.partner.name);
+    await page.getByRole('button', { name: 'Add partner' }).click();
+    const namesake = await page
+      .getByRole('status')
+      .getByText(
+        new RegExp(
+          `^A partner named ${desk.partner.name} already exists \\(#${desk.partner.id}\\); this one is #\\d+\\.$`,
+        ),
+      )
+      .innerText();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
     await page.getByRole('button', { name: /^Offboard / }).click();
     await page.getByRole('button', { name: new RegExp(`#${desk.partner.id} \\(offboarded\\)$`) }).waitFor();
     await expectClean(console);
@@ -162,6 +174,14 @@ describe('money in the console', () => {
       .where('id', '=', desk.partner.id)
       .executeTakeFirstOrThrow();
     expect(partner.offboarded_at).toEqual(expect.any(Number));
+    expect(
+      await db
+        .selectFrom('partners')
+        .select('id')
+        .where('name', '=', desk.partner.name)
+        .orderBy('id')
+        .execute(),
+    ).toEqual([{ id: desk.partner.id }, { id: Number(/#(\d+)\.$/.exec(namesake)?.[1]) }]);
     const keys = await db
       .selectFrom('api_keys')
       .select('revoked_at')
