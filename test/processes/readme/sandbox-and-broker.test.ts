@@ -51,6 +51,19 @@ describe('README "The sandbox" and "The broker feed", followed literally', () =>
     rmSync(checkout, { recursive: true, force: true });
   });
 
+  /**
+   * The JSON answer a curl printed. The server the setup block started in the background writes to the same
+   * terminal, and its first lines may come after `/ready` answered: they are not the answer.
+   */
+  const answerOf = (stdout: string): unknown =>
+    JSON.parse(
+      stdout
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .at(-1) ?? stdout,
+    );
+
   const pasted = (block: string) => {
     const text = block
       .replaceAll('127.0.0.1:8083', `127.0.0.1:${ports.sandbox}`)
@@ -66,8 +79,8 @@ describe('README "The sandbox" and "The broker feed", followed literally', () =>
     const [serveWithNats = '', subscribe = ''] = shellBlocks(readmeSection('## The broker feed'));
 
     await session.run(pasted(setup), 60_000);
-    const simulated = JSON.parse((await session.run(pasted(simulate))).stdout) as unknown;
-    const validated = JSON.parse((await session.run(pasted(validate))).stdout) as { metadata: unknown };
+    const simulated = answerOf((await session.run(pasted(simulate))).stdout);
+    const validated = answerOf((await session.run(pasted(validate))).stdout) as { metadata: unknown };
 
     expect(simulated).toEqual({
       event_type: 'checkin',
