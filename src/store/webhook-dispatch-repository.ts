@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { LoggedEvent } from '../domain/events.js';
-import { isPostgres } from './column-types.js';
-import { horizonPosition, readHorizon } from './commit-horizon.js';
 import type { Database } from './database.js';
 import { listEvents } from './event-repository.js';
 import type { Dialect } from './store.js';
@@ -45,21 +43,17 @@ export async function readDispatchCursor(db: Db): Promise<number> {
   return Number(row.position);
 }
 
-/** How many events follow the cursor (at most `limit`, below the horizon) and the last one's position, unread. */
-export async function skipEventsAfter(
-  db: Db,
-  position: number,
-  limit: number,
-): Promise<{ count: number; last: number }> {
-  let next = db.selectFrom('events').select('position').where('position', '>', position);
-  if (isPostgres(db)) {
-    next = next.where('position', '<', horizonPosition(await readHorizon(db, false)));
-  }
-  const row = await db
-    .selectFrom(next.orderBy('position').limit(limit).as('next'))
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('next.position').as('last')])
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), last: Number(row.last ?? position) };
+/**
+ * Moves the cursor up to `position` (never back), in the caller's transaction: the first endpoint's creation
+ * does, since the dispatcher leaves the cursor alone while nobody listens.
+ */
+export async function advanceDispatchCursor(db: Db, position: number): Promise<void> {
+  await db
+    .updateTable('webhook_dispatch')
+    .set({ position })
+    .where('id', '=', 1)
+    .where('position', '<', position)
+    .execute();
 }
 
 /**

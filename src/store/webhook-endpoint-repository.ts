@@ -1,6 +1,6 @@
 import { isPostgres } from './column-types.js';
 import { latestPosition } from './event-repository.js';
-import { lockDispatchCursor } from './webhook-dispatch-repository.js';
+import { advanceDispatchCursor, lockDispatchCursor } from './webhook-dispatch-repository.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { EventType } from '../domain/events.js';
 import type { PageRequest } from '../domain/pagination.js';
@@ -50,6 +50,10 @@ export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number)
   // so a dispatch running now ends before it is read, and the next dispatch sees this endpoint.
   await lockDispatchCursor(db, isPostgres(db) ? 'postgres' : 'sqlite');
   const last = { last: await latestPosition(db) };
+  // The dispatcher leaves its cursor alone while there is no endpoint: the first one brings it up to date, so the
+  // purge (which spares what the dispatcher has not reached) is not held back by events nobody will be sent.
+  const others = await db.selectFrom('webhook_endpoints').select('id').limit(1).executeTakeFirst();
+  if (others === undefined) await advanceDispatchCursor(db, Number(last.last ?? 0));
   const row = await db
     .insertInto('webhook_endpoints')
     .values({

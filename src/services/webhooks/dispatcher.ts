@@ -8,7 +8,6 @@ import {
   lockDispatchCursor,
   readDispatchCursor,
   recordDispatch,
-  skipEventsAfter,
   type NewDelivery,
 } from '../../store/webhook-dispatch-repository.js';
 
@@ -18,19 +17,21 @@ const BATCH = 1000;
  * Follows the event log from the stored cursor and writes one delivery per event and matching endpoint, moving
  * the cursor in the same transaction: an event is fanned out once, whichever process does it, and none is
  * missed (positions are in commit order). Returns how many events it read.
+ *
+ * With no endpoint at all it writes nothing: it runs every 100 ms on every process, and a write transaction there
+ * would cost a commit (an fsync on SQLite) ten times a second for nothing. The cursor then stays where it is; an
+ * endpoint hears only of events after its creation (its `fromPosition`), so the next dispatch starts at the
+ * earliest endpoint's place rather than reading the events in between.
  */
 export async function dispatchEvents(store: Store, clock: Clock): Promise<number> {
-  if (!(await hasEventsAfter(store.db, await readDispatchCursor(store.db)))) return 0;
+  const after = firstWanted(await readDispatchCursor(store.db), await allEndpoints(store.db));
+  if (after === undefined || !(await hasEventsAfter(store.db, after))) return 0;
   return store.write(async (trx) => {
     const cursor = await lockDispatchCursor(trx, store.dialect);
     const endpoints = await allEndpoints(trx);
-    if (endpoints.length === 0) {
-      // Nobody to deliver to (an endpoint registered later starts at the cursor): move past the events unread.
-      const { count, last } = await skipEventsAfter(trx, cursor, BATCH);
-      if (count > 0) await recordDispatch(trx, [], last, clock.now());
-      return count;
-    }
-    const events = await eventsAfter(trx, cursor, BATCH);
+    const start = firstWanted(cursor, endpoints);
+    if (start === undefined) return 0;
+    const events = await eventsAfter(trx, start, BATCH);
     const last = events.at(-1);
     if (last === undefined) return 0;
     const deliveries: NewDelivery[] = [];
@@ -44,4 +45,10 @@ export async function dispatchEvents(store: Store, clock: Clock): Promise<number
     await recordDispatch(trx, deliveries, last.position, clock.now());
     return events.length;
   });
+}
+
+/** Where the dispatch starts reading: past the cursor and past what every endpoint was created after; none without endpoints. */
+function firstWanted(cursor: number, endpoints: readonly { fromPosition: number }[]): number | undefined {
+  if (endpoints.length === 0) return undefined;
+  return Math.max(cursor, Math.min(...endpoints.map((endpoint) => endpoint.fromPosition)));
 }
