@@ -9,11 +9,17 @@ import { runChange } from '../unit-of-work.js';
 import { isBatched, type ChangeRequest } from '../../domain/changes.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
+import { noWait, walSync } from './sqlite-wal-sync.js';
 
-function open(options: StoreOptions): SqliteDatabase.Database {
+function open(options: StoreOptions): {
+  database: SqliteDatabase.Database;
+  wal: ReturnType<typeof walSync> | undefined;
+} {
   const path = options.databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
+  // `full` (the default) is FULL's durability with the WAL synced off the event loop (sqlite-wal-sync.ts).
+  const wal = path !== ':memory:' && options.sqliteSynchronous !== 'normal' ? walSync(path) : undefined;
   if (path !== ':memory:') {
     database.pragma('journal_mode = WAL');
     // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
@@ -23,14 +29,20 @@ function open(options: StoreOptions): SqliteDatabase.Database {
     // checkpoints off was slower: an unbounded WAL makes every read search a growing index.)
     database.pragma('wal_autocheckpoint = 4000');
   }
-  database.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  database.pragma(
+    `synchronous = ${options.sqliteSynchronous === 'normal' || wal !== undefined ? 'NORMAL' : 'FULL'}`,
+  );
   database.pragma('foreign_keys = ON');
-  return database;
+  return { database, wal };
 }
 
-/** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
+/**
+ * SQLite through better-sqlite3: one connection, WAL, and FULL's durability unless told otherwise: every write
+ * answers once its commit is on disk, synced off the event loop (sqlite-wal-sync.ts).
+ */
 export function createSqliteStore(options: StoreOptions): Store {
-  const database = open(options);
+  const { database, wal } = open(options);
+  const durable = wal?.durable ?? noWait;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const unwatch: (() => void)[] = [];
   const write: Store['write'] = (work) =>
@@ -39,6 +51,8 @@ export function createSqliteStore(options: StoreOptions): Store {
       try {
         const result = await work(connection);
         await sql`commit`.execute(connection);
+        // Still holding the connection: nothing here reads the commit before it is on disk.
+        await durable();
         return result;
       } catch (error) {
         if (database.inTransaction) await sql`rollback`.execute(connection);
@@ -46,7 +60,8 @@ export function createSqliteStore(options: StoreOptions): Store {
       }
     });
   const serialize: Store['serialize'] = () => Promise.resolve();
-  const groupCommit = options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db);
+  const groupCommit =
+    options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db, durable);
   return {
     dialect: 'sqlite',
     db,
@@ -58,11 +73,15 @@ export function createSqliteStore(options: StoreOptions): Store {
         : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
-    migrate: () => migrateToLatest(db),
+    migrate: async () => {
+      await migrateToLatest(db);
+      await db.connection().execute(durable);
+    },
     isReady: () => isMigrated(db),
     close: async () => {
       for (const stop of unwatch) stop();
       await db.destroy();
+      wal?.close();
     },
   };
 }
