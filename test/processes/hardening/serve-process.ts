@@ -54,15 +54,19 @@ export function useServeProcesses() {
     );
   });
 
-  /** `root`: the checkout whose build to run (default: this one), e.g. an older release's worktree. */
+  /**
+   * `root`: the checkout whose build to run (default: this one), e.g. an older release's worktree. `wrap`: a command
+   * that runs node with its arguments (a tracer), given first.
+   */
   return function start(
     env: Record<string, string> & { GATEHOUSE_DATABASE_URL: string },
-    options: { readonly root?: string } = {},
+    options: { readonly root?: string; readonly wrap?: readonly string[] } = {},
   ) {
     const inherited = Object.entries(process.env).filter(
       ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
     );
-    const child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
+    const [command = process.execPath, ...args] = [...(options.wrap ?? []), process.execPath];
+    const child = spawn(command, [...args, 'dist/cli/main.js', 'serve'], {
       cwd: options.root ?? REPO_ROOT,
       env: {
         ...Object.fromEntries(inherited),
