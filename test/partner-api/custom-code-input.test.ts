@@ -30,12 +30,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
         const t = app();
         const a = await arrangePartner(t.services);
         const member = method === 'PUT' ? await memberWithCode(t, a) : platformId();
-        const before = await partner.storeState(t.store);
-
-        const response = await partner.codeRequest(t, method, member, a.headers, { custom_code: value });
-
-        partner.expectReply(response, 400, partner.errorEnvelope('custom_code', message));
-        expect(await partner.storeState(t.store)).toEqual(before);
+        await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', message), () =>
+          partner.codeRequest(t, method, member, a.headers, { custom_code: value }),
+        );
       },
     );
 
@@ -43,24 +40,18 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
       const t = app();
       const a = await arrangePartner(t.services);
       const member = await memberWithCode(t, a);
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.codeRequest(t, method, member, a.headers, { code: 'X' });
-
-      partner.expectReply(response, 400, partner.errorEnvelope('custom_code', 'is required'));
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', 'is required'), () =>
+        partner.codeRequest(t, method, member, a.headers, { code: 'X' }),
+      );
     });
 
     test('when custom_code is null, then 400 custom_code (never "no code" here)', async () => {
       const t = app();
       const a = await arrangePartner(t.services);
       const member = await memberWithCode(t, a);
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.codeRequest(t, method, member, a.headers, { custom_code: null });
-
-      partner.expectReply(response, 400, partner.errorEnvelope('custom_code', 'must be a string'));
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', 'must be a string'), () =>
+        partner.codeRequest(t, method, member, a.headers, { custom_code: null }),
+      );
     });
 
     test('when custom_code is 13 emoji (13 code points), then it is accepted and stored', async () => {
@@ -79,12 +70,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
     test('when the body is absent, then 400 body is required', async () => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.codeRequest(t, method, platformId(), a.headers);
-
-      partner.expectReply(response, 400, partner.errorEnvelope('body', 'is required'));
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('body', 'is required'), () =>
+        partner.codeRequest(t, method, platformId(), a.headers),
+      );
     });
 
     test('when both the path id and the code are bad, then the platform_id error wins', async () => {
@@ -103,12 +91,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
       async (_, segment) => {
         const t = app();
         const a = await arrangePartner(t.services);
-        const before = await partner.storeState(t.store);
-
-        const response = await partner.codeRequest(t, method, segment, a.headers, bodyFor(method));
-
-        partner.expectReply(response, 400, partner.PLATFORM_ID_ERROR);
-        expect(await partner.storeState(t.store)).toEqual(before);
+        await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+          partner.codeRequest(t, method, segment, a.headers, bodyFor(method)),
+        );
       },
     );
 
@@ -118,12 +103,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
     ])('when the path id is %s, then 404 route.not-found, never 500', async (_, segment) => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.codeRequest(t, method, segment, a.headers, bodyFor(method));
-
-      partner.expectReply(response, 404, ROUTE_NOT_FOUND);
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 404, ROUTE_NOT_FOUND, () =>
+        partner.codeRequest(t, method, segment, a.headers, bodyFor(method)),
+      );
     });
   });
 

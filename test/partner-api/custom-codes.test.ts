@@ -35,12 +35,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
       partner.EMPTY_SUCCESS,
     );
     t.clock.advance(1_000);
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'SECOND' });
-
-    partner.expectReply(response, 409, partner.CODE_EXISTS);
-    expect(await partner.storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 409, partner.CODE_EXISTS, () =>
+      partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'SECOND' }),
+    );
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('FIRST');
   });
 
@@ -105,12 +102,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
   test('when PUT targets a member with no code, then 404 not-found and nothing is created', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.codeRequest(t, 'PUT', platformId(), a.headers, { custom_code: 'NEW' });
-
-    partner.expectReply(response, 404, partner.CODE_NOT_FOUND);
-    expect(await partner.storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.CODE_NOT_FOUND, () =>
+      partner.codeRequest(t, 'PUT', platformId(), a.headers, { custom_code: 'NEW' }),
+    );
   });
 
   test('when DELETE removes an existing code, then 204 with no body and the code is gone', async () => {
@@ -128,12 +122,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
   test('when DELETE targets a member with no code, then 404 not-found and nothing changes', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.codeRequest(t, 'DELETE', platformId(), a.headers);
-
-    partner.expectReply(response, 404, partner.CODE_NOT_FOUND);
-    expect(await partner.storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.CODE_NOT_FOUND, () =>
+      partner.codeRequest(t, 'DELETE', platformId(), a.headers),
+    );
   });
 
   test('when GET reads an existing code, then 200 with platform_id, custom_code and updated_at (ISO with ms)', async () => {
@@ -142,15 +133,15 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const member = platformId();
     t.clock.set('2026-03-02T12:34:56.789Z');
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'READ-ME');
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.codeRequest(t, 'GET', member, a.headers);
-
-    partner.expectReply(response, 200, {
-      metadata: { total: 1, errors: 0 },
-      results: { platform_id: member, custom_code: 'READ-ME', updated_at: '2026-03-02T12:34:56.789Z' },
-    });
-    expect(await partner.storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(
+      t,
+      200,
+      {
+        metadata: { total: 1, errors: 0 },
+        results: { platform_id: member, custom_code: 'READ-ME', updated_at: '2026-03-02T12:34:56.789Z' },
+      },
+      () => partner.codeRequest(t, 'GET', member, a.headers),
+    );
   });
 
   test('when GET targets a member with no code at this gym, then 404 not-found', async () => {

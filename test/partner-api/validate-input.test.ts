@@ -14,24 +14,18 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
       const t = app();
       const a = await arrangePartner(t.services);
       await partner.arrangeCheckin(t, a, { platformId: '1234567890123' });
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.postValidate(t, a.headers, { platform_id: value });
-
-      partner.expectReply(response, 400, partner.PLATFORM_ID_ERROR);
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+        partner.postValidate(t, a.headers, { platform_id: value }),
+      );
     },
   );
 
   test.each(BAD_IDS)('when gympass_id alone is %s, then 400 platform_id', async (_, value) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.postValidate(t, a.headers, { gympass_id: value });
-
-    partner.expectReply(response, 400, partner.PLATFORM_ID_ERROR);
-    expect(await partner.storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+      partner.postValidate(t, a.headers, { gympass_id: value }),
+    );
   });
 
   test.each([
@@ -127,20 +121,17 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
     const a = await arrangePartner(t.services);
     const first = await partner.arrangeCheckin(t, a);
     const second = await partner.arrangeCheckin(t, a);
-    const before = await partner.storeState(t.store);
-
-    const response = await partner.postValidate(t, a.headers, {
-      platform_id: first.platformId,
-      gympass_id: second.platformId,
-      custom_code: '   ',
-    });
-
-    partner.expectReply(
-      response,
+    await partner.expectReplyNoWrite(
+      t,
       400,
       partner.errorEnvelope('platform_id', 'must equal gympass_id when both are sent'),
+      () =>
+        partner.postValidate(t, a.headers, {
+          platform_id: first.platformId,
+          gympass_id: second.platformId,
+          custom_code: '   ',
+        }),
     );
-    expect(await partner.storeState(t.store)).toEqual(before);
   });
 
   test.each(BAD_CODES)(
@@ -150,15 +141,12 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
       const a = await arrangePartner(t.services);
       const checkin = await partner.arrangeCheckin(t, a);
       await t.services.customCodes.create({ gymId: a.gym.id, platformId: checkin.platformId }, 'KEEP-ME');
-      const before = await partner.storeState(t.store);
-
-      const response = await partner.postValidate(t, a.headers, {
-        platform_id: checkin.platformId,
-        custom_code: value,
-      });
-
-      partner.expectReply(response, 400, partner.errorEnvelope('custom_code', message));
-      expect(await partner.storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', message), () =>
+        partner.postValidate(t, a.headers, {
+          platform_id: checkin.platformId,
+          custom_code: value,
+        }),
+      );
     },
   );
 
