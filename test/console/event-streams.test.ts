@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { EXPLICIT_DENY, errorEnvelope } from '../fixtures/wire-bodies.js';
 import { openStream, type OpenStream } from '../fixtures/event-stream-reader.js';
@@ -10,14 +11,6 @@ interface Logged {
   position: number;
   type: string;
   data: { checkin_id?: number };
-}
-
-async function head(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
 }
 
 /** The log after `after`, as GET /admin/v1/events lists it: what every stream message must repeat exactly. */
@@ -48,7 +41,7 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
   test('when the operator opens the stream, then it says where it starts and then sends each event as it commits, as the log lists it', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const start = await head(t);
+    const start = await lastEventPosition(t.store);
 
     const live = await stream(t, '/admin/v1/events/stream', op.ADMIN);
     expect(live.status).toBe(200);
@@ -66,7 +59,7 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
   test('when a client reconnects with Last-Event-ID or after, then it gets every event after that position and nothing before', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const start = await head(t);
+    const start = await lastEventPosition(t.store);
     const first = await op.createCheckin(t, n.product);
     const second = await op.createCheckin(t, n.product);
     const [created, ...rest] = await logAfter(t, start);
@@ -87,7 +80,7 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
     const t = app();
     const n = await op.arrangeNetwork(t);
     const other = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
-    const start = await head(t);
+    const start = await lastEventPosition(t.store);
 
     const filtered = await stream(
       t,
@@ -110,7 +103,7 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
     const n = await op.arrangeNetwork(t);
     const sibling = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
     const stranger = await op.arrangeNetwork(t);
-    const start = await head(t);
+    const start = await lastEventPosition(t.store);
 
     const desk = await stream(t, '/access/v1/events/stream', op.partnerHeaders(n.key.key, n.gym.id));
     expect(desk.status).toBe(200);

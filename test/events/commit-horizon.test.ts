@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { pgAvailable } from '../fixtures/postgres.js';
 import type { TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 
 interface EventsPage {
   items: { position: number; id: string; type: string }[];
@@ -16,14 +17,6 @@ async function events(t: TestApp, after: number): Promise<EventsPage> {
   return JSON.parse(response.body) as EventsPage;
 }
 
-async function lastPosition(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
-}
-
 /**
  * PostgreSQL only: SQLite has one writer, so a row can never commit behind another. Here a write transaction that
  * began first and commits last stands for a slow process of the fleet.
@@ -34,7 +27,7 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
   test('when an older write transaction of this schema is still open, then later rows wait behind it, and once it commits its row comes first and nothing is skipped', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const feedBefore = await op.partnerTransactions(t, n.key.key, n.gym.id);
     expect(feedBefore.statusCode).toBe(200);
 
@@ -82,7 +75,7 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
   test('when a change is acknowledged while other transactions are in flight, then the very next read shows it', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     // Other write transactions keep starting and ending around the reads, as on a busy fleet.
     const busy = new pg.Client({ connectionString: t.databaseUrl });
     await busy.connect();
@@ -112,7 +105,7 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
   test('when a transaction that never touched this schema stays open (another schema, a psql session), then it holds no reader back: the very next reads show the change', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const feedBefore = JSON.parse((await op.partnerTransactions(t, n.key.key, n.gym.id)).body) as {
       results: unknown[];
     };

@@ -3,6 +3,7 @@ import { platformId } from '../fixtures/factories.js';
 import { allowCodeWrites, failCodeWrites } from '../fixtures/fault-injection.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -36,14 +37,6 @@ async function eventsAfter(t: TestApp, after: number, filter = ''): Promise<Logg
     cursor = page.next_after;
     if (!page.has_more) return seen;
   }
-}
-
-async function lastPosition(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
 }
 
 const checkinData = (checkin: op.Checkin, description: string, status: string) => ({
@@ -81,7 +74,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
   test('when check-ins are created, cancelled and validated and codes written, then each change has its one event, in order', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t, { payout_cents: 990, currency: 'USD', description: 'Yoga class' });
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
 
     const dropped = await op.createCheckin(t, n.product);
     expect((await op.admin(t, 'POST', `/checkins/${dropped.id}/cancel`)).statusCode).toBe(200);
@@ -154,7 +147,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     const expired = await op.createCheckin(t, n.product, { checked_in_at: op.at(-1_300_000) });
     const cancelled = await op.createCheckin(t, n.product);
     expect((await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const before = await op.wholeStore(t);
 
     // Refusals that change nothing: not found, expired and cancelled without a code, a second cancel, a refused
@@ -184,7 +177,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     const t = app();
     const n = await op.arrangeNetwork(t);
     const checkin = await op.createCheckin(t, n.product);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const before = await op.wholeStore(t);
     await failCodeWrites(t.store, 'FAIL-48');
     try {
@@ -203,7 +196,7 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     const t = app();
     const mine = await op.arrangeNetwork(t);
     const theirs = await op.arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const visits = [await op.createCheckin(t, mine.product), await op.createCheckin(t, theirs.product)];
     for (const [visit, n] of [
       [visits[0], mine],
@@ -272,12 +265,12 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
   test('when a reader follows next_after while many changes commit at once, then it sees every event exactly once, in order', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const after = await lastEventPosition(t.store);
     const seen: LoggedEvent[] = [];
     let done = false;
     const reader = (async () => {
       let cursor = after;
-      while (!done || cursor < (await lastPosition(t))) {
+      while (!done || cursor < (await lastEventPosition(t.store))) {
         const page = await events(t, `?after=${cursor}&limit=7`);
         seen.push(...page.items);
         cursor = page.next_after;
