@@ -1,19 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  ADMIN,
-  T0,
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  createGym,
-  createProduct,
-  operatorApp,
-  partnerHeaders,
-  validate,
-  type Checkin,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { EXPLICIT_DENY, errorEnvelope } from '../fixtures/wire-bodies.js';
 import { openStream, type OpenStream } from '../fixtures/event-stream-reader.js';
@@ -24,17 +13,9 @@ interface Logged {
   data: { checkin_id?: number };
 }
 
-async function head(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
-}
-
 /** The log after `after`, as GET /admin/v1/events lists it: what every stream message must repeat exactly. */
 async function logAfter(t: TestApp, after: number, query = ''): Promise<Logged[]> {
-  const response = await admin(t, 'GET', `/events?after=${after}&limit=1000${query}`);
+  const response = await op.admin(t, 'GET', `/events?after=${after}&limit=1000${query}`);
   return (JSON.parse(response.body) as { items: Logged[] }).items;
 }
 
@@ -43,7 +24,7 @@ const asMessages = (events: Logged[]) =>
 const ready = (after: number) => ({ id: String(after), event: 'ready', data: { after } });
 
 describe.each(dialects)('the event streams (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
   const open: OpenStream[] = [];
   beforeAll(async () => {
     await app().app.listen({ port: 0, host: '127.0.0.1' });
@@ -59,16 +40,16 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
 
   test('when the operator opens the stream, then it says where it starts and then sends each event as it commits, as the log lists it', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const start = await head(t);
+    const n = await op.arrangeNetwork(t);
+    const start = await lastEventPosition(t.store);
 
-    const live = await stream(t, '/admin/v1/events/stream', ADMIN);
+    const live = await stream(t, '/admin/v1/events/stream', op.ADMIN);
     expect(live.status).toBe(200);
     expect(live.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(live.headers.get('cache-control')).toBe('no-store');
     expect(await live.next(1)).toEqual([ready(start)]);
-    const checkin = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
+    const checkin = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
 
     const logged = await logAfter(t, start);
     expect(logged.map((event) => event.type)).toEqual(['checkin.created', 'checkin.validated']);
@@ -77,19 +58,19 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
 
   test('when a client reconnects with Last-Event-ID or after, then it gets every event after that position and nothing before', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const start = await head(t);
-    const first = await createCheckin(t, n.product);
-    const second = await createCheckin(t, n.product);
+    const n = await op.arrangeNetwork(t);
+    const start = await lastEventPosition(t.store);
+    const first = await op.createCheckin(t, n.product);
+    const second = await op.createCheckin(t, n.product);
     const [created, ...rest] = await logAfter(t, start);
     expect([created, ...rest].map((event) => event?.data.checkin_id)).toEqual([first.id, second.id]);
     const from = created?.position ?? 0;
 
     const resumed = await stream(t, '/admin/v1/events/stream?after=0', {
-      ...ADMIN,
+      ...op.ADMIN,
       'last-event-id': String(from),
     });
-    const byQuery = await stream(t, `/admin/v1/events/stream?after=${from}`, ADMIN);
+    const byQuery = await stream(t, `/admin/v1/events/stream?after=${from}`, op.ADMIN);
 
     expect(await resumed.next(2)).toEqual([ready(from), ...asMessages(rest)]);
     expect(await byQuery.next(2)).toEqual([ready(from), ...asMessages(rest)]);
@@ -97,20 +78,20 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
 
   test('when the operator filters the stream by gym and type, then only those events come', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const other = await createProduct(t, (await createGym(t, n.partner.id)).id);
-    const start = await head(t);
+    const n = await op.arrangeNetwork(t);
+    const other = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
+    const start = await lastEventPosition(t.store);
 
     const filtered = await stream(
       t,
       `/admin/v1/events/stream?gym_id=${n.gym.id}&type=checkin.validated`,
-      ADMIN,
+      op.ADMIN,
     );
     expect(await filtered.next(1)).toEqual([ready(start)]);
-    const elsewhere = await createCheckin(t, other);
-    expect((await validate(t, n.key.key, other.gym_id, elsewhere.platform_id)).statusCode).toBe(200);
-    const here = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, here.platform_id)).statusCode).toBe(200);
+    const elsewhere = await op.createCheckin(t, other);
+    expect((await op.validate(t, n.key.key, other.gym_id, elsewhere.platform_id)).statusCode).toBe(200);
+    const here = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, here.platform_id)).statusCode).toBe(200);
 
     expect(await filtered.next(1)).toEqual(
       asMessages(await logAfter(t, start, `&gym_id=${n.gym.id}&type=checkin.validated`)),
@@ -119,29 +100,29 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
 
   test("when a partner opens its stream, then it gets its own gym's events only, the other gyms' and partners' left out", async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const sibling = await createProduct(t, (await createGym(t, n.partner.id)).id);
-    const stranger = await arrangeNetwork(t);
-    const start = await head(t);
+    const n = await op.arrangeNetwork(t);
+    const sibling = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
+    const stranger = await op.arrangeNetwork(t);
+    const start = await lastEventPosition(t.store);
 
-    const desk = await stream(t, '/access/v1/events/stream', partnerHeaders(n.key.key, n.gym.id));
+    const desk = await stream(t, '/access/v1/events/stream', op.partnerHeaders(n.key.key, n.gym.id));
     expect(desk.status).toBe(200);
     expect(await desk.next(1)).toEqual([ready(start)]);
-    await createCheckin(t, sibling);
-    await createCheckin(t, stranger.product);
-    const mine: Checkin = await createCheckin(t, n.product);
+    await op.createCheckin(t, sibling);
+    await op.createCheckin(t, stranger.product);
+    const mine: op.Checkin = await op.createCheckin(t, n.product);
 
     const ours = await logAfter(t, start, `&gym_id=${n.gym.id}`);
     expect(ours.map((event) => [event.type, event.data.checkin_id])).toEqual([['checkin.created', mine.id]]);
     expect(await desk.next(1)).toEqual(asMessages(ours));
-    expect(ours[0]).toEqual(expect.objectContaining({ occurred_at: T0, partner_id: n.partner.id }));
+    expect(ours[0]).toEqual(expect.objectContaining({ occurred_at: op.T0, partner_id: n.partner.id }));
   });
 
   test('when the server shuts down, then every open stream ends and the close completes', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const operator = await stream(t, '/admin/v1/events/stream', ADMIN);
-    const desk = await stream(t, '/access/v1/events/stream', partnerHeaders(n.key.key, n.gym.id));
+    const n = await op.arrangeNetwork(t);
+    const operator = await stream(t, '/admin/v1/events/stream', op.ADMIN);
+    const desk = await stream(t, '/access/v1/events/stream', op.partnerHeaders(n.key.key, n.gym.id));
     await operator.next(1);
     await desk.next(1);
 
@@ -155,7 +136,7 @@ describe.each(dialects)('the event streams (%s)', (dialect) => {
 });
 
 describe.each(dialects)('the event streams refuse bad requests (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test.each([
     ['after=abc', {}, errorEnvelope('after', 'must be a position: a non-negative integer')],
@@ -172,7 +153,7 @@ describe.each(dialects)('the event streams refuse bad requests (%s)', (dialect) 
       const response = await t.app.inject({
         method: 'GET',
         url: `/admin/v1/events/stream?${query}`,
-        headers: { ...ADMIN, ...headers },
+        headers: { ...op.ADMIN, ...headers },
       });
       expectReply(response, 400, body);
     },
@@ -180,19 +161,19 @@ describe.each(dialects)('the event streams refuse bad requests (%s)', (dialect) 
 
   test('when a stream is asked without a token, or with a key for another partner’s gym, then 401 and 403', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const stranger = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
+    const stranger = await op.arrangeNetwork(t);
 
     const noToken = await t.app.inject({ method: 'GET', url: '/admin/v1/events/stream' });
     const foreign = await t.app.inject({
       method: 'GET',
       url: '/access/v1/events/stream',
-      headers: partnerHeaders(n.key.key, stranger.gym.id),
+      headers: op.partnerHeaders(n.key.key, stranger.gym.id),
     });
     const partnerBad = await t.app.inject({
       method: 'GET',
       url: '/access/v1/events/stream?after=x',
-      headers: partnerHeaders(n.key.key, n.gym.id),
+      headers: op.partnerHeaders(n.key.key, n.gym.id),
     });
 
     expect(noToken.statusCode).toBe(401);
@@ -206,7 +187,7 @@ describe.each(dialects)('the event streams refuse bad requests (%s)', (dialect) 
 });
 
 describe('an event stream outlives the request and idle timeouts', () => {
-  const app = operatorApp({
+  const app = op.operatorApp({
     dialect: 'sqlite',
     env: {
       GATEHOUSE_HEADERS_TIMEOUT_MS: '200',
@@ -220,12 +201,12 @@ describe('an event stream outlives the request and idle timeouts', () => {
 
   test('when a stream stays quiet longer than every server timeout, then it is still open and delivers the next event', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const live = await openStream(t, '/admin/v1/events/stream', ADMIN);
+    const n = await op.arrangeNetwork(t);
+    const live = await openStream(t, '/admin/v1/events/stream', op.ADMIN);
     try {
       const [opened] = await live.next(1);
       await sleep(1500);
-      const checkin = await createCheckin(t, n.product);
+      const checkin = await op.createCheckin(t, n.product);
 
       const [message] = await live.next(1);
       expect(opened?.event).toBe('ready');

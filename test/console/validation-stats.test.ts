@@ -1,42 +1,30 @@
 import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  T0_MS,
-  admin,
-  arrangeNetwork,
-  at,
-  createCheckin,
-  createGym,
-  createProduct,
-  operatorApp,
-  validate,
-  wholeStore,
-  type Product,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 const HOUR = 3_600_000;
 
-async function validateAt(t: TestApp, key: string, product: Product, offsetMs: number) {
-  t.clock.set(T0_MS + offsetMs);
-  const checkin = await createCheckin(t, product, { checked_in_at: at(offsetMs) });
-  expect((await validate(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
+async function validateAt(t: TestApp, key: string, product: op.Product, offsetMs: number) {
+  t.clock.set(op.T0_MS + offsetMs);
+  const checkin = await op.createCheckin(t, product, { checked_in_at: op.at(offsetMs) });
+  expect((await op.validate(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
 }
 
 const brl = (cents: number) => [{ currency: 'BRL', payout_cents: cents }];
 
 describe.each(dialects)('the chart figures, GET /admin/v1/stats/validations (%s)', (dialect) => {
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   /** Two gyms of one partner (BRL, then USD) and a stranger's gym, validated at known hours. */
   async function arrangeDay(t: TestApp) {
-    const n = await arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL' });
-    const second = await createProduct(t, (await createGym(t, n.partner.id)).id, {
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL' });
+    const second = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id, {
       payout_cents: 990,
       currency: 'USD',
     });
-    const stranger = await arrangeNetwork(t, { payout_cents: 500, currency: 'BRL' });
+    const stranger = await op.arrangeNetwork(t, { payout_cents: 500, currency: 'BRL' });
     await validateAt(t, n.key.key, n.product, -1); // before the period
     await validateAt(t, n.key.key, n.product, 0);
     await validateAt(t, n.key.key, n.product, 10 * 60_000);
@@ -50,18 +38,22 @@ describe.each(dialects)('the chart figures, GET /admin/v1/stats/validations (%s)
     const t = app();
     const { n, second, stranger } = await arrangeDay(t);
 
-    const response = await admin(t, 'GET', `/stats/validations?from=${at(0)}&to=${at(3 * HOUR)}&bucket=hour`);
+    const response = await op.admin(
+      t,
+      'GET',
+      `/stats/validations?from=${op.at(0)}&to=${op.at(3 * HOUR)}&bucket=hour`,
+    );
 
     expectReply(response, 200, {
-      from: at(0),
-      to: at(3 * HOUR),
+      from: op.at(0),
+      to: op.at(3 * HOUR),
       bucket: 'hour',
       count: 4,
       payouts: [...brl(3000), { currency: 'USD', payout_cents: 990 }],
       buckets: [
-        { start: at(0), count: 2, payouts: brl(2500) },
-        { start: at(HOUR), count: 2, payouts: [...brl(500), { currency: 'USD', payout_cents: 990 }] },
-        { start: at(2 * HOUR), count: 0, payouts: [] },
+        { start: op.at(0), count: 2, payouts: brl(2500) },
+        { start: op.at(HOUR), count: 2, payouts: [...brl(500), { currency: 'USD', payout_cents: 990 }] },
+        { start: op.at(2 * HOUR), count: 0, payouts: [] },
       ],
       gyms: [
         { gym_id: n.gym.id, count: 2, payouts: brl(2500) },
@@ -74,47 +66,47 @@ describe.each(dialects)('the chart figures, GET /admin/v1/stats/validations (%s)
   test('when the figures are asked by day for one partner, or for one gym, then only theirs are counted', async () => {
     const t = app();
     const { n, stranger } = await arrangeDay(t);
-    const day = `from=${at(-12 * HOUR)}&to=${at(12 * HOUR)}&bucket=day`;
+    const day = `from=${op.at(-12 * HOUR)}&to=${op.at(12 * HOUR)}&bucket=day`;
 
-    const partner = await admin(t, 'GET', `/stats/validations?${day}&partner_id=${stranger.partner.id}`);
-    const gym = await admin(t, 'GET', `/stats/validations?${day}&gym_id=${n.gym.id}`);
+    const partner = await op.admin(t, 'GET', `/stats/validations?${day}&partner_id=${stranger.partner.id}`);
+    const gym = await op.admin(t, 'GET', `/stats/validations?${day}&gym_id=${n.gym.id}`);
 
-    const period = { from: at(-12 * HOUR), to: at(12 * HOUR), bucket: 'day' };
+    const period = { from: op.at(-12 * HOUR), to: op.at(12 * HOUR), bucket: 'day' };
     expectReply(partner, 200, {
       ...period,
       count: 1,
       payouts: brl(500),
-      buckets: [{ start: at(-12 * HOUR), count: 1, payouts: brl(500) }],
+      buckets: [{ start: op.at(-12 * HOUR), count: 1, payouts: brl(500) }],
       gyms: [{ gym_id: stranger.gym.id, count: 1, payouts: brl(500) }],
     });
     expectReply(gym, 200, {
       ...period,
       count: 4,
       payouts: brl(5000),
-      buckets: [{ start: at(-12 * HOUR), count: 4, payouts: brl(5000) }],
+      buckets: [{ start: op.at(-12 * HOUR), count: 4, payouts: brl(5000) }],
       gyms: [{ gym_id: n.gym.id, count: 4, payouts: brl(5000) }],
     });
   });
 
   test.each([
-    [`from=${at(HOUR)}&to=${at(0)}`, errorEnvelope('to', 'must be after from')],
-    [`from=${at(0)}&to=${at(0)}`, errorEnvelope('to', 'must be after from')],
+    [`from=${op.at(HOUR)}&to=${op.at(0)}`, errorEnvelope('to', 'must be after from')],
+    [`from=${op.at(0)}&to=${op.at(0)}`, errorEnvelope('to', 'must be after from')],
     [
       `from=2026-01-01&to=2026-03-01&bucket=hour`,
       errorEnvelope('to', 'the period must hold at most 1000 buckets of one hour'),
     ],
-    [`from=yesterday&to=${at(0)}`, errorEnvelope('from', 'must be an ISO-8601 date or date-time')],
-    [`from=${at(0)}&to=${at(HOUR)}&bucket=week`, errorEnvelope('bucket', 'must be one of hour, day')],
-    [`to=${at(HOUR)}`, errorEnvelope('from', 'is required')],
+    [`from=yesterday&to=${op.at(0)}`, errorEnvelope('from', 'must be an ISO-8601 date or date-time')],
+    [`from=${op.at(0)}&to=${op.at(HOUR)}&bucket=week`, errorEnvelope('bucket', 'must be one of hour, day')],
+    [`to=${op.at(HOUR)}`, errorEnvelope('from', 'is required')],
   ])(
     'when the figures are asked with %s, then 400 naming the field, and nothing changes',
     async (query, body) => {
       const t = app();
-      await arrangeNetwork(t);
-      const before = await wholeStore(t);
+      await op.arrangeNetwork(t);
+      const before = await op.wholeStore(t);
 
-      expectReply(await admin(t, 'GET', `/stats/validations?${query}`), 400, body);
-      expect(await wholeStore(t)).toEqual(before);
+      expectReply(await op.admin(t, 'GET', `/stats/validations?${query}`), 400, body);
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 });

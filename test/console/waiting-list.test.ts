@@ -1,20 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  TTL_MS,
-  admin,
-  arrangeNetwork,
-  at,
-  createCheckin,
-  createGym,
-  createProduct,
-  operatorApp,
-  partnerHeaders,
-  validate,
-  wholeStore,
-  type Checkin,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { EXPLICIT_DENY, errorEnvelope } from '../fixtures/wire-bodies.js';
 
@@ -22,12 +9,12 @@ function waiting(t: TestApp, key: string, gymId: number, query = '') {
   return t.app.inject({
     method: 'GET',
     url: `/access/v1/checkins${query}`,
-    headers: partnerHeaders(key, gymId),
+    headers: op.partnerHeaders(key, gymId),
   });
 }
 
 /** How the waiting list shows a check-in: the partner API's second-precision timestamps. */
-const shown = (checkin: Checkin, description: string) => ({
+const shown = (checkin: op.Checkin, description: string) => ({
   id: checkin.id,
   platform_id: checkin.platform_id,
   product: { Id: checkin.product_id, description },
@@ -42,20 +29,20 @@ const list = (results: unknown[], nextCursor: string | null = null) => ({
 });
 
 describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pending (%s)', (dialect) => {
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when members have checked in at the gym, then those not yet validated, cancelled or expired are listed oldest first', async () => {
     const t = app();
-    const n = await arrangeNetwork(t, { description: 'Day pass' });
-    const expired = await createCheckin(t, n.product, { checked_in_at: at(-TTL_MS) });
-    const first = await createCheckin(t, n.product);
-    const cancelled = await createCheckin(t, n.product);
-    expect((await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
-    const validated = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, validated.platform_id)).statusCode).toBe(200);
-    const second = await createCheckin(t, n.product, { checked_in_at: at(-60_000) });
-    const elsewhere = await createProduct(t, (await createGym(t, n.partner.id)).id);
-    await createCheckin(t, elsewhere);
+    const n = await op.arrangeNetwork(t, { description: 'Day pass' });
+    const expired = await op.createCheckin(t, n.product, { checked_in_at: op.at(-op.TTL_MS) });
+    const first = await op.createCheckin(t, n.product);
+    const cancelled = await op.createCheckin(t, n.product);
+    expect((await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    const validated = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, validated.platform_id)).statusCode).toBe(200);
+    const second = await op.createCheckin(t, n.product, { checked_in_at: op.at(-60_000) });
+    const elsewhere = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
+    await op.createCheckin(t, elsewhere);
     expect(expired.id).toBeLessThan(first.id);
 
     const response = await waiting(t, n.key.key, n.gym.id, '?status=pending');
@@ -65,10 +52,10 @@ describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pendin
 
   test('when the list is longer than the limit, then it comes in pages joined by next_cursor, status defaulting to pending', async () => {
     const t = app();
-    const n = await arrangeNetwork(t, { description: 'Yoga class' });
+    const n = await op.arrangeNetwork(t, { description: 'Yoga class' });
     const checkins = [];
-    for (let i = 0; i < 3; i += 1) checkins.push(await createCheckin(t, n.product));
-    const [one, two, three] = checkins as [Checkin, Checkin, Checkin];
+    for (let i = 0; i < 3; i += 1) checkins.push(await op.createCheckin(t, n.product));
+    const [one, two, three] = checkins as [op.Checkin, op.Checkin, op.Checkin];
 
     const page1 = await waiting(t, n.key.key, n.gym.id, '?limit=2');
     const cursor = (JSON.parse(page1.body) as { next_cursor: string }).next_cursor;
@@ -81,9 +68,9 @@ describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pendin
 
   test('when the list is asked with a status other than pending, a bad limit or cursor, then 400 and nothing changes', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    await createCheckin(t, n.product);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    await op.createCheckin(t, n.product);
+    const before = await op.wholeStore(t);
 
     const status = await waiting(t, n.key.key, n.gym.id, '?status=validated');
     const limit = await waiting(t, n.key.key, n.gym.id, '?limit=0');
@@ -92,14 +79,14 @@ describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pendin
     expectReply(status, 400, errorEnvelope('status', 'must be one of pending'));
     expectReply(limit, 400, errorEnvelope('limit', 'must be an integer from 1 to 1000'));
     expectReply(cursor, 400, errorEnvelope('cursor', 'is not a cursor this API returned'));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test("when a key asks for another partner's gym, or no key is sent, then it is refused and shows no one", async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const stranger = await arrangeNetwork(t);
-    await createCheckin(t, stranger.product, { platform_id: platformId() });
+    const n = await op.arrangeNetwork(t);
+    const stranger = await op.arrangeNetwork(t);
+    await op.createCheckin(t, stranger.product, { platform_id: platformId() });
 
     const foreign = await waiting(t, n.key.key, stranger.gym.id);
     const anonymous = await t.app.inject({

@@ -2,14 +2,8 @@ import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { pgAvailable } from '../fixtures/postgres.js';
 import type { TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  partnerTransactions,
-  validate,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 
 interface EventsPage {
   items: { position: number; id: string; type: string }[];
@@ -18,17 +12,9 @@ interface EventsPage {
 }
 
 async function events(t: TestApp, after: number): Promise<EventsPage> {
-  const response = await admin(t, 'GET', `/events?after=${after}`);
+  const response = await op.admin(t, 'GET', `/events?after=${after}`);
   expect(response.statusCode, response.body).toBe(200);
   return JSON.parse(response.body) as EventsPage;
-}
-
-async function lastPosition(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
 }
 
 /**
@@ -36,13 +22,13 @@ async function lastPosition(t: TestApp): Promise<number> {
  * began first and commits last stands for a slow process of the fleet.
  */
 describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => {
-  const app = operatorApp({ dialect: 'postgres' });
+  const app = op.operatorApp({ dialect: 'postgres' });
 
   test('when an older write transaction of this schema is still open, then later rows wait behind it, and once it commits its row comes first and nothing is skipped', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const after = await lastPosition(t);
-    const feedBefore = await partnerTransactions(t, n.key.key, n.gym.id);
+    const n = await op.arrangeNetwork(t);
+    const after = await lastEventPosition(t.store);
+    const feedBefore = await op.partnerTransactions(t, n.key.key, n.gym.id);
     expect(feedBefore.statusCode).toBe(200);
 
     const slow = new pg.Client({ connectionString: t.databaseUrl });
@@ -54,13 +40,13 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
          values ('evt_00000000000000000000000000000abc', 'checkin.created', 0, $1, $2, '{}')`,
         [n.partner.id, n.gym.id],
       );
-      const visit = await createCheckin(t, n.product);
-      expect((await validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
+      const visit = await op.createCheckin(t, n.product);
+      expect((await op.validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
 
       // Committed and acknowledged, but an older transaction could still write below them: not shown yet, and the
       // readers' cursors do not move past them.
       expect(await events(t, after)).toEqual({ items: [], next_after: after, has_more: false });
-      const held = await partnerTransactions(t, n.key.key, n.gym.id);
+      const held = await op.partnerTransactions(t, n.key.key, n.gym.id);
       expect(JSON.parse(held.body)).toEqual(JSON.parse(feedBefore.body));
 
       await slow.query('commit');
@@ -74,7 +60,7 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
       const positions = page.items.map((event) => event.position);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       expect(page.next_after).toBe(positions.at(-1));
-      const feed = JSON.parse((await partnerTransactions(t, n.key.key, n.gym.id)).body) as {
+      const feed = JSON.parse((await op.partnerTransactions(t, n.key.key, n.gym.id)).body) as {
         results: { checkin_id: number }[];
         has_more: boolean;
       };
@@ -88,8 +74,8 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
 
   test('when a change is acknowledged while other transactions are in flight, then the very next read shows it', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const n = await op.arrangeNetwork(t);
+    const after = await lastEventPosition(t.store);
     // Other write transactions keep starting and ending around the reads, as on a busy fleet.
     const busy = new pg.Client({ connectionString: t.databaseUrl });
     await busy.connect();
@@ -105,7 +91,7 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
     try {
       const created: number[] = [];
       for (let round = 0; round < 5; round += 1) {
-        created.push((await createCheckin(t, n.product)).id);
+        created.push((await op.createCheckin(t, n.product)).id);
         const page = await events(t, after);
         expect(page.items.map((event) => event.type)).toEqual(created.map(() => 'checkin.created'));
       }
@@ -118,9 +104,9 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
 
   test('when a transaction that never touched this schema stays open (another schema, a psql session), then it holds no reader back: the very next reads show the change', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const after = await lastPosition(t);
-    const feedBefore = JSON.parse((await partnerTransactions(t, n.key.key, n.gym.id)).body) as {
+    const n = await op.arrangeNetwork(t);
+    const after = await lastEventPosition(t.store);
+    const feedBefore = JSON.parse((await op.partnerTransactions(t, n.key.key, n.gym.id)).body) as {
       results: unknown[];
     };
     const elsewhere = new pg.Client({ connectionString: t.databaseUrl });
@@ -130,14 +116,14 @@ describe.skipIf(!pgAvailable)('the horizon readers follow on PostgreSQL', () => 
       await elsewhere.query('begin');
       await elsewhere.query('create temporary table elsewhere (n int)');
       await elsewhere.query('insert into elsewhere values (1)');
-      const visit = await createCheckin(t, n.product);
-      expect((await validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
+      const visit = await op.createCheckin(t, n.product);
+      expect((await op.validate(t, n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(200);
 
       const page = await events(t, after);
       expect(page.items.map((event) => event.type)).toEqual(['checkin.created', 'checkin.validated']);
       expect(page.next_after).toBe(page.items.at(-1)?.position);
       expect(page.has_more).toBe(false);
-      const feed = JSON.parse((await partnerTransactions(t, n.key.key, n.gym.id)).body) as {
+      const feed = JSON.parse((await op.partnerTransactions(t, n.key.key, n.gym.id)).body) as {
         results: { checkin_id: number }[];
       };
       expect(feed.results.map((row) => row.checkin_id)).toEqual([

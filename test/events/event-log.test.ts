@@ -2,18 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { allowCodeWrites, failCodeWrites } from '../fixtures/fault-injection.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  T0,
-  admin,
-  arrangeNetwork,
-  at,
-  createCheckin,
-  operatorApp,
-  partnerHeaders,
-  validate,
-  wholeStore,
-  type Checkin,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -33,7 +23,7 @@ interface EventsPage {
 }
 
 async function events(t: TestApp, query = ''): Promise<EventsPage> {
-  const response = await admin(t, 'GET', `/events${query}`);
+  const response = await op.admin(t, 'GET', `/events${query}`);
   expect(response.statusCode, response.body).toBe(200);
   return JSON.parse(response.body) as EventsPage;
 }
@@ -49,15 +39,7 @@ async function eventsAfter(t: TestApp, after: number, filter = ''): Promise<Logg
   }
 }
 
-async function lastPosition(t: TestApp): Promise<number> {
-  const row = await t.store.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('position').as('last'))
-    .executeTakeFirst();
-  return Number(row?.last ?? 0);
-}
-
-const checkinData = (checkin: Checkin, description: string, status: string) => ({
+const checkinData = (checkin: op.Checkin, description: string, status: string) => ({
   checkin_id: checkin.id,
   platform_id: checkin.platform_id,
   gym_id: checkin.gym_id,
@@ -79,7 +61,7 @@ function code(
     method,
     url: `/access/v1/code/${member}`,
     headers: {
-      ...partnerHeaders(key, gymId),
+      ...op.partnerHeaders(key, gymId),
       ...(value === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(value === undefined ? {} : { payload: JSON.stringify({ custom_code: value }) }),
@@ -87,19 +69,19 @@ function code(
 }
 
 describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when check-ins are created, cancelled and validated and codes written, then each change has its one event, in order', async () => {
     const t = app();
-    const n = await arrangeNetwork(t, { payout_cents: 990, currency: 'USD', description: 'Yoga class' });
-    const after = await lastPosition(t);
+    const n = await op.arrangeNetwork(t, { payout_cents: 990, currency: 'USD', description: 'Yoga class' });
+    const after = await lastEventPosition(t.store);
 
-    const dropped = await createCheckin(t, n.product);
-    expect((await admin(t, 'POST', `/checkins/${dropped.id}/cancel`)).statusCode).toBe(200);
+    const dropped = await op.createCheckin(t, n.product);
+    expect((await op.admin(t, 'POST', `/checkins/${dropped.id}/cancel`)).statusCode).toBe(200);
     t.clock.advance(1000);
-    const visit = await createCheckin(t, n.product);
+    const visit = await op.createCheckin(t, n.product);
     t.clock.advance(1000);
-    expect((await validate(t, n.key.key, n.gym.id, visit.platform_id, 'QR-4321')).statusCode).toBe(200);
+    expect((await op.validate(t, n.key.key, n.gym.id, visit.platform_id, 'QR-4321')).statusCode).toBe(200);
     expect((await code(t, 'PUT', n.key.key, n.gym.id, visit.platform_id, 'QR-9876')).statusCode).toBe(200);
     expect((await code(t, 'DELETE', n.key.key, n.gym.id, visit.platform_id)).statusCode).toBe(204);
     const [transaction] = await t.store.db
@@ -116,36 +98,36 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
         {
           ...of,
           type: 'checkin.created',
-          occurred_at: T0,
+          occurred_at: op.T0,
           data: checkinData(dropped, 'Yoga class', 'pending'),
         },
         {
           ...of,
           type: 'checkin.cancelled',
-          occurred_at: T0,
+          occurred_at: op.T0,
           data: checkinData(dropped, 'Yoga class', 'cancelled'),
         },
         {
           ...of,
           type: 'checkin.created',
-          occurred_at: at(1000),
+          occurred_at: op.at(1000),
           data: checkinData(visit, 'Yoga class', 'pending'),
         },
         {
           ...of,
           type: 'checkin.validated',
-          occurred_at: at(2000),
+          occurred_at: op.at(2000),
           data: {
             ...checkinData(visit, 'Yoga class', 'validated'),
             transaction_id: transaction?.id,
-            validated_at: at(2000),
+            validated_at: op.at(2000),
             payout_cents: 990,
             currency: 'USD',
           },
         },
-        { ...of, type: 'custom_code.created', occurred_at: at(2000), data: codeData },
-        { ...of, type: 'custom_code.updated', occurred_at: at(2000), data: codeData },
-        { ...of, type: 'custom_code.deleted', occurred_at: at(2000), data: codeData },
+        { ...of, type: 'custom_code.created', occurred_at: op.at(2000), data: codeData },
+        { ...of, type: 'custom_code.updated', occurred_at: op.at(2000), data: codeData },
+        { ...of, type: 'custom_code.deleted', occurred_at: op.at(2000), data: codeData },
       ].map((event) => ({
         ...event,
         position: expect.any(Number) as number,
@@ -161,28 +143,28 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
 
   test('when a request is refused or changes nothing, then no event; a refused validate that stores a code logs only the code', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const expired = await createCheckin(t, n.product, { checked_in_at: at(-1_300_000) });
-    const cancelled = await createCheckin(t, n.product);
-    expect((await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
-    const after = await lastPosition(t);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const expired = await op.createCheckin(t, n.product, { checked_in_at: op.at(-1_300_000) });
+    const cancelled = await op.createCheckin(t, n.product);
+    expect((await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    const after = await lastEventPosition(t.store);
+    const before = await op.wholeStore(t);
 
     // Refusals that change nothing: not found, expired and cancelled without a code, a second cancel, a refused
     // check-in, an existing code created again, a missing code updated or deleted.
-    expect((await validate(t, n.key.key, n.gym.id, platformId(), 'QR-1')).statusCode).toBe(404);
-    expect((await validate(t, n.key.key, n.gym.id, expired.platform_id)).statusCode).toBe(400);
-    expect((await validate(t, n.key.key, n.gym.id, cancelled.platform_id)).statusCode).toBe(400);
-    expect((await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
+    expect((await op.validate(t, n.key.key, n.gym.id, platformId(), 'QR-1')).statusCode).toBe(404);
+    expect((await op.validate(t, n.key.key, n.gym.id, expired.platform_id)).statusCode).toBe(400);
+    expect((await op.validate(t, n.key.key, n.gym.id, cancelled.platform_id)).statusCode).toBe(400);
+    expect((await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
     const foreign = { platform_id: platformId(), gym_id: n.gym.id, product_id: 999_999 };
-    expect((await admin(t, 'POST', '/checkins', foreign)).statusCode).toBe(404);
+    expect((await op.admin(t, 'POST', '/checkins', foreign)).statusCode).toBe(404);
     expect((await code(t, 'PUT', n.key.key, n.gym.id, platformId(), '1')).statusCode).toBe(404);
     expect((await code(t, 'DELETE', n.key.key, n.gym.id, platformId())).statusCode).toBe(404);
     expect(await eventsAfter(t, after)).toEqual([]);
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
 
     // A refused validate that stores a code: the code's event, nothing about the check-in.
-    expect((await validate(t, n.key.key, n.gym.id, expired.platform_id, 'QR-2')).statusCode).toBe(400);
+    expect((await op.validate(t, n.key.key, n.gym.id, expired.platform_id, 'QR-2')).statusCode).toBe(400);
     expect(await eventsAfter(t, after)).toEqual([
       expect.objectContaining({
         type: 'custom_code.created',
@@ -193,32 +175,34 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
 
   test('when a change fails and rolls back, then it leaves no event and no row', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const checkin = await createCheckin(t, n.product);
-    const after = await lastPosition(t);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const checkin = await op.createCheckin(t, n.product);
+    const after = await lastEventPosition(t.store);
+    const before = await op.wholeStore(t);
     await failCodeWrites(t.store, 'FAIL-48');
     try {
-      expect((await validate(t, n.key.key, n.gym.id, checkin.platform_id, 'FAIL-48')).statusCode).toBe(500);
+      expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id, 'FAIL-48')).statusCode).toBe(
+        500,
+      );
       expect((await code(t, 'POST', n.key.key, n.gym.id, platformId(), 'FAIL-48')).statusCode).toBe(500);
     } finally {
       await allowCodeWrites(t.store);
     }
     expect(await eventsAfter(t, after)).toEqual([]);
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when filtered by type, partner and gym, and paged with limit, then each filter selects its own and next_after continues', async () => {
     const t = app();
-    const mine = await arrangeNetwork(t);
-    const theirs = await arrangeNetwork(t);
-    const after = await lastPosition(t);
-    const visits = [await createCheckin(t, mine.product), await createCheckin(t, theirs.product)];
+    const mine = await op.arrangeNetwork(t);
+    const theirs = await op.arrangeNetwork(t);
+    const after = await lastEventPosition(t.store);
+    const visits = [await op.createCheckin(t, mine.product), await op.createCheckin(t, theirs.product)];
     for (const [visit, n] of [
       [visits[0], mine],
       [visits[1], theirs],
     ] as const) {
-      expect((await validate(t, n.key.key, n.gym.id, visit?.platform_id ?? '')).statusCode).toBe(200);
+      expect((await op.validate(t, n.key.key, n.gym.id, visit?.platform_id ?? '')).statusCode).toBe(200);
     }
 
     const byType = await events(t, `?after=${after}&type=checkin.validated`);
@@ -257,12 +241,12 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
     ['?gym_id=0', 'gym_id', 'must be a positive integer'],
   ])('when listed with %s, then 400 key %s', async (query, key, message) => {
     const t = app();
-    expectReply(await admin(t, 'GET', `/events${query}`), 400, errorEnvelope(key, message));
+    expectReply(await op.admin(t, 'GET', `/events${query}`), 400, errorEnvelope(key, message));
   });
 
   test('when listed with an unknown type, then 400 key type naming the types', async () => {
     const t = app();
-    const response = await admin(t, 'GET', '/events?type=checkin.exploded');
+    const response = await op.admin(t, 'GET', '/events?type=checkin.exploded');
     expect(response.statusCode).toBe(400);
     const body = JSON.parse(response.body) as { errors: { key: string; message: string }[] };
     expect(body.errors).toHaveLength(1);
@@ -280,13 +264,13 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
 
   test('when a reader follows next_after while many changes commit at once, then it sees every event exactly once, in order', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const after = await lastPosition(t);
+    const n = await op.arrangeNetwork(t);
+    const after = await lastEventPosition(t.store);
     const seen: LoggedEvent[] = [];
     let done = false;
     const reader = (async () => {
       let cursor = after;
-      while (!done || cursor < (await lastPosition(t))) {
+      while (!done || cursor < (await lastEventPosition(t.store))) {
         const page = await events(t, `?after=${cursor}&limit=7`);
         seen.push(...page.items);
         cursor = page.next_after;
@@ -295,8 +279,8 @@ describe.each(dialects)('the event log, GET /admin/v1/events (%s)', (dialect) =>
       }
     })();
     const storm = Array.from({ length: 60 }, async () => {
-      const checkin = await createCheckin(t, n.product);
-      const response = await validate(t, n.key.key, n.gym.id, checkin.platform_id, 'S-1');
+      const checkin = await op.createCheckin(t, n.product);
+      const response = await op.validate(t, n.key.key, n.gym.id, checkin.platform_id, 'S-1');
       expect(response.statusCode).toBe(200);
     });
     await Promise.all(storm);

@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'vitest';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
-import {
-  CODE_NOT_FOUND,
-  EXPLICIT_DENY,
-  errorEnvelope,
-  expectReply,
-  without,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 import { expectRateLimited, readCode, withToken } from '../fixtures/rate-limits.js';
 
-const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
-const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
+const NOT_FOUND = partner.errorEnvelope('route.not-found', 'no route matches this path');
+const NOT_ALLOWED = partner.errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
 const OTHER_CLIENT = { remoteAddress: '10.11.12.13' };
 
 /** A token shaped like a real key that was never issued. */
@@ -35,7 +29,11 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
   /** Spends the address's budget: `count` refused keys, each answered 403. */
   async function failAuthentication(t: TestApp, a: Arranged, count: number): Promise<void> {
     for (let i = 0; i < count; i += 1) {
-      expectReply(await readCode(t, withToken(a, unknownKey()), platformId()), 403, EXPLICIT_DENY);
+      partner.expectReply(
+        await readCode(t, withToken(a, unknownKey()), platformId()),
+        403,
+        partner.EXPLICIT_DENY,
+      );
     }
   }
 
@@ -49,11 +47,15 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
   test('when one address is over its failed-authentication limit, then another address is served', async () => {
     const { t, a } = await start('3');
     await failAuthentication(t, a, 3);
-    expectReply(await readCode(t, a.headers, platformId(), OTHER_CLIENT), 404, CODE_NOT_FOUND);
-    expectReply(
+    partner.expectReply(
+      await readCode(t, a.headers, platformId(), OTHER_CLIENT),
+      404,
+      partner.CODE_NOT_FOUND,
+    );
+    partner.expectReply(
       await readCode(t, withToken(a, unknownKey()), platformId(), OTHER_CLIENT),
       403,
-      EXPLICIT_DENY,
+      partner.EXPLICIT_DENY,
     );
   });
 
@@ -61,7 +63,7 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
     const { t, a } = await start('3');
     await failAuthentication(t, a, 2);
     for (let i = 0; i < 5; i += 1) {
-      expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+      partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);
     }
     await failAuthentication(t, a, 1);
     expectRateLimited(await readCode(t, a.headers, platformId()), 60);
@@ -72,7 +74,7 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
     const b = await arrangePartner(t.services);
     for (let i = 0; i < 2; i += 1) {
       const response = await readCode(t, { ...a.headers, 'x-gym-id': String(b.gym.id) }, platformId());
-      expectReply(response, 403, EXPLICIT_DENY);
+      partner.expectReply(response, 403, partner.EXPLICIT_DENY);
     }
     expectRateLimited(await readCode(t, a.headers, platformId()), 60);
   });
@@ -85,14 +87,14 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
       url: '/access/v1/nowhere',
       headers: a.headers,
     });
-    expectReply(unknownPath, 404, NOT_FOUND);
+    partner.expectReply(unknownPath, 404, NOT_FOUND);
     const wrongMethod = await t.app.inject({
       method: 'PATCH',
       url: '/access/v1/validate',
       headers: a.headers,
     });
-    expectReply(wrongMethod, 405, NOT_ALLOWED);
-    expectRateLimited(await readCode(t, without(a.headers, 'authorization'), platformId()), 60);
+    partner.expectReply(wrongMethod, 405, NOT_ALLOWED);
+    expectRateLimited(await readCode(t, partner.without(a.headers, 'authorization'), platformId()), 60);
     expectRateLimited(await readCode(t, { ...a.headers, authorization: 'Basic dXNlcg==' }, platformId()), 60);
     expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
     expectRateLimited(await readCode(t, { ...a.headers, 'x-gym-id': 'abc' }, platformId()), 60);
@@ -101,6 +103,6 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
   test('when GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE=0, then refused keys are never limited', async () => {
     const { t, a } = await start('0');
     await failAuthentication(t, a, 70);
-    expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+    partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);
   });
 });

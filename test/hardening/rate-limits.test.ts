@@ -1,15 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  CODE_NOT_FOUND,
-  expectReply,
-  postValidate,
-  storeState,
-  validationResult,
-  secondsOf,
-  arrangeCheckin,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { checkinRow, transactionsOf } from '../fixtures/store-state.js';
 import { build, dialects } from '../fixtures/test-app.js';
 import { expectRateLimited, readCode } from '../fixtures/rate-limits.js';
@@ -21,20 +13,20 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
   test('when a key sends a 6th request in the second its limit is 5, then 429 rate.limited with Retry-After and RateLimit headers, and nothing is written', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const started = performance.now();
     for (let i = 0; i < 5; i += 1)
-      expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+      partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);
 
-    const before = await storeState(t.store);
-    const limited = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const before = await partner.storeState(t.store);
+    const limited = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
     expect(performance.now() - started, 'the burst fits in one window').toBeLessThan(1000);
     expectRateLimited(limited, 1);
     expect(limited.headers['ratelimit-limit']).toBe('5');
     expect(limited.headers['ratelimit-remaining']).toBe('0');
     expect(Number(limited.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(0);
     expect(Number(limited.headers['ratelimit-reset'])).toBeLessThanOrEqual(1);
-    expect(await storeState(t.store), 'a 429 writes nothing').toEqual(before);
+    expect(await partner.storeState(t.store), 'a 429 writes nothing').toEqual(before);
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
   });
 
@@ -47,22 +39,23 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
     const limited = replies.filter((reply) => reply.statusCode === 429);
     expect(limited).toHaveLength(1);
     expectRateLimited(limited[0]!, 1);
-    for (const reply of replies.filter((r) => r.statusCode !== 429)) expectReply(reply, 404, CODE_NOT_FOUND);
+    for (const reply of replies.filter((r) => r.statusCode !== 429))
+      partner.expectReply(reply, 404, partner.CODE_NOT_FOUND);
   });
 
   test("when one partner's key is over its limit, then another partner's key is served in the same second", async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
     const a = await arrangePartner(t.services);
     const b = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, b);
+    const checkin = await partner.arrangeCheckin(t, b);
     for (let i = 0; i < 5; i += 1) await readCode(t, a.headers, platformId());
     expectRateLimited(await readCode(t, a.headers, platformId()), 1);
 
-    const served = await postValidate(t, b.headers, { platform_id: checkin.platformId });
-    expectReply(
+    const served = await partner.postValidate(t, b.headers, { platform_id: checkin.platformId });
+    partner.expectReply(
       served,
       200,
-      validationResult(b, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(b, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
     expectRateLimited(await readCode(t, a.headers, platformId()), 1);
@@ -75,7 +68,7 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
     const limited = await readCode(t, a.headers, platformId());
     expectRateLimited(limited, 1);
     await sleep(Number(limited.headers['retry-after']) * 1000 + 100);
-    expectReply(await readCode(t, a.headers, platformId()), 404, CODE_NOT_FOUND);
+    partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);
   });
 
   test('when a key is over its limit, then 429 comes before the body checks (415, 400 body, platform_id) but after X-Gym-Id', async () => {
@@ -89,8 +82,8 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
       payload: 'hello',
     });
     expectRateLimited(text, 1);
-    expectRateLimited(await postValidate(t, a.headers, '{"platform_id":'), 1);
-    expectRateLimited(await postValidate(t, a.headers, { platform_id: 12 }), 1);
+    expectRateLimited(await partner.postValidate(t, a.headers, '{"platform_id":'), 1);
+    expectRateLimited(await partner.postValidate(t, a.headers, { platform_id: 12 }), 1);
     const badGym = await readCode(t, { ...a.headers, 'x-gym-id': 'abc' }, platformId());
     expect(badGym.statusCode, 'X-Gym-Id (400) is checked before the key budget').toBe(400);
   });

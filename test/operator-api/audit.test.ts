@@ -2,19 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  ADMIN_TOKEN,
-  admin,
-  at,
-  createCheckin,
-  createGym,
-  createPartner,
-  createProduct,
-  issueKey,
-  operatorApp,
-  partnerHeaders,
-  validate,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -36,7 +24,7 @@ function code(
   value?: string,
 ) {
   const headers = {
-    ...partnerHeaders(key, gymId),
+    ...op.partnerHeaders(key, gymId),
     ...(value === undefined ? {} : { 'content-type': 'application/json' }),
   };
   const payload = value === undefined ? undefined : JSON.stringify({ custom_code: value });
@@ -46,22 +34,22 @@ function code(
 /** Every audited action, one a second from T0, by the operator and by a partner key. */
 async function auditedStory(t: TestApp) {
   const tick = () => t.clock.advance(1000);
-  const partner = await createPartner(t);
+  const partner = await op.createPartner(t);
   tick();
-  const gym = await createGym(t, partner.id);
+  const gym = await op.createGym(t, partner.id);
   tick();
-  const product = await createProduct(t, gym.id);
+  const product = await op.createProduct(t, gym.id);
   tick();
-  const revoked = await issueKey(t, partner.id);
+  const revoked = await op.issueKey(t, partner.id);
   tick();
-  const live = await issueKey(t, partner.id);
+  const live = await op.issueKey(t, partner.id);
   tick();
-  await admin(t, 'DELETE', `/keys/${revoked.id}`);
+  await op.admin(t, 'DELETE', `/keys/${revoked.id}`);
   tick();
-  const checkin = await createCheckin(t, product);
+  const checkin = await op.createCheckin(t, product);
   tick();
-  await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
-  await admin(t, 'POST', `/checkins/${checkin.id}/cancel`); // idempotent: changes nothing, records nothing
+  await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+  await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`); // idempotent: changes nothing, records nothing
   const member = platformId();
   tick();
   expect((await code(t, 'POST', live.key, gym.id, member, 'CODE-ONE')).statusCode).toBe(201);
@@ -70,8 +58,8 @@ async function auditedStory(t: TestApp) {
   tick();
   expect((await code(t, 'DELETE', live.key, gym.id, member)).statusCode).toBe(204);
   tick();
-  const visit = await createCheckin(t, product);
-  expect((await validate(t, live.key, gym.id, visit.platform_id, 'CODE-THREE')).statusCode).toBe(200);
+  const visit = await op.createCheckin(t, product);
+  expect((await op.validate(t, live.key, gym.id, visit.platform_id, 'CODE-THREE')).statusCode).toBe(200);
   const entry = (
     id: number,
     actor: string,
@@ -85,7 +73,7 @@ async function auditedStory(t: TestApp) {
     action,
     entity,
     entity_id: String(entityId),
-    at: at(second * 1000),
+    at: op.at(second * 1000),
   });
   const byKey = `key:${live.prefix}`;
   const expected = [
@@ -102,41 +90,41 @@ async function auditedStory(t: TestApp) {
     entry(11, byKey, 'delete', 'custom-code', `${gym.id}:${member}`, 10),
     entry(12, 'operator', 'create', 'checkin', visit.id, 11),
   ];
-  return { expected, secrets: [revoked.key, live.key, ADMIN_TOKEN, 'CODE-ONE', 'CODE-TWO', 'CODE-THREE'] };
+  return { expected, secrets: [revoked.key, live.key, op.ADMIN_TOKEN, 'CODE-ONE', 'CODE-TWO', 'CODE-THREE'] };
 }
 
 const itemsOf = (body: string) => (JSON.parse(body) as { items: Entry[] }).items;
 
 describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
   // A fresh store per test: the audit log is global, and these tests read all of it.
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when every audited action has happened, then each has one entry naming the operator or key:<prefix>, and the upsert inside validate has none', async () => {
     const t = app();
     const { expected } = await auditedStory(t);
 
-    const response = await admin(t, 'GET', '/audit');
+    const response = await op.admin(t, 'GET', '/audit');
 
     expectReply(response, 200, { items: expected, next_cursor: null });
   });
 
   test('when a refused validation stores a code, then the audit names the key that stored it, never the code', async () => {
     const t = app();
-    const partner = await createPartner(t);
-    const gym = await createGym(t, partner.id);
-    const product = await createProduct(t, gym.id);
-    const key = await issueKey(t, partner.id);
-    const visit = await createCheckin(t, product);
-    expect((await validate(t, key.key, gym.id, visit.platform_id)).statusCode).toBe(200);
+    const partner = await op.createPartner(t);
+    const gym = await op.createGym(t, partner.id);
+    const product = await op.createProduct(t, gym.id);
+    const key = await op.issueKey(t, partner.id);
+    const visit = await op.createCheckin(t, product);
+    expect((await op.validate(t, key.key, gym.id, visit.platform_id)).statusCode).toBe(200);
     t.clock.advance(1000);
-    const before = itemsOf((await admin(t, 'GET', '/audit')).body).length;
+    const before = itemsOf((await op.admin(t, 'GET', '/audit')).body).length;
 
     // Already validated: refused, and the code is stored all the same — by this key.
-    expect((await validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-1')).statusCode).toBe(400);
+    expect((await op.validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-1')).statusCode).toBe(400);
     t.clock.advance(1000);
-    expect((await validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-2')).statusCode).toBe(400);
+    expect((await op.validate(t, key.key, gym.id, visit.platform_id, 'REFUSED-2')).statusCode).toBe(400);
 
-    const entries = itemsOf((await admin(t, 'GET', '/audit')).body).slice(before);
+    const entries = itemsOf((await op.admin(t, 'GET', '/audit')).body).slice(before);
     const entity_id = `${gym.id}:${visit.platform_id}`;
     expect(entries).toEqual([
       {
@@ -145,7 +133,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
         action: 'create',
         entity: 'custom-code',
         entity_id,
-        at: at(1000),
+        at: op.at(1000),
       },
       {
         id: before + 2,
@@ -153,7 +141,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
         action: 'update',
         entity: 'custom-code',
         entity_id,
-        at: at(2000),
+        at: op.at(2000),
       },
     ]);
     expect(JSON.stringify(entries)).not.toMatch(/REFUSED/);
@@ -163,7 +151,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
     const t = app();
     const { secrets } = await auditedStory(t);
 
-    const listed = (await admin(t, 'GET', '/audit')).body;
+    const listed = (await op.admin(t, 'GET', '/audit')).body;
     const stored = JSON.stringify(await t.store.db.selectFrom('audit_log').selectAll().execute());
 
     for (const secret of secrets) {
@@ -176,10 +164,10 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
     const t = app();
     const { expected } = await auditedStory(t);
 
-    const period = await admin(t, 'GET', `/audit?from=${at(3000)}&to=${at(6000)}`);
-    const keys = await admin(t, 'GET', '/audit?entity=key');
-    const codes = await admin(t, 'GET', `/audit?entity=custom-code&from=${at(9000)}`);
-    const none = await admin(t, 'GET', '/audit?from=2026-03-03');
+    const period = await op.admin(t, 'GET', `/audit?from=${op.at(3000)}&to=${op.at(6000)}`);
+    const keys = await op.admin(t, 'GET', '/audit?entity=key');
+    const codes = await op.admin(t, 'GET', `/audit?entity=custom-code&from=${op.at(9000)}`);
+    const none = await op.admin(t, 'GET', '/audit?from=2026-03-03');
 
     expect(itemsOf(period.body)).toEqual(expected.slice(3, 6));
     expect(itemsOf(keys.body)).toEqual(expected.slice(3, 6));
@@ -194,7 +182,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
 
     let cursor: string | null = '';
     while (cursor !== null) {
-      const response = await admin(t, 'GET', `/audit?limit=5${cursor === '' ? '' : `&cursor=${cursor}`}`);
+      const response = await op.admin(t, 'GET', `/audit?limit=5${cursor === '' ? '' : `&cursor=${cursor}`}`);
       const page = JSON.parse(response.body) as { items: Entry[]; next_cursor: string | null };
       seen.push(...page.items);
       cursor = page.next_cursor;
@@ -214,6 +202,6 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
     ['limit=1001', 'limit', 'must be an integer from 1 to 1000'],
     ['cursor=YWZ0ZXI6', 'cursor', 'is not a cursor this API returned'],
   ])('when the audit log is read with %s, then 400 key %s', async (query, key, message) => {
-    expectReply(await admin(app(), 'GET', `/audit?${query}`), 400, errorEnvelope(key, message));
+    expectReply(await op.admin(app(), 'GET', `/audit?${query}`), 400, errorEnvelope(key, message));
   });
 });

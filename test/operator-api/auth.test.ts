@@ -2,15 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
 import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
-import {
-  ADMIN_TOKEN,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  partnerHeaders,
-  wholeStore,
-  A_CURSOR,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -52,11 +44,11 @@ const NO_BEARER = errorEnvelope('authorization', 'a bearer token is required');
 const WRONG_TOKEN = errorEnvelope('authorization', 'invalid admin token');
 
 describe.each(dialects)('operator API authentication (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   async function arrange(t: TestApp) {
-    const n = await arrangeNetwork(t);
-    const checkin = await createCheckin(t, n.product);
+    const n = await op.arrangeNetwork(t);
+    const checkin = await op.createCheckin(t, n.product);
     const ids = { partner: n.partner.id, gym: n.gym.id, product: n.product.id, key: n.key.id };
     return { n, routes: everyRoute({ ...ids, checkin: checkin.id }) };
   }
@@ -64,56 +56,56 @@ describe.each(dialects)('operator API authentication (%s)', (dialect) => {
   test('when no Authorization header or no bearer token is sent, then every route answers 401 key authorization and writes nothing', async () => {
     const t = app();
     const { routes } = await arrange(t);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
-    for (const authorization of [undefined, `Basic ${ADMIN_TOKEN}`, 'Bearer', 'Bearer    ']) {
+    for (const authorization of [undefined, `Basic ${op.ADMIN_TOKEN}`, 'Bearer', 'Bearer    ']) {
       for (const route of routes) {
         expectReply(await send(t, route, authorization), 401, NO_BEARER);
       }
     }
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when the bearer token is wrong (a prefix of it, longer, other case), then every route answers 403 key authorization and writes nothing', async () => {
     const t = app();
     const { routes } = await arrange(t);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     for (const token of [
       'not-the-admin-token',
-      ADMIN_TOKEN.slice(0, -1),
-      `${ADMIN_TOKEN}x`,
-      ADMIN_TOKEN.toUpperCase(),
+      op.ADMIN_TOKEN.slice(0, -1),
+      `${op.ADMIN_TOKEN}x`,
+      op.ADMIN_TOKEN.toUpperCase(),
     ]) {
       for (const route of routes) {
         expectReply(await send(t, route, `Bearer ${token}`), 403, WRONG_TOKEN);
       }
     }
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a live partner key is presented with its own X-Gym-Id, then every route answers 403 and writes nothing', async () => {
     const t = app();
     const { n, routes } = await arrange(t);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     for (const route of routes) {
       const [method, url] = route;
-      const headers = { ...partnerHeaders(n.key.key, n.gym.id), 'content-type': 'application/json' };
+      const headers = { ...op.partnerHeaders(n.key.key, n.gym.id), 'content-type': 'application/json' };
       const payload = route[2] === undefined ? undefined : JSON.stringify(route[2]);
       const response = await t.app.inject({ method, url: `/admin/v1${url}`, headers, payload });
       expectReply(response, 403, WRONG_TOKEN);
     }
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when the admin token follows a lower-case "bearer" and several spaces, then it is accepted', async () => {
     const t = app();
 
-    const response = await send(t, ['POST', '/partners', { name: 'Spaced' }], `bearer   ${ADMIN_TOKEN}  `);
+    const response = await send(t, ['POST', '/partners', { name: 'Spaced' }], `bearer   ${op.ADMIN_TOKEN}  `);
 
     expect(response.statusCode).toBe(201);
   });
@@ -129,7 +121,7 @@ describe.each(dialects)('operator API authentication (%s)', (dialect) => {
 
     const statuses: [Route[0], string, number][] = [];
     for (const route of routes) {
-      statuses.push([route[0], route[1], (await send(t, route, `Bearer ${ADMIN_TOKEN}`)).statusCode]);
+      statuses.push([route[0], route[1], (await send(t, route, `Bearer ${op.ADMIN_TOKEN}`)).statusCode]);
     }
 
     expect(statuses).toEqual(routes.map(([method, url]) => [method, url, expected(method, url)]));
@@ -152,19 +144,19 @@ describe.each(dialects)('operator API with GATEHOUSE_ADMIN_TOKEN unset (%s)', (d
     });
     const ids = { partner: a.partner.id, gym: a.gym.id, product: a.product.id, key: a.keyId };
     const routes = everyRoute({ ...ids, checkin: checkin.id });
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
     const disabled = errorEnvelope(
       'authorization',
       'the operator API is disabled: set GATEHOUSE_ADMIN_TOKEN or create an operator (gatehouse operator create) to enable it',
     );
 
-    for (const authorization of [undefined, `Bearer ${ADMIN_TOKEN}`, `Bearer ${a.key}`]) {
+    for (const authorization of [undefined, `Bearer ${op.ADMIN_TOKEN}`, `Bearer ${a.key}`]) {
       for (const route of routes) {
         expectReply(await send(t, route, authorization), 403, disabled);
       }
     }
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when the operator API is off, then the partner API still serves its keys', async () => {
@@ -179,7 +171,7 @@ describe.each(dialects)('operator API with GATEHOUSE_ADMIN_TOKEN unset (%s)', (d
     expectReply(response, 200, {
       metadata: { total: 0, errors: 0 },
       results: [],
-      next_cursor: A_CURSOR,
+      next_cursor: op.A_CURSOR,
       has_more: false,
     });
   });

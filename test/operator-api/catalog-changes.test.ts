@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  T0,
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  partnerTransactions,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 
-type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
 
 const auditOf = (t: TestApp, entity: string, id: number) =>
   t.store.db
@@ -26,30 +17,39 @@ const auditOf = (t: TestApp, entity: string, id: number) =>
     .execute();
 
 async function checkIn(t: TestApp, n: Network, member = platformId()) {
-  return admin(t, 'POST', '/checkins', { platform_id: member, gym_id: n.gym.id, product_id: n.product.id });
+  return op.admin(t, 'POST', '/checkins', {
+    platform_id: member,
+    gym_id: n.gym.id,
+    product_id: n.product.id,
+  });
 }
 
 describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) => {
-  const app = operatorApp({ dialect, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const app = op.operatorApp({ dialect, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   test('when a partner and a gym are renamed and the gym moves to another time zone, then 200 the records as changed, stored and audited', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
 
-    const partner = await admin(t, 'PATCH', `/partners/${n.partner.id}`, { name: 'Acme Brasil' });
-    const gym = await admin(t, 'PATCH', `/gyms/${n.gym.id}`, {
+    const partner = await op.admin(t, 'PATCH', `/partners/${n.partner.id}`, { name: 'Acme Brasil' });
+    const gym = await op.admin(t, 'PATCH', `/gyms/${n.gym.id}`, {
       name: 'Paulista',
       timezone: 'America/Sao_Paulo',
     });
 
-    expectReply(partner, 200, { id: n.partner.id, name: 'Acme Brasil', offboarded_at: null, created_at: T0 });
+    expectReply(partner, 200, {
+      id: n.partner.id,
+      name: 'Acme Brasil',
+      offboarded_at: null,
+      created_at: op.T0,
+    });
     expectReply(gym, 200, {
       id: n.gym.id,
       partner_id: n.partner.id,
       name: 'Paulista',
       timezone: 'America/Sao_Paulo',
       retired_at: null,
-      created_at: T0,
+      created_at: op.T0,
     });
     expect(await auditOf(t, 'partner', n.partner.id)).toEqual([
       { action: 'create', entity: 'partner' },
@@ -63,19 +63,20 @@ describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) =>
 
   test('when a product’s price changes, then validations from then on pay the new price and earlier transactions keep theirs', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const before = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, before.platform_id)).statusCode).toBe(200);
+    const n = await op.arrangeNetwork(t);
+    const before = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, before.platform_id)).statusCode).toBe(200);
 
-    const changed = await admin(t, 'PATCH', `/products/${n.product.id}`, {
+    const changed = await op.admin(t, 'PATCH', `/products/${n.product.id}`, {
       payout_cents: 1800,
       currency: 'USD',
     });
-    const after = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, after.platform_id)).statusCode).toBe(200);
+    const after = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, after.platform_id)).statusCode).toBe(200);
 
     expectReply(changed, 200, { ...n.product, payout_cents: 1800, currency: 'USD', retired_at: null });
-    const feed = (await partnerTransactions(t, n.key.key, n.gym.id)).json<{ results: unknown[] }>().results;
+    const feed = (await op.partnerTransactions(t, n.key.key, n.gym.id)).json<{ results: unknown[] }>()
+      .results;
     expect(feed).toEqual([
       expect.objectContaining({ checkin_id: before.id, payout_cents: 1250, currency: 'BRL' }),
       expect.objectContaining({ checkin_id: after.id, payout_cents: 1800, currency: 'USD' }),
@@ -84,58 +85,62 @@ describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) =>
 
   test('when a product or a gym is retired, then new check-ins are 409 product.retired / gym.retired, and a pending check-in still validates', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const pending = await createCheckin(t, n.product);
+    const n = await op.arrangeNetwork(t);
+    const pending = await op.createCheckin(t, n.product);
 
-    const retired = await admin(t, 'POST', `/products/${n.product.id}/retire`);
+    const retired = await op.admin(t, 'POST', `/products/${n.product.id}/retire`);
     const refused = await checkIn(t, n);
-    const again = await admin(t, 'POST', `/products/${n.product.id}/retire`);
-    const gym = await admin(t, 'POST', `/gyms/${n.gym.id}/retire`);
+    const again = await op.admin(t, 'POST', `/products/${n.product.id}/retire`);
+    const gym = await op.admin(t, 'POST', `/gyms/${n.gym.id}/retire`);
     const gymRefused = await checkIn(t, n);
 
-    expectReply(retired, 200, { ...n.product, retired_at: T0 });
+    expectReply(retired, 200, { ...n.product, retired_at: op.T0 });
     expectReply(
       refused,
       409,
       errorEnvelope('product.retired', 'product is retired: it takes no new check-ins'),
     );
-    expectReply(again, 200, { ...n.product, retired_at: T0 });
-    expect(gym.json()).toMatchObject({ id: n.gym.id, retired_at: T0 });
+    expectReply(again, 200, { ...n.product, retired_at: op.T0 });
+    expect(gym.json()).toMatchObject({ id: n.gym.id, retired_at: op.T0 });
     expectReply(gymRefused, 409, errorEnvelope('gym.retired', 'gym is retired: it takes no new check-ins'));
-    expect((await validate(t, n.key.key, n.gym.id, pending.platform_id)).statusCode).toBe(200);
+    expect((await op.validate(t, n.key.key, n.gym.id, pending.platform_id)).statusCode).toBe(200);
   });
 
   test('when a partner is offboarded, then its keys are refused from the next request, its webhooks disabled and gyms retired, and its ledger stays', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const visited = await createCheckin(t, n.product);
-    expect((await validate(t, n.key.key, n.gym.id, visited.platform_id)).statusCode).toBe(200);
-    const webhook = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+    const n = await op.arrangeNetwork(t);
+    const visited = await op.createCheckin(t, n.product);
+    expect((await op.validate(t, n.key.key, n.gym.id, visited.platform_id)).statusCode).toBe(200);
+    const webhook = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
       url: 'http://127.0.0.1:9/offboarded',
     });
     expect(webhook.statusCode, webhook.body).toBe(201);
-    const ledgerBefore = await admin(t, 'GET', `/transactions?partner_id=${n.partner.id}`);
+    const ledgerBefore = await op.admin(t, 'GET', `/transactions?partner_id=${n.partner.id}`);
 
-    const offboarded = await admin(t, 'POST', `/partners/${n.partner.id}/offboard`);
+    const offboarded = await op.admin(t, 'POST', `/partners/${n.partner.id}/offboard`);
 
     expectReply(offboarded, 200, {
       id: n.partner.id,
       name: n.partner.name,
-      offboarded_at: T0,
-      created_at: T0,
+      offboarded_at: op.T0,
+      created_at: op.T0,
     });
-    expectReply(await partnerTransactions(t, n.key.key, n.gym.id), 403, EXPLICIT_DENY);
-    const hook = await admin(t, 'GET', `/webhooks/${webhook.json<{ id: number }>().id}`);
+    expectReply(await op.partnerTransactions(t, n.key.key, n.gym.id), 403, EXPLICIT_DENY);
+    const hook = await op.admin(t, 'GET', `/webhooks/${webhook.json<{ id: number }>().id}`);
     expect(hook.json()).toMatchObject({ status: 'disabled', disabled_reason: 'offboarded' });
-    expect((await admin(t, 'GET', `/gyms?partner_id=${n.partner.id}`)).json()).toMatchObject({
-      items: [{ id: n.gym.id, retired_at: T0 }],
+    expect((await op.admin(t, 'GET', `/gyms?partner_id=${n.partner.id}`)).json()).toMatchObject({
+      items: [{ id: n.gym.id, retired_at: op.T0 }],
     });
     expectReply(
       await checkIn(t, n),
       409,
       errorEnvelope('gym.retired', 'gym is retired: it takes no new check-ins'),
     );
-    expectReply(await admin(t, 'GET', `/transactions?partner_id=${n.partner.id}`), 200, ledgerBefore.json());
+    expectReply(
+      await op.admin(t, 'GET', `/transactions?partner_id=${n.partner.id}`),
+      200,
+      ledgerBefore.json(),
+    );
     expect(await auditOf(t, 'partner', n.partner.id)).toEqual([
       { action: 'create', entity: 'partner' },
       { action: 'offboard', entity: 'partner' },
@@ -167,16 +172,16 @@ describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) =>
     'when %s %s asks %j, then %i %s and nothing is written',
     async (method, url, body, status, key, message) => {
       const t = app();
-      const n = await arrangeNetwork(t);
+      const n = await op.arrangeNetwork(t);
       const path = url
         .replace('GYM', String(n.gym.id))
         .replace('PRODUCT', String(n.product.id))
         .replace('PARTNER', String(n.partner.id));
-      const before = await wholeStore(t);
+      const before = await op.wholeStore(t);
 
-      expectReply(await admin(t, method, path, body), status, errorEnvelope(key, message));
+      expectReply(await op.admin(t, method, path, body), status, errorEnvelope(key, message));
 
-      expect(await wholeStore(t)).toEqual(before);
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 });

@@ -1,17 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { unique } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  ADMIN,
-  T0,
-  T0_MS,
-  admin,
-  createGym,
-  createPartner,
-  createProduct,
-  operatorApp,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -21,19 +11,19 @@ const rowOf = (t: TestApp, table: 'partners' | 'gyms' | 'products', id: number) 
 const idOf = (body: string) => (JSON.parse(body) as { id: number }).id;
 
 describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a partner is created, then 201 {id, name, created_at}, unknown fields ignored, and it is stored', async () => {
     const t = app();
 
-    const response = await admin(t, 'POST', '/partners', { name: 'Smart Fit', unknown_field: 'ignored' });
+    const response = await op.admin(t, 'POST', '/partners', { name: 'Smart Fit', unknown_field: 'ignored' });
 
     const id = idOf(response.body);
-    expectReply(response, 201, { id, name: 'Smart Fit', offboarded_at: null, created_at: T0 });
+    expectReply(response, 201, { id, name: 'Smart Fit', offboarded_at: null, created_at: op.T0 });
     expect(await rowOf(t, 'partners', id)).toEqual({
       id,
       name: 'Smart Fit',
-      created_at: T0_MS,
+      created_at: op.T0_MS,
       offboarded_at: null,
       sandbox: 0,
     });
@@ -49,17 +39,17 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     'when a partner is created with %s, then 400 key %s and nothing is written',
     async (_c, key, message, body) => {
       const t = app();
-      const before = await wholeStore(t);
+      const before = await op.wholeStore(t);
 
-      expectReply(await admin(t, 'POST', '/partners', body), 400, errorEnvelope(key, message));
-      expect(await wholeStore(t)).toEqual(before);
+      expectReply(await op.admin(t, 'POST', '/partners', body), 400, errorEnvelope(key, message));
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 
   test('when a partner is created with no body or malformed JSON, then 400 key body and nothing is written', async () => {
     const t = app();
-    const headers = { ...ADMIN, 'content-type': 'application/json' };
-    const before = await wholeStore(t);
+    const headers = { ...op.ADMIN, 'content-type': 'application/json' };
+    const before = await op.wholeStore(t);
 
     const absent = await t.app.inject({ method: 'POST', url: '/admin/v1/partners', headers });
     const malformed = await t.app.inject({
@@ -71,7 +61,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
 
     expectReply(absent, 400, errorEnvelope('body', 'is required'));
     expectReply(malformed, 400, errorEnvelope('body', 'malformed JSON'));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test.each([
@@ -84,19 +74,23 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
   ])('when partners are listed with %s, then 400 key %s', async (query, key, message) => {
     const t = app();
 
-    expectReply(await admin(t, 'GET', `/partners?${query}`), 400, errorEnvelope(key, message));
+    expectReply(await op.admin(t, 'GET', `/partners?${query}`), 400, errorEnvelope(key, message));
   });
 
   test('when a gym id is already taken, even by another partner, then 409 gym.already-exists and nothing is written', async () => {
     const t = app();
-    const [first, second] = [await createPartner(t), await createPartner(t)];
-    const taken = await createGym(t, first.id);
-    const before = await wholeStore(t);
+    const [first, second] = [await op.createPartner(t), await op.createPartner(t)];
+    const taken = await op.createGym(t, first.id);
+    const before = await op.wholeStore(t);
 
-    const response = await admin(t, 'POST', '/gyms', { id: taken.id, partner_id: second.id, name: 'Other' });
+    const response = await op.admin(t, 'POST', '/gyms', {
+      id: taken.id,
+      partner_id: second.id,
+      name: 'Other',
+    });
 
     expectReply(response, 409, errorEnvelope('gym.already-exists', 'gym already exists'));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test.each([
@@ -108,20 +102,20 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     'when a gym is created with %s, then %i key %s and nothing is written',
     async (_c, status, key, message, override) => {
       const t = app();
-      const partner = await createPartner(t);
-      const before = await wholeStore(t);
+      const partner = await op.createPartner(t);
+      const before = await op.wholeStore(t);
 
       const body = { partner_id: partner.id, name: 'G', ...override };
-      expectReply(await admin(t, 'POST', '/gyms', body), status, errorEnvelope(key, message));
-      expect(await wholeStore(t)).toEqual(before);
+      expectReply(await op.admin(t, 'POST', '/gyms', body), status, errorEnvelope(key, message));
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 
   test('when a product is created with only a description, then payout 0 and currency BRL, and it is stored', async () => {
     const t = app();
-    const gym = await createGym(t, (await createPartner(t)).id);
+    const gym = await op.createGym(t, (await op.createPartner(t)).id);
 
-    const response = await admin(t, 'POST', `/gyms/${gym.id}/products`, { description: 'Day pass' });
+    const response = await op.admin(t, 'POST', `/gyms/${gym.id}/products`, { description: 'Day pass' });
 
     const id = idOf(response.body);
     expectReply(response, 201, {
@@ -138,30 +132,30 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       description: 'Day pass',
       payout_cents: 0,
       currency: 'BRL',
-      created_at: T0_MS,
+      created_at: op.T0_MS,
       retired_at: null,
     });
   });
 
   test('when a product is created with id, payout and currency, then they are kept; the id is global: 409 on another gym', async () => {
     const t = app();
-    const partner = await createPartner(t);
-    const [a, b] = [await createGym(t, partner.id), await createGym(t, partner.id)];
+    const partner = await op.createPartner(t);
+    const [a, b] = [await op.createGym(t, partner.id), await op.createGym(t, partner.id)];
     const id = 500_000 + unique();
     const product = { id, gym_id: a.id, description: 'Black plan', payout_cents: 2599, currency: 'USD' };
 
-    const made = await admin(t, 'POST', `/gyms/${a.id}/products`, { ...product, gym_id: undefined });
-    const before = await wholeStore(t);
-    const duplicate = await admin(t, 'POST', `/gyms/${b.id}/products`, { id, description: 'Other' });
+    const made = await op.admin(t, 'POST', `/gyms/${a.id}/products`, { ...product, gym_id: undefined });
+    const before = await op.wholeStore(t);
+    const duplicate = await op.admin(t, 'POST', `/gyms/${b.id}/products`, { id, description: 'Other' });
 
     expectReply(made, 201, { ...product, retired_at: null });
     expectReply(duplicate, 409, errorEnvelope('product.already-exists', 'product already exists'));
-    expect(await wholeStore(t)).toEqual(before);
-    expectReply(await admin(t, 'GET', `/gyms/${a.id}/products`), 200, {
+    expect(await op.wholeStore(t)).toEqual(before);
+    expectReply(await op.admin(t, 'GET', `/gyms/${a.id}/products`), 200, {
       items: [{ ...product, retired_at: null }],
       next_cursor: null,
     });
-    expectReply(await admin(t, 'GET', `/gyms/${b.id}/products`), 200, { items: [], next_cursor: null });
+    expectReply(await op.admin(t, 'GET', `/gyms/${b.id}/products`), 200, { items: [], next_cursor: null });
   });
 
   test.each([
@@ -183,36 +177,36 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     'when a product is created with %s, then %i key %s and nothing is written',
     async (_c, status, key, message, gymPath, override) => {
       const t = app();
-      const gym = await createGym(t, (await createPartner(t)).id);
-      const before = await wholeStore(t);
+      const gym = await op.createGym(t, (await op.createPartner(t)).id);
+      const before = await op.wholeStore(t);
 
-      const response = await admin(t, 'POST', `/gyms/${gymPath ?? gym.id}/products`, {
+      const response = await op.admin(t, 'POST', `/gyms/${gymPath ?? gym.id}/products`, {
         description: 'P',
         ...override,
       });
 
       expectReply(response, status, errorEnvelope(key, message));
-      expect(await wholeStore(t)).toEqual(before);
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 
   test('when the products of an unknown gym are listed, then 404 gym.not-found', async () => {
     const t = app();
 
-    const response = await admin(t, 'GET', '/gyms/999999/products');
+    const response = await op.admin(t, 'GET', '/gyms/999999/products');
 
     expectReply(response, 404, errorEnvelope('gym.not-found', 'gym not found'));
   });
 });
 
 describe.each(dialects)('operator API: GATEHOUSE_CURRENCY (%s)', (dialect) => {
-  const app = operatorApp({ dialect, env: { GATEHOUSE_CURRENCY: 'EUR' } });
+  const app = op.operatorApp({ dialect, env: { GATEHOUSE_CURRENCY: 'EUR' } });
 
   test('when GATEHOUSE_CURRENCY is EUR and a product names no currency, then it is EUR', async () => {
     const t = app();
-    const gym = await createGym(t, (await createPartner(t)).id);
+    const gym = await op.createGym(t, (await op.createPartner(t)).id);
 
-    const product = await createProduct(t, gym.id, { description: 'Day pass' });
+    const product = await op.createProduct(t, gym.id, { description: 'Day pass' });
 
     expect(product).toEqual({
       id: product.id,

@@ -2,21 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  T0,
-  T0_MS,
-  TTL_MS,
-  admin,
-  arrangeNetwork,
-  at,
-  createCheckin,
-  createGym,
-  createProduct,
-  operatorApp,
-  validate,
-  wholeStore,
-  shownCheckin as shown,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -24,14 +10,14 @@ const checkinRow = (t: TestApp, id: number) =>
   t.store.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a check-in is created, then 201 pending, expiring GATEHOUSE_CHECKIN_TTL_SECONDS (1200) later, and it is stored', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const member = platformId();
 
-    const response = await admin(t, 'POST', '/checkins', {
+    const response = await op.admin(t, 'POST', '/checkins', {
       platform_id: member,
       gym_id: n.gym.id,
       product_id: n.product.id,
@@ -41,7 +27,7 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
     expectReply(
       response,
       201,
-      shown({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id }),
+      op.shownCheckin({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id }),
     );
     expect(await checkinRow(t, id)).toEqual({
       id,
@@ -49,32 +35,36 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       gym_id: n.gym.id,
       product_id: n.product.id,
       status: 'pending',
-      checked_in_at: T0_MS,
-      expires_at: T0_MS + TTL_MS,
+      checked_in_at: op.T0_MS,
+      expires_at: op.T0_MS + op.TTL_MS,
       validated_at: null,
       cancelled_at: null,
-      created_at: T0_MS,
+      created_at: op.T0_MS,
       member: null,
     });
   });
 
   test('when checked_in_at is given with an offset, then it is that instant; when it is older than the TTL, the check-in shows expired', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
 
-    const offset = await createCheckin(t, n.product, { checked_in_at: '2026-03-02T08:50:00-03:00' });
-    const old = await createCheckin(t, n.product, { checked_in_at: '2026-03-02T11:40:00' });
+    const offset = await op.createCheckin(t, n.product, { checked_in_at: '2026-03-02T08:50:00-03:00' });
+    const old = await op.createCheckin(t, n.product, { checked_in_at: '2026-03-02T11:40:00' });
 
-    expect(offset).toEqual(shown(offset, { checked_in_at: at(-600_000), expires_at: at(600_000) }));
-    expect(old).toEqual(shown(old, { status: 'expired', checked_in_at: at(-1_200_000), expires_at: T0 }));
+    expect(offset).toEqual(
+      op.shownCheckin(offset, { checked_in_at: op.at(-600_000), expires_at: op.at(600_000) }),
+    );
+    expect(old).toEqual(
+      op.shownCheckin(old, { status: 'expired', checked_in_at: op.at(-1_200_000), expires_at: op.T0 }),
+    );
   });
 
   test('when a check-in is validated right after its creation returns, then 200 (read-your-writes) and it shows validated', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
 
-    const checkin = await createCheckin(t, n.product);
-    const response = await validate(t, n.key.key, n.gym.id, checkin.platform_id);
+    const checkin = await op.createCheckin(t, n.product);
+    const response = await op.validate(t, n.key.key, n.gym.id, checkin.platform_id);
 
     expectReply(response, 200, {
       metadata: { total: 1, errors: 0 },
@@ -84,8 +74,8 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
         validated_at: '2026-03-02T12:00:00Z',
       },
     });
-    expectReply(await admin(t, 'GET', `/checkins?platform_id=${checkin.platform_id}`), 200, {
-      items: [shown(checkin, { status: 'validated', validated_at: T0 })],
+    expectReply(await op.admin(t, 'GET', `/checkins?platform_id=${checkin.platform_id}`), 200, {
+      items: [op.shownCheckin(checkin, { status: 'validated', validated_at: op.T0 })],
       next_cursor: null,
     });
     await expectLedgerInvariants(t.store);
@@ -121,47 +111,47 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
     'when a check-in is created with %s, then %i key %s and nothing is written',
     async (_c, status, key, message, override) => {
       const t = app();
-      const n = await arrangeNetwork(t);
-      const before = await wholeStore(t);
+      const n = await op.arrangeNetwork(t);
+      const before = await op.wholeStore(t);
 
       const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: n.product.id, ...override };
-      expectReply(await admin(t, 'POST', '/checkins', body), status, errorEnvelope(key, message));
-      expect(await wholeStore(t)).toEqual(before);
+      expectReply(await op.admin(t, 'POST', '/checkins', body), status, errorEnvelope(key, message));
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 
   test('when a check-in names a product of another gym, then 400 key product_id and nothing is written', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const elsewhere = await createProduct(t, (await createGym(t, n.partner.id)).id);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const elsewhere = await op.createProduct(t, (await op.createGym(t, n.partner.id)).id);
+    const before = await op.wholeStore(t);
 
     const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: elsewhere.id };
-    const response = await admin(t, 'POST', '/checkins', body);
+    const response = await op.admin(t, 'POST', '/checkins', body);
 
     expectReply(response, 400, errorEnvelope('product_id', 'is not a product of that gym'));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a pending check-in is cancelled twice, then both answer 200 cancelled with the first cancelled_at, and validate says cancelled', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const checkin = await createCheckin(t, n.product);
+    const n = await op.arrangeNetwork(t);
+    const checkin = await op.createCheckin(t, n.product);
     t.clock.advance(30_000);
 
-    const first = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+    const first = await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
     t.clock.advance(30_000);
-    const second = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+    const second = await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
 
-    const cancelled = shown(checkin, { status: 'cancelled', cancelled_at: at(30_000) });
+    const cancelled = op.shownCheckin(checkin, { status: 'cancelled', cancelled_at: op.at(30_000) });
     expectReply(first, 200, cancelled);
     expectReply(second, 200, cancelled);
     expect(await checkinRow(t, checkin.id)).toMatchObject({
       status: 'cancelled',
-      cancelled_at: T0_MS + 30_000,
+      cancelled_at: op.T0_MS + 30_000,
     });
     expectReply(
-      await validate(t, n.key.key, n.gym.id, checkin.platform_id),
+      await op.validate(t, n.key.key, n.gym.id, checkin.platform_id),
       400,
       errorEnvelope('checkin.validation.cancelled', 'Check-In cancelled'),
     );
@@ -169,42 +159,46 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
 
   test('when an expired check-in is cancelled, then 200 cancelled and it is stored cancelled', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const checkin = await createCheckin(t, n.product);
-    t.clock.advance(TTL_MS + 1);
+    const n = await op.arrangeNetwork(t);
+    const checkin = await op.createCheckin(t, n.product);
+    t.clock.advance(op.TTL_MS + 1);
 
-    const response = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+    const response = await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
 
-    expectReply(response, 200, shown(checkin, { status: 'cancelled', cancelled_at: at(TTL_MS + 1) }));
+    expectReply(
+      response,
+      200,
+      op.shownCheckin(checkin, { status: 'cancelled', cancelled_at: op.at(op.TTL_MS + 1) }),
+    );
     expect(await checkinRow(t, checkin.id)).toMatchObject({
       status: 'cancelled',
-      cancelled_at: T0_MS + TTL_MS + 1,
+      cancelled_at: op.T0_MS + op.TTL_MS + 1,
     });
   });
 
   test('when a validated check-in is cancelled, then 409 checkin.already.validated and nothing is written', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const checkin = await createCheckin(t, n.product);
-    await validate(t, n.key.key, n.gym.id, checkin.platform_id);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const checkin = await op.createCheckin(t, n.product);
+    await op.validate(t, n.key.key, n.gym.id, checkin.platform_id);
+    const before = await op.wholeStore(t);
 
-    const response = await admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
+    const response = await op.admin(t, 'POST', `/checkins/${checkin.id}/cancel`);
 
     expectReply(response, 409, errorEnvelope('checkin.already.validated', 'Check-In already validated'));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when an unknown or malformed check-in id is cancelled, then 404 checkin.not-found / 400 checkin_id', async () => {
     const t = app();
 
     expectReply(
-      await admin(t, 'POST', '/checkins/999999/cancel'),
+      await op.admin(t, 'POST', '/checkins/999999/cancel'),
       404,
       errorEnvelope('checkin.not-found', 'checkin not found'),
     );
     expectReply(
-      await admin(t, 'POST', '/checkins/0/cancel'),
+      await op.admin(t, 'POST', '/checkins/0/cancel'),
       400,
       errorEnvelope('checkin_id', 'must be a positive integer'),
     );

@@ -1,17 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects } from '../fixtures/test-app.js';
-import {
-  T0,
-  admin,
-  createCheckin,
-  createPartner,
-  createProduct,
-  issueKey,
-  operatorApp,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -24,13 +14,17 @@ const NO_ID_LEFT = errorEnvelope(
 
 describe.each(dialects)('every id the operator API accepts or hands out can be used (%s)', (dialect) => {
   // A fresh app per test: the greatest gym and product ids are what these tests are about.
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when a gym is created with the greatest id, then partners can send it as X-Gym-Id and validate there', async () => {
     const t = app();
-    const partner = await createPartner(t);
+    const partner = await op.createPartner(t);
 
-    const created = await admin(t, 'POST', '/gyms', { id: MAX_ID, partner_id: partner.id, name: 'Last Gym' });
+    const created = await op.admin(t, 'POST', '/gyms', {
+      id: MAX_ID,
+      partner_id: partner.id,
+      name: 'Last Gym',
+    });
 
     expectReply(created, 201, {
       id: MAX_ID,
@@ -38,13 +32,13 @@ describe.each(dialects)('every id the operator API accepts or hands out can be u
       name: 'Last Gym',
       timezone: null,
       retired_at: null,
-      created_at: T0,
+      created_at: op.T0,
     });
-    const product = await createProduct(t, MAX_ID, { payout_cents: 700 });
-    const key = await issueKey(t, partner.id);
+    const product = await op.createProduct(t, MAX_ID, { payout_cents: 700 });
+    const key = await op.issueKey(t, partner.id);
     const member = platformId();
-    await createCheckin(t, product, { platform_id: member });
-    const validated = await validate(t, key.key, MAX_ID, member);
+    await op.createCheckin(t, product, { platform_id: member });
+    const validated = await op.validate(t, key.key, MAX_ID, member);
     expectReply(validated, 200, {
       metadata: { total: 1, errors: 0 },
       results: {
@@ -57,53 +51,53 @@ describe.each(dialects)('every id the operator API accepts or hands out can be u
 
   test('when the greatest gym id is taken and a gym is created without an id, then 400 id, nothing is written, and a given id still works', async () => {
     const t = app();
-    const partner = await createPartner(t);
-    await admin(t, 'POST', '/gyms', { id: MAX_ID, partner_id: partner.id, name: 'Last Gym' });
-    const before = await wholeStore(t);
+    const partner = await op.createPartner(t);
+    await op.admin(t, 'POST', '/gyms', { id: MAX_ID, partner_id: partner.id, name: 'Last Gym' });
+    const before = await op.wholeStore(t);
 
-    const generated = await admin(t, 'POST', '/gyms', { partner_id: partner.id, name: 'Next Gym' });
+    const generated = await op.admin(t, 'POST', '/gyms', { partner_id: partner.id, name: 'Next Gym' });
 
     expectReply(generated, 400, NO_ID_LEFT);
-    expect(await wholeStore(t)).toEqual(before);
-    const given = await admin(t, 'POST', '/gyms', { id: 42, partner_id: partner.id, name: 'Given Gym' });
+    expect(await op.wholeStore(t)).toEqual(before);
+    const given = await op.admin(t, 'POST', '/gyms', { id: 42, partner_id: partner.id, name: 'Given Gym' });
     expectReply(given, 201, {
       id: 42,
       partner_id: partner.id,
       name: 'Given Gym',
       timezone: null,
       retired_at: null,
-      created_at: T0,
+      created_at: op.T0,
     });
   });
 
   test('when the greatest product id is taken and a product is created without an id, then 400 id and nothing is written', async () => {
     const t = app();
-    const partner = await createPartner(t);
-    await admin(t, 'POST', '/gyms', { id: 7, partner_id: partner.id, name: 'Gym' });
-    await createProduct(t, 7, { id: MAX_ID });
-    const before = await wholeStore(t);
+    const partner = await op.createPartner(t);
+    await op.admin(t, 'POST', '/gyms', { id: 7, partner_id: partner.id, name: 'Gym' });
+    await op.createProduct(t, 7, { id: MAX_ID });
+    const before = await op.wholeStore(t);
 
-    const generated = await admin(t, 'POST', '/gyms/7/products', {
+    const generated = await op.admin(t, 'POST', '/gyms/7/products', {
       description: 'Next plan',
       payout_cents: 100,
     });
 
     expectReply(generated, 400, NO_ID_LEFT);
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a gym id past the greatest is given, then 400 id and nothing is written', async () => {
     const t = app();
-    const partner = await createPartner(t);
-    const before = await wholeStore(t);
+    const partner = await op.createPartner(t);
+    const before = await op.wholeStore(t);
 
-    const response = await admin(t, 'POST', '/gyms', {
+    const response = await op.admin(t, 'POST', '/gyms', {
       id: MAX_ID + 1,
       partner_id: partner.id,
       name: 'Too far',
     });
 
     expectReply(response, 400, errorEnvelope('id', `must be <= ${MAX_ID}`));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 });

@@ -1,22 +1,13 @@
 import { expect } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import type { TestApp } from '../fixtures/test-app.js';
-import {
-  TTL_MS,
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  createGym,
-  createProduct,
-  type Checkin,
-  type Product,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 
 /** One validated visit, as the ledger should record it. */
 export interface Visit {
-  readonly checkin: Checkin;
+  readonly checkin: op.Checkin;
   readonly partnerId: number;
-  readonly product: Product;
+  readonly product: op.Product;
   /** The wire form: UTC, second precision. */
   readonly validatedAt: string;
 }
@@ -40,19 +31,19 @@ function validateAt(t: TestApp, key: string, gymId: number, member: string) {
  * expired, a cancelled, an already validated and an unknown check-in, which must leave no trace in the ledger.
  */
 export async function mixedRun(t: TestApp) {
-  const a = await arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL' });
-  const free = await createProduct(t, (await createGym(t, a.partner.id)).id, {
+  const a = await op.arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL' });
+  const free = await op.createProduct(t, (await op.createGym(t, a.partner.id)).id, {
     payout_cents: 0,
     currency: 'BRL',
   });
-  const b = await arrangeNetwork(t, { payout_cents: 999, currency: 'USD' });
+  const b = await op.arrangeNetwork(t, { payout_cents: 999, currency: 'USD' });
   const visits: Visit[] = [];
   const refusals: number[] = [];
   t.clock.advance(250);
 
-  const visit = async (key: string, product: Product, partnerId: number) => {
+  const visit = async (key: string, product: op.Product, partnerId: number) => {
     t.clock.advance(1000);
-    const checkin = await createCheckin(t, product);
+    const checkin = await op.createCheckin(t, product);
     expect((await validateAt(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
     const validatedAt = new Date(t.clock.now()).toISOString().slice(0, 19) + 'Z';
     visits.push({ checkin: { ...checkin, status: 'validated' }, partnerId, product, validatedAt });
@@ -64,10 +55,10 @@ export async function mixedRun(t: TestApp) {
 
   const first = await visit(a.key.key, a.product, a.partner.id);
   await visit(a.key.key, a.product, a.partner.id);
-  const stale = new Date(t.clock.now() - TTL_MS).toISOString();
-  await refuse((await createCheckin(t, a.product, { checked_in_at: stale })).platform_id);
-  const cancelled = await createCheckin(t, a.product);
-  await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
+  const stale = new Date(t.clock.now() - op.TTL_MS).toISOString();
+  await refuse((await op.createCheckin(t, a.product, { checked_in_at: stale })).platform_id);
+  const cancelled = await op.createCheckin(t, a.product);
+  await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
   await refuse(cancelled.platform_id);
   await refuse(first.platform_id);
   await refuse(platformId());

@@ -1,14 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  operatorApp,
-  shownCheckin as shown,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -29,27 +22,30 @@ const memberColumn = async (t: TestApp, id: number) =>
     .member;
 
 describe.each(dialects)('operator API: member details on a check-in (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a check-in is created with member details, then 201 shows them, they are stored, every event of the check-in carries them, and no log line names them', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const member = platformId();
     const linesBefore = t.logs.lines.length;
 
-    const response = await admin(t, 'POST', '/checkins', {
+    const response = await op.admin(t, 'POST', '/checkins', {
       platform_id: member,
       gym_id: n.gym.id,
       product_id: n.product.id,
       member: ANA,
     });
     const id = (JSON.parse(response.body) as { id: number }).id;
-    expect((await validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+    expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
 
     expectReply(
       response,
       201,
-      shown({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id }, { member: ANA }),
+      op.shownCheckin(
+        { id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id },
+        { member: ANA },
+      ),
     );
     expect(JSON.parse((await memberColumn(t, id)) ?? 'null')).toEqual(ANA);
     const events = await eventsOfCheckin(t, id);
@@ -63,15 +59,15 @@ describe.each(dialects)('operator API: member details on a check-in (%s)', (dial
 
   test('when only some member fields are given, then only those are stored and shown; a cancellation carries them too', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: n.product.id };
 
-    const created = await admin(t, 'POST', '/checkins', { ...body, member: { first_name: 'Bo' } });
+    const created = await op.admin(t, 'POST', '/checkins', { ...body, member: { first_name: 'Bo' } });
     const id = (JSON.parse(created.body) as { id: number }).id;
-    const cancelled = await admin(t, 'POST', `/checkins/${id}/cancel`, {});
+    const cancelled = await op.admin(t, 'POST', `/checkins/${id}/cancel`, {});
 
     expectReply(cancelled, 200, {
-      ...shown({ id, ...body }, { member: { first_name: 'Bo' } }),
+      ...op.shownCheckin({ id, ...body }, { member: { first_name: 'Bo' } }),
       status: 'cancelled',
       cancelled_at: expect.any(String) as unknown,
     });
@@ -84,13 +80,13 @@ describe.each(dialects)('operator API: member details on a check-in (%s)', (dial
 
   test('when no member details (or an empty object) are given, then none are shown, stored or sent', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const body = { platform_id: platformId(), gym_id: n.gym.id, product_id: n.product.id };
 
-    const response = await admin(t, 'POST', '/checkins', { ...body, member: {} });
+    const response = await op.admin(t, 'POST', '/checkins', { ...body, member: {} });
     const id = (JSON.parse(response.body) as { id: number }).id;
 
-    expectReply(response, 201, shown({ id, ...body }));
+    expectReply(response, 201, op.shownCheckin({ id, ...body }));
     expect(await memberColumn(t, id)).toBeNull();
     expect((await eventsOfCheckin(t, id))[0]?.data).not.toHaveProperty('member');
   });
@@ -112,10 +108,10 @@ describe.each(dialects)('operator API: member details on a check-in (%s)', (dial
     ['a string instead of an object', 'Ana Souza', 'must be object'],
   ])('when member has %s, then 400 key member and nothing is written', async (_, member, message) => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const before = await op.wholeStore(t);
 
-    const response = await admin(t, 'POST', '/checkins', {
+    const response = await op.admin(t, 'POST', '/checkins', {
       platform_id: platformId(),
       gym_id: n.gym.id,
       product_id: n.product.id,
@@ -123,15 +119,15 @@ describe.each(dialects)('operator API: member details on a check-in (%s)', (dial
     });
 
     expectReply(response, 400, errorEnvelope('member', message));
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when the first name is exactly 100 characters, then it is accepted as given', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const name = 'é'.repeat(100);
 
-    const response = await admin(t, 'POST', '/checkins', {
+    const response = await op.admin(t, 'POST', '/checkins', {
       platform_id: platformId(),
       gym_id: n.gym.id,
       product_id: n.product.id,

@@ -6,15 +6,7 @@ import type { TestApp } from '../fixtures/test-app.js';
 import { dialects } from '../fixtures/test-app.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  partnerHeaders,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 
 const PSEUDONYM = /^erased-[0-9a-f]{16}$/;
 
@@ -39,31 +31,31 @@ async function everyRow(t: TestApp): Promise<string> {
 }
 
 function partnerGet(t: TestApp, key: string, gymId: number, url: string) {
-  return t.app.inject({ method: 'GET', url: `/access/v1${url}`, headers: partnerHeaders(key, gymId) });
+  return t.app.inject({ method: 'GET', url: `/access/v1${url}`, headers: op.partnerHeaders(key, gymId) });
 }
 
 /** A member with everything a member can leave behind: paid and unpaid check-ins, a code, its reads and events. */
-async function arrangeMember(t: TestApp, n: Awaited<ReturnType<typeof arrangeNetwork>>, member: string) {
+async function arrangeMember(t: TestApp, n: Awaited<ReturnType<typeof op.arrangeNetwork>>, member: string) {
   // Cancelled first: once a visit is validated, the daily limit refuses another check-in that day.
-  const toCancel = await createCheckin(t, n.product, { platform_id: member });
-  expect((await admin(t, 'POST', `/checkins/${toCancel.id}/cancel`)).statusCode).toBe(200);
+  const toCancel = await op.createCheckin(t, n.product, { platform_id: member });
+  expect((await op.admin(t, 'POST', `/checkins/${toCancel.id}/cancel`)).statusCode).toBe(200);
   t.clock.advance(60_000);
-  const paid = await createCheckin(t, n.product, { platform_id: member });
-  expect((await validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+  const paid = await op.createCheckin(t, n.product, { platform_id: member });
+  expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
   const code = await t.app.inject({
     method: 'POST',
     url: `/access/v1/code/${member}`,
-    headers: { ...partnerHeaders(n.key.key, n.gym.id), 'content-type': 'application/json' },
+    headers: { ...op.partnerHeaders(n.key.key, n.gym.id), 'content-type': 'application/json' },
     payload: JSON.stringify({ custom_code: '4321' }),
   });
   expect(code.statusCode).toBe(201);
-  const read = await admin(t, 'GET', `/custom-codes?platform_id=${member}&gym_id=${n.gym.id}`);
+  const read = await op.admin(t, 'GET', `/custom-codes?platform_id=${member}&gym_id=${n.gym.id}`);
   expect(read.statusCode).toBe(200);
   return { paid };
 }
 
 async function supportToken(t: TestApp): Promise<string> {
-  const response = await admin(t, 'POST', '/operators', { name: 'privacy-desk', role: 'support' });
+  const response = await op.admin(t, 'POST', '/operators', { name: 'privacy-desk', role: 'support' });
   return (JSON.parse(response.body) as { token: string }).token;
 }
 
@@ -76,15 +68,15 @@ function erase(t: TestApp, token: string, member: string) {
 }
 
 describe.each(dialects)("a member's erasure (%s)", (dialect) => {
-  const app = operatorApp({ dialect, perTest: true, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  const app = op.operatorApp({ dialect, perTest: true, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   test('when a member is erased, then no stored row, API answer, export, event replay, audit entry or later log line names them, and the ledger sums as before', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const member = platformId();
     const other = platformId();
     // A webhook of the partner: each of the member's events becomes a delivery keyed by member and gym.
-    const webhook = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+    const webhook = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
       url: 'http://127.0.0.1:9/hook',
     });
     expect(webhook.statusCode, webhook.body).toBe(201);
@@ -93,7 +85,7 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
     await arrangeMember(t, n, other);
     while ((await dispatchEvents(t.store, t.clock)) > 0);
     const token = await supportToken(t);
-    const payoutsBefore = (await admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01')).body;
+    const payoutsBefore = (await op.admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01')).body;
     const otherRowsBefore = await t.store.db
       .selectFrom('checkins')
       .selectAll()
@@ -121,13 +113,13 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
     });
 
     const answers = await Promise.all([
-      admin(t, 'GET', '/checkins'),
-      admin(t, 'GET', '/transactions'),
-      admin(t, 'GET', '/transactions?format=csv'),
-      admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01&format=csv'),
-      admin(t, 'GET', '/events'),
-      admin(t, 'GET', '/audit'),
-      admin(t, 'GET', `/webhooks/${webhookId}/deliveries`),
+      op.admin(t, 'GET', '/checkins'),
+      op.admin(t, 'GET', '/transactions'),
+      op.admin(t, 'GET', '/transactions?format=csv'),
+      op.admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01&format=csv'),
+      op.admin(t, 'GET', '/events'),
+      op.admin(t, 'GET', '/audit'),
+      op.admin(t, 'GET', `/webhooks/${webhookId}/deliveries`),
       partnerGet(t, n.key.key, n.gym.id, '/transactions'),
     ]);
     for (const answer of answers) {
@@ -142,7 +134,7 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
     expect(
       await t.store.db.selectFrom('checkins').selectAll().where('platform_id', '=', other).execute(),
     ).toEqual(otherRowsBefore);
-    expect((await admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01')).body).toBe(payoutsBefore);
+    expect((await op.admin(t, 'GET', '/payouts?from=2026-03-01&to=2026-04-01')).body).toBe(payoutsBefore);
     // Their payloads are purged; the other member's events still say everything.
     const events = JSON.parse(answers[4]?.body ?? '') as {
       items: { data: Record<string, unknown> | null }[];
@@ -150,9 +142,9 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
     expect(events.items.filter((event) => event.data === null)).toHaveLength(5);
     expect(events.items.filter((event) => event.data?.platform_id === other)).toHaveLength(5);
     // The code is gone for the member app and the partner alike.
-    expect((await admin(t, 'GET', `/custom-codes?platform_id=${member}&gym_id=${n.gym.id}`)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await op.admin(t, 'GET', `/custom-codes?platform_id=${member}&gym_id=${n.gym.id}`)).statusCode,
+    ).toBe(404);
     expect((await partnerGet(t, n.key.key, n.gym.id, `/code/${member}`)).statusCode).toBe(404);
     // Audited, under the pseudonym only, naming who erased.
     const audit = JSON.parse(answers[5]?.body ?? '') as { items: Record<string, unknown>[] };
@@ -166,12 +158,12 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
 
   test('when a member is erased twice, then the second answers the same pseudonym with nothing left to change, and writes only its audit entry', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const member = platformId();
     await arrangeMember(t, n, member);
     const token = await supportToken(t);
     const first = JSON.parse((await erase(t, token, member)).body) as { pseudonym: string };
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     const second = await erase(t, token, member);
 
@@ -186,19 +178,19 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
         webhook_deliveries: 0,
       },
     });
-    const after = await wholeStore(t);
+    const after = await op.wholeStore(t);
     expect({ ...after, audit_log: after.audit_log.slice(0, -1) }).toEqual(before);
   });
 
   test('when two members are erased, then their pseudonyms differ; when the member checks in again later, that is new data, served as usual', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const [a, b] = [platformId(), platformId()];
     const token = await supportToken(t);
 
     const first = JSON.parse((await erase(t, token, a)).body) as { pseudonym: string };
     const second = JSON.parse((await erase(t, token, b)).body) as { pseudonym: string };
-    const again = await createCheckin(t, n.product, { platform_id: a });
+    const again = await op.createCheckin(t, n.product, { platform_id: a });
 
     expect(first.pseudonym).not.toBe(second.pseudonym);
     expect(again.platform_id).toBe(a);
@@ -209,7 +201,7 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
     async (bad) => {
       const t = app();
       const token = await supportToken(t);
-      const before = await wholeStore(t);
+      const before = await op.wholeStore(t);
 
       expectReply(
         await erase(t, token, bad),
@@ -217,7 +209,7 @@ describe.each(dialects)("a member's erasure (%s)", (dialect) => {
         errorEnvelope('platform_id', 'must be a string of 13 digits'),
       );
 
-      expect(await wholeStore(t)).toEqual(before);
+      expect(await op.wholeStore(t)).toEqual(before);
     },
   );
 });

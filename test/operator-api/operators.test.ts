@@ -7,16 +7,7 @@ import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 import { TestClock } from '../fixtures/test-clock.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import {
-  A_CURSOR,
-  ADMIN,
-  admin,
-  arrangeNetwork,
-  operatorApp,
-  T0,
-  T0_MS,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 
 const TOKEN = /^gho_[0-9a-f]{8}_[0-9a-f]{40}$/;
 const WRONG_TOKEN = errorEnvelope('authorization', 'invalid admin token');
@@ -31,7 +22,7 @@ interface Issued {
   created_at: string;
 }
 
-async function createOperator(t: TestApp, body: Record<string, unknown>, headers = ADMIN) {
+async function createOperator(t: TestApp, body: Record<string, unknown>, headers = op.ADMIN) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/admin/v1/operators',
@@ -65,12 +56,12 @@ async function auditRows(t: TestApp) {
 }
 
 describe.each(dialects)('operator identities (%s)', (dialect) => {
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when the admin creates an operator, then 201 shows its token once, the store keeps only its hash, and the audit log records the issue', async () => {
     const t = app();
 
-    const response = await admin(t, 'POST', '/operators', { name: 'ana@example.com', role: 'support' });
+    const response = await op.admin(t, 'POST', '/operators', { name: 'ana@example.com', role: 'support' });
 
     const body = JSON.parse(response.body) as Issued;
     expect(body.token).toMatch(TOKEN);
@@ -80,7 +71,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
       role: 'support',
       token: body.token,
       expires_at: null,
-      created_at: T0,
+      created_at: op.T0,
     });
     const rows = await t.store.db.selectFrom('operators').selectAll().execute();
     expect(rows).toEqual([
@@ -93,7 +84,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
         expires_at: null,
         revoked_at: null,
         created_by: 'operator',
-        created_at: T0_MS,
+        created_at: op.T0_MS,
       },
     ]);
     expect(await auditRows(t)).toEqual([
@@ -105,7 +96,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     const t = app();
     const ana = await createOperator(t, { name: 'ana', role: 'finance', expires_at: '2026-06-01' });
 
-    expectReply(await admin(t, 'GET', '/operators'), 200, {
+    expectReply(await op.admin(t, 'GET', '/operators'), 200, {
       items: [
         {
           id: ana.id,
@@ -115,7 +106,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
           expires_at: '2026-06-01T00:00:00.000Z',
           revoked_at: null,
           created_by: 'operator',
-          created_at: T0,
+          created_at: op.T0,
         },
       ],
       next_cursor: null,
@@ -124,7 +115,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
 
   test('when each role asks who it is, then /me names it with exactly its permissions, and asking writes nothing', async () => {
     const t = app();
-    expectReply(await admin(t, 'GET', '/me'), 200, {
+    expectReply(await op.admin(t, 'GET', '/me'), 200, {
       name: null,
       role: 'admin',
       permissions: [
@@ -156,11 +147,11 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
         expires_at: '2027-01-01T00:00:00.000Z',
       });
     }
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
     await as(t, 'gho_00000000_0000000000000000000000000000000000000000', 'GET', '/me').then((response) =>
       expectReply(response, 403, WRONG_TOKEN),
     );
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a named operator acts, then the audit log names it operator:<name>', async () => {
@@ -181,7 +172,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
 
   test("when the member app looks a member's code up, then the audit log records who read it", async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const member = platformId();
     await t.services.customCodes.create({ gymId: n.gym.id, platformId: member }, '4321');
     const memberApp = await createOperator(t, { name: 'member-app', role: 'member-app' });
@@ -197,7 +188,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
       platform_id: member,
       gym_id: n.gym.id,
       custom_code: '4321',
-      updated_at: T0,
+      updated_at: op.T0,
     });
     expect((await auditRows(t)).at(-1)).toEqual({
       actor: 'operator:member-app',
@@ -212,13 +203,13 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     const ana = await createOperator(t, { name: 'ana', role: 'readonly' });
     expect((await as(t, ana.token, 'GET', '/partners')).statusCode).toBe(200);
 
-    const revoked = await admin(t, 'DELETE', `/operators/${ana.id}`);
+    const revoked = await op.admin(t, 'DELETE', `/operators/${ana.id}`);
 
     expect(revoked.statusCode).toBe(204);
     expect(revoked.body).toBe('');
     expectReply(await as(t, ana.token, 'GET', '/partners'), 403, WRONG_TOKEN);
     const row = await t.store.db.selectFrom('operators').select('revoked_at').executeTakeFirstOrThrow();
-    expect(row.revoked_at).toBe(T0_MS);
+    expect(row.revoked_at).toBe(op.T0_MS);
     expect((await auditRows(t)).at(-1)).toEqual({
       actor: 'operator',
       action: 'revoke',
@@ -229,15 +220,15 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
 
   test('when an unknown operator is revoked, then 404 operator.not-found and nothing is written', async () => {
     const t = app();
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     expectReply(
-      await admin(t, 'DELETE', '/operators/999'),
+      await op.admin(t, 'DELETE', '/operators/999'),
       404,
       errorEnvelope('operator.not-found', 'operator not found'),
     );
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when an operator token reaches its expiry, then it is refused from that instant on', async () => {
@@ -299,11 +290,11 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     'when an operator is created with %j, then 400 key %s and nothing is written',
     async (body, key, message) => {
       const t = app();
-      const before = await wholeStore(t);
+      const before = await op.wholeStore(t);
 
-      expectReply(await admin(t, 'POST', '/operators', body), 400, errorEnvelope(key, message));
+      expectReply(await op.admin(t, 'POST', '/operators', body), 400, errorEnvelope(key, message));
 
-      expect(await wholeStore(t)).toEqual(before);
+      expect(await op.wholeStore(t)).toEqual(before);
       expect(await t.store.db.selectFrom('operators').selectAll().execute()).toEqual([]);
     },
   );
@@ -313,11 +304,11 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     const first = await createOperator(t, { name: 'ana', role: 'support' });
 
     expectReply(
-      await admin(t, 'POST', '/operators', { name: 'ana', role: 'readonly' }),
+      await op.admin(t, 'POST', '/operators', { name: 'ana', role: 'readonly' }),
       409,
       errorEnvelope('operator.already-exists', 'an operator with this name exists: revoke it first'),
     );
-    await admin(t, 'DELETE', `/operators/${first.id}`);
+    await op.admin(t, 'DELETE', `/operators/${first.id}`);
     const second = await createOperator(t, { name: 'ana', role: 'readonly' });
 
     expect(second.id).not.toBe(first.id);
@@ -327,18 +318,18 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     const t = app();
     for (const name of ['a1', 'a2', 'a3']) await createOperator(t, { name, role: 'readonly' });
 
-    const first = JSON.parse((await admin(t, 'GET', '/operators?limit=2')).body) as {
+    const first = JSON.parse((await op.admin(t, 'GET', '/operators?limit=2')).body) as {
       items: { name: string }[];
       next_cursor: string;
     };
     const second = JSON.parse(
-      (await admin(t, 'GET', `/operators?limit=2&cursor=${first.next_cursor}`)).body,
+      (await op.admin(t, 'GET', `/operators?limit=2&cursor=${first.next_cursor}`)).body,
     ) as {
       items: { name: string }[];
       next_cursor: string | null;
     };
 
-    expect(first.next_cursor).toEqual(A_CURSOR);
+    expect(first.next_cursor).toEqual(op.A_CURSOR);
     expect([...first.items, ...second.items].map((item) => item.name)).toEqual(['a1', 'a2', 'a3']);
     expect(second.next_cursor).toBeNull();
   });
@@ -360,7 +351,7 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
   });
 
   test('when GATEHOUSE_ADMIN_TOKEN is unset but an operator exists, then the API is on for that operator only', async () => {
-    const t = await build({ dialect, clock: new TestClock(T0_MS) });
+    const t = await build({ dialect, clock: new TestClock(op.T0_MS) });
     const issued = await t.services.operators.create({ name: 'ana', role: 'admin' });
 
     expect((await as(t, issued.token, 'GET', '/operators')).statusCode).toBe(200);
@@ -377,12 +368,12 @@ describe.each(dialects)('bootstrap admin tokens and the API switch (%s)', (diale
   });
 
   test('when an operator token expires and none other is live, then the API is off again', async () => {
-    const clock = new TestClock(T0_MS);
+    const clock = new TestClock(op.T0_MS);
     const t = await build({ dialect, clock });
     const issued = await t.services.operators.create({
       name: 'ana',
       role: 'admin',
-      expiresAt: T0_MS + DAY_MS,
+      expiresAt: op.T0_MS + DAY_MS,
     });
 
     clock.advance(DAY_MS);

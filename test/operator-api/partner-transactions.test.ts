@@ -1,18 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  createGym,
-  createProduct,
-  operatorApp,
-  partnerTransactions,
-  validate,
-  type Checkin,
-  type Product,
-  A_CURSOR,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -23,24 +11,26 @@ interface AdminTransaction {
 
 /** A partner with two gyms and visits at both, and another partner with a visit: only one gym's are asked for. */
 async function arrangeVisits(t: TestApp) {
-  const mine = await arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL', description: 'Black plan' });
-  const sibling = await createProduct(t, (await createGym(t, mine.partner.id)).id, { payout_cents: 700 });
-  const theirs = await arrangeNetwork(t);
-  const visited: Checkin[] = [];
-  const visit = async (key: string, product: Product) => {
+  const mine = await op.arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL', description: 'Black plan' });
+  const sibling = await op.createProduct(t, (await op.createGym(t, mine.partner.id)).id, {
+    payout_cents: 700,
+  });
+  const theirs = await op.arrangeNetwork(t);
+  const visited: op.Checkin[] = [];
+  const visit = async (key: string, product: op.Product) => {
     t.clock.advance(1999); // validated_at keeps whole seconds only: 12:00:01.999 → 12:00:01Z
-    const checkin = await createCheckin(t, product);
-    expect((await validate(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
+    const checkin = await op.createCheckin(t, product);
+    expect((await op.validate(t, key, product.gym_id, checkin.platform_id)).statusCode).toBe(200);
     return checkin;
   };
   visited.push(await visit(mine.key.key, mine.product));
   await visit(mine.key.key, sibling);
   await visit(theirs.key.key, theirs.product);
   visited.push(await visit(mine.key.key, mine.product));
-  const ledger = JSON.parse((await admin(t, 'GET', `/transactions?gym_id=${mine.gym.id}`)).body) as {
+  const ledger = JSON.parse((await op.admin(t, 'GET', `/transactions?gym_id=${mine.gym.id}`)).body) as {
     items: AdminTransaction[];
   };
-  const result = (checkin: Checkin, validatedAt: string) => ({
+  const result = (checkin: op.Checkin, validatedAt: string) => ({
     id: ledger.items.find((item) => item.checkin_id === checkin.id)?.id,
     kind: 'visit',
     checkin_id: checkin.id,
@@ -53,7 +43,7 @@ async function arrangeVisits(t: TestApp) {
     reverses: null,
     reason: null,
   });
-  const [first, second] = visited as [Checkin, Checkin];
+  const [first, second] = visited as [op.Checkin, op.Checkin];
   return {
     mine,
     theirs,
@@ -62,18 +52,18 @@ async function arrangeVisits(t: TestApp) {
 }
 
 describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a gym asks for its transactions, then only its own validated visits come, in the envelope, validated_at to the second', async () => {
     const t = app();
     const { mine, results } = await arrangeVisits(t);
 
-    const response = await partnerTransactions(t, mine.key.key, mine.gym.id);
+    const response = await op.partnerTransactions(t, mine.key.key, mine.gym.id);
 
     expectReply(response, 200, {
       metadata: { total: 2, errors: 0 },
       results,
-      next_cursor: A_CURSOR,
+      next_cursor: op.A_CURSOR,
       has_more: false,
     });
     expect(results.map((result) => result.id)).toEqual([expect.any(Number), expect.any(Number)]);
@@ -83,22 +73,22 @@ describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)
     const t = app();
     const { mine, results } = await arrangeVisits(t);
 
-    const first = await partnerTransactions(t, mine.key.key, mine.gym.id, '?limit=1');
+    const first = await op.partnerTransactions(t, mine.key.key, mine.gym.id, '?limit=1');
     const cursor = (JSON.parse(first.body) as { next_cursor: string }).next_cursor;
-    const second = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${cursor}`);
+    const second = await op.partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${cursor}`);
     const last = (JSON.parse(second.body) as { next_cursor: string }).next_cursor;
-    const after = await partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${last}`);
+    const after = await op.partnerTransactions(t, mine.key.key, mine.gym.id, `?limit=1&cursor=${last}`);
 
     expectReply(first, 200, {
       metadata: { total: 1, errors: 0 },
       results: [results[0]],
-      next_cursor: A_CURSOR,
+      next_cursor: op.A_CURSOR,
       has_more: true,
     });
     expectReply(second, 200, {
       metadata: { total: 1, errors: 0 },
       results: [results[1]],
-      next_cursor: A_CURSOR,
+      next_cursor: op.A_CURSOR,
       has_more: false,
     });
     // Polled again from the last cursor: nothing new yet, and the same place to come back to.
@@ -113,12 +103,12 @@ describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)
   test('when a partner polls from the last cursor after more visits, then it gets exactly the new ones', async () => {
     const t = app();
     const { mine } = await arrangeVisits(t);
-    const whole = await partnerTransactions(t, mine.key.key, mine.gym.id);
+    const whole = await op.partnerTransactions(t, mine.key.key, mine.gym.id);
     const cursor = (JSON.parse(whole.body) as { next_cursor: string }).next_cursor;
 
-    const checkin = await createCheckin(t, mine.product);
-    expect((await validate(t, mine.key.key, mine.gym.id, checkin.platform_id)).statusCode).toBe(200);
-    const polled = await partnerTransactions(t, mine.key.key, mine.gym.id, `?cursor=${cursor}`);
+    const checkin = await op.createCheckin(t, mine.product);
+    expect((await op.validate(t, mine.key.key, mine.gym.id, checkin.platform_id)).statusCode).toBe(200);
+    const polled = await op.partnerTransactions(t, mine.key.key, mine.gym.id, `?cursor=${cursor}`);
 
     const body = JSON.parse(polled.body) as { results: { checkin_id: number }[]; has_more: boolean };
     expect(polled.statusCode).toBe(200);
@@ -130,14 +120,14 @@ describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)
     const t = app();
     const { mine, results } = await arrangeVisits(t);
 
-    const from = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-02T12:00:07.996Z');
-    const to = await partnerTransactions(t, mine.key.key, mine.gym.id, '?to=2026-03-02T12:00:07.996Z');
-    const none = await partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-03');
+    const from = await op.partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-02T12:00:07.996Z');
+    const to = await op.partnerTransactions(t, mine.key.key, mine.gym.id, '?to=2026-03-02T12:00:07.996Z');
+    const none = await op.partnerTransactions(t, mine.key.key, mine.gym.id, '?from=2026-03-03');
 
     const page = (rows: unknown[]) => ({
       metadata: { total: rows.length, errors: 0 },
       results: rows,
-      next_cursor: A_CURSOR,
+      next_cursor: op.A_CURSOR,
       has_more: false,
     });
     expectReply(from, 200, page([results[1]]));
@@ -149,7 +139,7 @@ describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)
     const t = app();
     const { mine, theirs } = await arrangeVisits(t);
 
-    const foreign = await partnerTransactions(t, theirs.key.key, mine.gym.id);
+    const foreign = await op.partnerTransactions(t, theirs.key.key, mine.gym.id);
     const anonymous = await t.app.inject({
       method: 'GET',
       url: '/access/v1/transactions',
@@ -168,8 +158,12 @@ describe.each(dialects)('partner API extension: GET /access/v1/transactions (%s)
     ['?from=2026-03-02&to=2026-03-01', 'to', 'must be later than from'],
   ])('when asked with %s, then 400 envelope key %s', async (query, key, message) => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
 
-    expectReply(await partnerTransactions(t, n.key.key, n.gym.id, query), 400, errorEnvelope(key, message));
+    expectReply(
+      await op.partnerTransactions(t, n.key.key, n.gym.id, query),
+      400,
+      errorEnvelope(key, message),
+    );
   });
 });

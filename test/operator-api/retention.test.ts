@@ -3,14 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { scheduleDailyPurge } from '../../src/cli/purge-schedule.js';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  T0_MS,
-  validate,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 
 const DAY_MS = 86_400_000;
 
@@ -27,24 +20,24 @@ async function rows(t: TestApp) {
 
 /** A paid check-in, a cancelled one, a pending one that expired, and a code: all made at T0. */
 async function arrange(t: TestApp) {
-  const n = await arrangeNetwork(t);
-  const paid = await createCheckin(t, n.product);
-  expect((await validate(t, n.key.key, n.gym.id, paid.platform_id)).statusCode).toBe(200);
-  const cancelled = await createCheckin(t, n.product);
-  expect((await admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
-  const expired = await createCheckin(t, n.product);
+  const n = await op.arrangeNetwork(t);
+  const paid = await op.createCheckin(t, n.product);
+  expect((await op.validate(t, n.key.key, n.gym.id, paid.platform_id)).statusCode).toBe(200);
+  const cancelled = await op.createCheckin(t, n.product);
+  expect((await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`)).statusCode).toBe(200);
+  const expired = await op.createCheckin(t, n.product);
   await t.services.customCodes.create({ gymId: n.gym.id, platformId: platformId() }, '4321');
   return { paid, cancelled, expired };
 }
 
 describe.each(dialects)('retention (%s)', (dialect) => {
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when 30 days have passed to the millisecond, then nothing is purged; a millisecond later, every event payload is, and the events stay', async () => {
     const t = app();
     await arrange(t);
     const before = await rows(t);
-    t.clock.set(T0_MS + 30 * DAY_MS);
+    t.clock.set(op.T0_MS + 30 * DAY_MS);
 
     expect(await t.services.retention.purge()).toEqual({ eventPayloads: 0, checkins: 0 });
     expect(await rows(t)).toEqual(before);
@@ -63,7 +56,7 @@ describe.each(dialects)('retention (%s)', (dialect) => {
     const t = app();
     const { paid } = await arrange(t);
     const before = await rows(t);
-    t.clock.set(T0_MS + 400 * DAY_MS + 1);
+    t.clock.set(op.T0_MS + 400 * DAY_MS + 1);
 
     const purged = await t.services.retention.purge();
 
@@ -78,7 +71,7 @@ describe.each(dialects)('retention (%s)', (dialect) => {
 
   test('when more is due than one batch holds, then the purge goes on batch by batch until none is left', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     for (let i = 0; i < 1100; i += 1) {
       await t.services.checkins.create({
         platformId: platformId(),
@@ -86,7 +79,7 @@ describe.each(dialects)('retention (%s)', (dialect) => {
         productId: n.product.id,
       });
     }
-    t.clock.set(T0_MS + 400 * DAY_MS + 1);
+    t.clock.set(op.T0_MS + 400 * DAY_MS + 1);
 
     expect(await t.services.retention.purge()).toEqual({ eventPayloads: 1100, checkins: 1100 });
     expect(await t.store.db.selectFrom('checkins').select('id').execute()).toEqual([]);
@@ -95,7 +88,7 @@ describe.each(dialects)('retention (%s)', (dialect) => {
   test('when serve schedules the daily purge, then it runs, logs what it purged, and runs again on schedule until stopped', async () => {
     const t = app();
     await arrange(t);
-    t.clock.set(T0_MS + 31 * DAY_MS);
+    t.clock.set(op.T0_MS + 31 * DAY_MS);
     const count = () => t.logs.lines.filter((line) => line.includes('"msg":"retention purge"')).length;
 
     const stop = scheduleDailyPurge(t.services, t.app.log, { firstMs: 10, everyMs: 50 });

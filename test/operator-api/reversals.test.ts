@@ -1,25 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  operatorApp,
-  partnerTransactions,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
-type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
 
 /** A validated visit at the network's gym (1250 BRL cents): its transaction as the admin ledger shows it. */
 async function visit(t: TestApp, n: Network) {
-  const checkin = await createCheckin(t, n.product, { platform_id: platformId() });
-  expect((await validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
-  const ledger = await admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
+  const checkin = await op.createCheckin(t, n.product, { platform_id: platformId() });
+  expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
+  const ledger = await op.admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
   const items = ledger.json<{ items: { id: number; checkin_id: number }[] }>().items;
   const transaction = items.find((item) => item.checkin_id === checkin.id);
   if (transaction === undefined) throw new Error('the visit has no transaction');
@@ -27,14 +19,14 @@ async function visit(t: TestApp, n: Network) {
 }
 
 const reverse = (t: TestApp, id: number, body: unknown) =>
-  admin(t, 'POST', `/transactions/${id}/reversals`, body);
+  op.admin(t, 'POST', `/transactions/${id}/reversals`, body);
 
 describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a visit is reversed, then 201 the negative entry, the ledger and the partner feed show it with its reason, payouts net to zero, and it is logged and audited', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const { checkin, transactionId } = await visit(t, n);
     t.clock.advance(60_000);
 
@@ -66,7 +58,7 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       reverses: transactionId,
       reason: 'wrong member',
     };
-    const ledger = await admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
+    const ledger = await op.admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
     expect(ledger.json<{ items: unknown[] }>().items).toEqual([
       {
         ...entry,
@@ -79,7 +71,7 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       },
       { ...entry, id },
     ]);
-    const payouts = await admin(t, 'GET', `/payouts?from=2026-03-02&to=2026-03-03&gym_id=${n.gym.id}`);
+    const payouts = await op.admin(t, 'GET', `/payouts?from=2026-03-02&to=2026-03-03&gym_id=${n.gym.id}`);
     expectReply(payouts, 200, {
       items: [
         {
@@ -93,7 +85,7 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       ],
       next_cursor: null,
     });
-    const feed = await partnerTransactions(t, n.key.key, n.gym.id);
+    const feed = await op.partnerTransactions(t, n.key.key, n.gym.id);
     expect(feed.json<{ results: unknown[] }>().results[1]).toEqual({
       id,
       kind: 'reversal',
@@ -144,13 +136,13 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
 
   test('when a visit is reversed in parts, then each part is an entry until the amount is used up, and one more is 409 transaction.over-reversed with nothing written', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const { transactionId } = await visit(t, n);
 
     const first = await reverse(t, transactionId, { reason: 'disputed', amount_cents: 1000 });
     const tooMuch = await reverse(t, transactionId, { reason: 'disputed', amount_cents: 251 });
     const rest = await reverse(t, transactionId, { reason: 'disputed' });
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
     const again = await reverse(t, transactionId, { reason: 'disputed' });
 
     expect(first.json()).toMatchObject({ amount_cents: -1000 });
@@ -171,17 +163,17 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
         'the reversals would exceed the transaction: 0 cents are left',
       ),
     );
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a reversal names no transaction, a reversal, no reason or a bad amount, then a clear error and nothing written', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const { transactionId } = await visit(t, n);
     const reversal = (await reverse(t, transactionId, { reason: 'r', amount_cents: 1 })).json<{
       id: number;
     }>();
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     expectReply(
       await reverse(t, 999_999, { reason: 'x' }),
@@ -210,19 +202,20 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       errorEnvelope('amount_cents', 'must be >= 1'),
     );
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when visits are validated after a reversal, then their ids come after it: no two entries share an id', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const { transactionId } = await visit(t, n);
     const reversal = (await reverse(t, transactionId, { reason: 'r' })).json<{ id: number }>();
 
     const later = await visit(t, n);
 
     expect(later.transactionId).toBeGreaterThan(reversal.id);
-    const ids = (await admin(t, 'GET', '/transactions?limit=1000')).json<{ items: { id: number }[] }>().items;
+    const ids = (await op.admin(t, 'GET', '/transactions?limit=1000')).json<{ items: { id: number }[] }>()
+      .items;
     expect(new Set(ids.map((item) => item.id)).size).toBe(ids.length);
   });
 });

@@ -2,20 +2,11 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  issueKey,
-  operatorApp,
-  partnerHeaders,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
-type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
 interface Shown {
   id: number;
   partner_id: number;
@@ -27,8 +18,8 @@ interface Shown {
 
 /** A validated visit at the network's gym, at the clock's now; its transaction id. */
 async function visit(t: TestApp, n: Network): Promise<number> {
-  const checkin = await createCheckin(t, n.product, { platform_id: platformId() });
-  expect((await validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
+  const checkin = await op.createCheckin(t, n.product, { platform_id: platformId() });
+  expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
   const row = await t.store.db
     .selectFrom('transactions')
     .select('id')
@@ -37,17 +28,17 @@ async function visit(t: TestApp, n: Network): Promise<number> {
   return Number(row.id);
 }
 
-const close = (t: TestApp, body: Record<string, unknown>) => admin(t, 'POST', '/settlements', body);
+const close = (t: TestApp, body: Record<string, unknown>) => op.admin(t, 'POST', '/settlements', body);
 const DAY_2 = { period_start: '2026-03-02', period_end: '2026-03-03' };
 const DAY_3 = { period_start: '2026-03-03', period_end: '2026-03-04' };
 
 describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
-  const app = operatorApp({ dialect, perTest: true });
+  const app = op.operatorApp({ dialect, perTest: true });
 
   test('when a period is closed for every partner, then one settlement per partner·currency holds exactly its entries, with lines per gym; it can be listed, exported and paid once', async () => {
     const t = app();
-    const a = await arrangeNetwork(t);
-    const b = await arrangeNetwork(t, { payout_cents: 999, currency: 'USD' });
+    const a = await op.arrangeNetwork(t);
+    const b = await op.arrangeNetwork(t, { payout_cents: 999, currency: 'USD' });
     const [a1, a2, b1] = [await visit(t, a), await visit(t, a), await visit(t, b)];
     t.clock.set('2026-03-03T00:00:00Z');
     const late = await visit(t, a);
@@ -73,20 +64,20 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
     const shownA = settlement(a, first?.id ?? 0, 'BRL', 2500, 2);
     const shownB = settlement(b, second?.id ?? 0, 'USD', 999, 1);
     expectReply(response, 201, { items: [shownA, shownB], next_cursor: null });
-    const entries = await admin(t, 'GET', `/settlements/${shownA.id}/entries`);
+    const entries = await op.admin(t, 'GET', `/settlements/${shownA.id}/entries`);
     expect(entries.json<{ items: { id: number }[] }>().items.map((item) => item.id)).toEqual([a1, a2]);
-    const csv = await admin(t, 'GET', `/settlements/${shownB.id}/entries?format=csv`);
+    const csv = await op.admin(t, 'GET', `/settlements/${shownB.id}/entries?format=csv`);
     const csvRows = parse<{ id: string }>(csv.body, { columns: true });
     expect(csvRows.map((row) => Number(row.id))).toEqual([b1]);
-    expectReply(await admin(t, 'GET', `/settlements?partner_id=${a.partner.id}`), 200, {
+    expectReply(await op.admin(t, 'GET', `/settlements?partner_id=${a.partner.id}`), 200, {
       items: [shownA],
       next_cursor: null,
     });
 
     t.clock.set('2026-03-04T10:00:00Z');
-    const paid = await admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-123' });
-    const again = await admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-123' });
-    const other = await admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-999' });
+    const paid = await op.admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-123' });
+    const again = await op.admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-123' });
+    const other = await op.admin(t, 'POST', `/settlements/${shownA.id}/paid`, { reference: 'PIX-999' });
 
     const paidShown = {
       ...shownA,
@@ -101,7 +92,7 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
       409,
       errorEnvelope('settlement.already-paid', 'settlement was already paid with another reference'),
     );
-    const listed = await admin(t, 'GET', '/settlements?status=paid&format=csv');
+    const listed = await op.admin(t, 'GET', '/settlements?status=paid&format=csv');
     expect(parse(listed.body, { columns: true })).toEqual([
       expect.objectContaining({ id: String(shownA.id), status: 'paid', reference: 'PIX-123' }),
     ]);
@@ -123,24 +114,24 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
 
   test('when a settled visit is reversed, then the reversal lands in the next period closed and the settled totals never move', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     const transactionId = await visit(t, n);
     t.clock.set('2026-03-03T09:00:00Z');
     const [day2] = (await close(t, DAY_2)).json<{ items: Shown[] }>().items;
 
-    const reversal = await admin(t, 'POST', `/transactions/${transactionId}/reversals`, {
+    const reversal = await op.admin(t, 'POST', `/transactions/${transactionId}/reversals`, {
       reason: 'disputed',
     });
     t.clock.set('2026-03-04T00:00:00Z');
     const [day3] = (await close(t, DAY_3)).json<{ items: Shown[] }>().items;
 
     expect(reversal.statusCode).toBe(201);
-    expectReply(await admin(t, 'GET', `/settlements?partner_id=${n.partner.id}`), 200, {
+    expectReply(await op.admin(t, 'GET', `/settlements?partner_id=${n.partner.id}`), 200, {
       items: [day2, day3],
       next_cursor: null,
     });
     expect([day2?.total_cents, day3?.total_cents]).toEqual([1250, -1250]);
-    const entries = await admin(t, 'GET', `/settlements/${day3?.id}/entries`);
+    const entries = await op.admin(t, 'GET', `/settlements/${day3?.id}/entries`);
     expect(entries.json<{ items: unknown[] }>().items).toEqual([
       expect.objectContaining({ kind: 'reversal', reverses: transactionId, payout_cents: -1250 }),
     ]);
@@ -148,26 +139,26 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
 
   test('when the same period is closed again, then the same settlements come back and nothing is written', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
+    const n = await op.arrangeNetwork(t);
     await visit(t, n);
     t.clock.set('2026-03-03T00:00:00Z');
     const first = await close(t, DAY_2);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     const again = await close(t, DAY_2);
 
     expectReply(again, 201, first.json());
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when any partner’s period would overlap one already closed, then 409 settlement.overlap and no partner’s period is closed', async () => {
     const t = app();
-    const [a, b] = [await arrangeNetwork(t), await arrangeNetwork(t)];
+    const [a, b] = [await op.arrangeNetwork(t), await op.arrangeNetwork(t)];
     await visit(t, a);
     await visit(t, b);
     t.clock.set('2026-03-03T00:00:00Z');
     expect((await close(t, { ...DAY_2, partner_id: a.partner.id })).statusCode).toBe(201);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     const overlapping = await close(t, { period_start: '2026-03-02T12:00:00Z', period_end: '2026-03-03' });
 
@@ -179,7 +170,7 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
         `partner ${a.partner.id} has a settlement that overlaps this period`,
       ),
     );
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test.each([
@@ -206,27 +197,27 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
   ])('when a close asks %j, then %i %s and nothing is written', async (body, status, key, message) => {
     const t = app();
     t.clock.set('2026-03-03T00:00:00Z');
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     expectReply(await close(t, body), status, errorEnvelope(key, message));
 
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a partner reads its settlements, then it sees its own, with the lines of the gyms its key may see, and their entries', async () => {
     const t = app();
-    const n = await arrangeNetwork(t);
-    const other = await arrangeNetwork(t);
-    const secondGym = await admin(t, 'POST', '/gyms', { partner_id: n.partner.id, name: 'Second' });
+    const n = await op.arrangeNetwork(t);
+    const other = await op.arrangeNetwork(t);
+    const secondGym = await op.admin(t, 'POST', '/gyms', { partner_id: n.partner.id, name: 'Second' });
     const gymId = secondGym.json<{ id: number }>().id;
     const product = (
-      await admin(t, 'POST', `/gyms/${gymId}/products`, { description: 'Day', payout_cents: 500 })
+      await op.admin(t, 'POST', `/gyms/${gymId}/products`, { description: 'Day', payout_cents: 500 })
     ).json<{ id: number; gym_id: number }>();
-    const scoped = await issueKey(t, n.partner.id, { gym_ids: [gymId] });
+    const scoped = await op.issueKey(t, n.partner.id, { gym_ids: [gymId] });
     const visited = await visit(t, n);
     const member = platformId();
-    await admin(t, 'POST', '/checkins', { platform_id: member, gym_id: gymId, product_id: product.id });
-    expect((await validate(t, n.key.key, gymId, member)).statusCode).toBe(200);
+    await op.admin(t, 'POST', '/checkins', { platform_id: member, gym_id: gymId, product_id: product.id });
+    expect((await op.validate(t, n.key.key, gymId, member)).statusCode).toBe(200);
     await visit(t, other);
     t.clock.set('2026-03-03T00:00:00Z');
     const [mine] = (await close(t, DAY_2)).json<{ items: Shown[] }>().items;
@@ -234,22 +225,22 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
     const all = await t.app.inject({
       method: 'GET',
       url: '/access/v1/settlements',
-      headers: partnerHeaders(n.key.key, n.gym.id),
+      headers: op.partnerHeaders(n.key.key, n.gym.id),
     });
     const narrow = await t.app.inject({
       method: 'GET',
       url: '/access/v1/settlements',
-      headers: partnerHeaders(scoped.key, gymId),
+      headers: op.partnerHeaders(scoped.key, gymId),
     });
     const entries = await t.app.inject({
       method: 'GET',
       url: `/access/v1/settlements/${mine?.id}/entries`,
-      headers: partnerHeaders(n.key.key, n.gym.id),
+      headers: op.partnerHeaders(n.key.key, n.gym.id),
     });
     const theirs = await t.app.inject({
       method: 'GET',
       url: `/access/v1/settlements/${(mine?.id ?? 0) + 1}/entries`,
-      headers: partnerHeaders(n.key.key, n.gym.id),
+      headers: op.partnerHeaders(n.key.key, n.gym.id),
     });
 
     const shown = {

@@ -1,31 +1,21 @@
 import { describe, expect, test } from 'vitest';
 import { CheckinValidatedConflictError } from '../../src/domain/errors.js';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  CANCELLED,
-  EXPIRED,
-  arrangeCheckin,
-  expectReply,
-  postValidate,
-  secondsOf,
-  sharedApp,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
 
 describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test('when a check-in is created, then it expires GATEHOUSE_CHECKIN_TTL_SECONDS (default 1200 s) after checked_in_at', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
     const checkedInAt = t.clock.now() - 60_000;
 
-    const checkin = await arrangeCheckin(t, a, { checkedInAt });
+    const checkin = await partner.arrangeCheckin(t, a, { checkedInAt });
 
     expect({
       checkedInAt: checkin.checkedInAt,
@@ -41,15 +31,15 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
   test('when now is 1 ms before expires_at, then the check-in is still valid: 200', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     t.clock.set(checkin.expiresAt - 1);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
     expect((await checkinRow(t.store, checkin.id)).validated_at).toBe(checkin.expiresAt - 1);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
@@ -58,27 +48,34 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
   test('when now equals expires_at, then the check-in is expired: 400 checkin.validation.expired, nothing written', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     t.clock.set(checkin.expiresAt);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
-
-    expectReply(response, 400, EXPIRED);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.EXPIRED, () =>
+      partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
+    );
   });
 
   test('when the member has two check-ins, then the one with the greatest checked_in_at is validated, even if created first', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
     const member = platformId();
-    const latest = await arrangeCheckin(t, a, { platformId: member, checkedInAt: t.clock.now() - 10_000 });
-    const older = await arrangeCheckin(t, a, { platformId: member, checkedInAt: t.clock.now() - 60_000 });
+    const latest = await partner.arrangeCheckin(t, a, {
+      platformId: member,
+      checkedInAt: t.clock.now() - 10_000,
+    });
+    const older = await partner.arrangeCheckin(t, a, {
+      platformId: member,
+      checkedInAt: t.clock.now() - 60_000,
+    });
     const olderBefore = await checkinRow(t.store, older.id);
 
-    const response = await postValidate(t, a.headers, { platform_id: member });
+    const response = await partner.postValidate(t, a.headers, { platform_id: member });
 
-    expectReply(response, 200, validationResult(a, { platform_id: member }, secondsOf(t.clock.now())));
+    partner.expectReply(
+      response,
+      200,
+      partner.validationResult(a, { platform_id: member }, partner.secondsOf(t.clock.now())),
+    );
     expect((await checkinRow(t.store, latest.id)).status).toBe('validated');
     expect(await checkinRow(t.store, older.id)).toEqual(olderBefore);
     expect(await transactionsOf(t.store, older.id)).toEqual([]);
@@ -96,7 +93,7 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
     });
     const member = platformId();
     const at = t.clock.now() - 30_000;
-    const first = await arrangeCheckin(t, a, { platformId: member, checkedInAt: at });
+    const first = await partner.arrangeCheckin(t, a, { platformId: member, checkedInAt: at });
     const second = await t.services.checkins.create({
       platformId: member,
       gymId: a.gym.id,
@@ -104,12 +101,12 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
       checkedInAt: at,
     });
 
-    const response = await postValidate(t, a.headers, { platform_id: member });
+    const response = await partner.postValidate(t, a.headers, { platform_id: member });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: member }, secondsOf(t.clock.now()), dayPass),
+      partner.validationResult(a, { platform_id: member }, partner.secondsOf(t.clock.now()), dayPass),
     );
     expect((await checkinRow(t.store, first.id)).status).toBe('pending');
     expect(await transactionsOf(t.store, second.id)).toEqual([
@@ -121,23 +118,23 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
     const t = app();
     const a = await arrangePartner(t.services);
     const member = platformId();
-    await arrangeCheckin(t, a, { platformId: member, checkedInAt: t.clock.now() - 60_000 });
-    const latest = await arrangeCheckin(t, a, { platformId: member, checkedInAt: t.clock.now() - 10_000 });
+    await partner.arrangeCheckin(t, a, { platformId: member, checkedInAt: t.clock.now() - 60_000 });
+    const latest = await partner.arrangeCheckin(t, a, {
+      platformId: member,
+      checkedInAt: t.clock.now() - 10_000,
+    });
     await t.services.checkins.cancel(latest.id);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: member });
-
-    expectReply(response, 400, CANCELLED);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.CANCELLED, () =>
+      partner.postValidate(t, a.headers, { platform_id: member }),
+    );
   });
 
   test('when a validated check-in is cancelled, then the service refuses with 409 checkin.already.validated', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
-    await postValidate(t, a.headers, { platform_id: checkin.platformId });
-    const before = await storeState(t.store);
+    const checkin = await partner.arrangeCheckin(t, a);
+    await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const before = await partner.storeState(t.store);
 
     const refusal = t.services.checkins.cancel(checkin.id);
 
@@ -147,13 +144,13 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
       key: 'checkin.already.validated',
       message: 'Check-In already validated',
     });
-    expect(await storeState(t.store)).toEqual(before);
+    expect(await partner.storeState(t.store)).toEqual(before);
   });
 
   test('when a cancelled check-in is cancelled again, then it comes back cancelled, its first cancellation kept', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const first = await t.services.checkins.cancel(checkin.id);
     t.clock.advance(1_000);
 
@@ -166,11 +163,15 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
   test('when an expired check-in is cancelled, then it comes back cancelled and validate then says cancelled', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS - 5_000 });
+    const checkin = await partner.arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS - 5_000 });
 
     const cancelled = await t.services.checkins.cancel(checkin.id);
 
     expect(cancelled.status).toBe('cancelled');
-    expectReply(await postValidate(t, a.headers, { platform_id: checkin.platformId }), 400, CANCELLED);
+    partner.expectReply(
+      await partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
+      400,
+      partner.CANCELLED,
+    );
   });
 });

@@ -1,13 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner } from '../fixtures/factories.js';
-import {
-  ALREADY_VALIDATED,
-  arrangeCheckin,
-  postValidate,
-  secondsOf,
-  sharedApp,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import {
   checkinRow,
   customCodeRow,
@@ -19,16 +12,16 @@ import { dialects } from '../fixtures/test-app.js';
 const CONCURRENT = 50;
 
 describe.each(dialects)('concurrent validates (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test(`when ${CONCURRENT} validates of one check-in arrive at once, then exactly one 200, the rest 400 already validated, one transaction`, async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
     const responses = await Promise.all(
       Array.from({ length: CONCURRENT }, () =>
-        postValidate(t, a.headers, { platform_id: checkin.platformId }),
+        partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
       ),
     );
 
@@ -44,11 +37,19 @@ describe.each(dialects)('concurrent validates (%s)', (dialect) => {
       {
         status: 200,
         type: json,
-        body: validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+        body: partner.validationResult(
+          a,
+          { platform_id: checkin.platformId },
+          partner.secondsOf(t.clock.now()),
+        ),
       },
     ]);
     expect(refused).toEqual(
-      Array.from({ length: CONCURRENT - 1 }, () => ({ status: 400, type: json, body: ALREADY_VALIDATED })),
+      Array.from({ length: CONCURRENT - 1 }, () => ({
+        status: 400,
+        type: json,
+        body: partner.ALREADY_VALIDATED,
+      })),
     );
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
@@ -58,21 +59,27 @@ describe.each(dialects)('concurrent validates (%s)', (dialect) => {
   test('when concurrent validates each carry a different code, then one validation and the stored code is one of those sent', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const codes = Array.from({ length: 20 }, (_, index) => `CODE-${index}`);
 
     const responses = await Promise.all(
-      codes.map((code) => postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: code })),
+      codes.map((code) =>
+        partner.postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: code }),
+      ),
     );
 
     const replies = responses.map((response) => ({
       status: response.statusCode,
       body: JSON.parse(response.body) as unknown,
     }));
-    const ok = validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now()));
+    const ok = partner.validationResult(
+      a,
+      { platform_id: checkin.platformId },
+      partner.secondsOf(t.clock.now()),
+    );
     expect(replies.filter((reply) => reply.status === 200)).toEqual([{ status: 200, body: ok }]);
     expect(replies.filter((reply) => reply.status !== 200)).toEqual(
-      Array.from({ length: codes.length - 1 }, () => ({ status: 400, body: ALREADY_VALIDATED })),
+      Array.from({ length: codes.length - 1 }, () => ({ status: 400, body: partner.ALREADY_VALIDATED })),
     );
     expect(codes).toContain((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);

@@ -1,21 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { BAD_CODES, BAD_PATH_IDS } from '../fixtures/bad-inputs.js';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
-import {
-  EMPTY_SUCCESS,
-  PLATFORM_ID_ERROR,
-  codeRequest,
-  errorEnvelope,
-  expectReply,
-  sharedApp,
-  storeState,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { customCodeRow } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const WRITES = ['POST', 'PUT'] as const;
 const ALL_METHODS = ['POST', 'PUT', 'DELETE', 'GET'] as const;
-const ROUTE_NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
+const ROUTE_NOT_FOUND = partner.errorEnvelope('route.not-found', 'no route matches this path');
 
 /** A member who already holds 'KEEP-ME' at the arranged gym, so PUT has something to (not) replace. */
 async function memberWithCode(t: TestApp, a: Arranged): Promise<string> {
@@ -29,7 +21,7 @@ function bodyFor(method: (typeof ALL_METHODS)[number]) {
 }
 
 describe.each(dialects)('custom-code input (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   describe.each(WRITES)('%s /access/v1/code/:platform_id', (method) => {
     test.each(BAD_CODES)(
@@ -38,12 +30,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
         const t = app();
         const a = await arrangePartner(t.services);
         const member = method === 'PUT' ? await memberWithCode(t, a) : platformId();
-        const before = await storeState(t.store);
-
-        const response = await codeRequest(t, method, member, a.headers, { custom_code: value });
-
-        expectReply(response, 400, errorEnvelope('custom_code', message));
-        expect(await storeState(t.store)).toEqual(before);
+        await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', message), () =>
+          partner.codeRequest(t, method, member, a.headers, { custom_code: value }),
+        );
       },
     );
 
@@ -51,24 +40,18 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
       const t = app();
       const a = await arrangePartner(t.services);
       const member = await memberWithCode(t, a);
-      const before = await storeState(t.store);
-
-      const response = await codeRequest(t, method, member, a.headers, { code: 'X' });
-
-      expectReply(response, 400, errorEnvelope('custom_code', 'is required'));
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', 'is required'), () =>
+        partner.codeRequest(t, method, member, a.headers, { code: 'X' }),
+      );
     });
 
     test('when custom_code is null, then 400 custom_code (never "no code" here)', async () => {
       const t = app();
       const a = await arrangePartner(t.services);
       const member = await memberWithCode(t, a);
-      const before = await storeState(t.store);
-
-      const response = await codeRequest(t, method, member, a.headers, { custom_code: null });
-
-      expectReply(response, 400, errorEnvelope('custom_code', 'must be a string'));
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', 'must be a string'), () =>
+        partner.codeRequest(t, method, member, a.headers, { custom_code: null }),
+      );
     });
 
     test('when custom_code is 13 emoji (13 code points), then it is accepted and stored', async () => {
@@ -76,30 +59,29 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
       const a = await arrangePartner(t.services);
       const member = method === 'PUT' ? await memberWithCode(t, a) : platformId();
 
-      const response = await codeRequest(t, method, member, a.headers, { custom_code: '🏋'.repeat(13) });
+      const response = await partner.codeRequest(t, method, member, a.headers, {
+        custom_code: '🏋'.repeat(13),
+      });
 
-      expectReply(response, method === 'POST' ? 201 : 200, EMPTY_SUCCESS);
+      partner.expectReply(response, method === 'POST' ? 201 : 200, partner.EMPTY_SUCCESS);
       expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('🏋'.repeat(13));
     });
 
     test('when the body is absent, then 400 body is required', async () => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const before = await storeState(t.store);
-
-      const response = await codeRequest(t, method, platformId(), a.headers);
-
-      expectReply(response, 400, errorEnvelope('body', 'is required'));
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('body', 'is required'), () =>
+        partner.codeRequest(t, method, platformId(), a.headers),
+      );
     });
 
     test('when both the path id and the code are bad, then the platform_id error wins', async () => {
       const t = app();
       const a = await arrangePartner(t.services);
 
-      const response = await codeRequest(t, method, '123', a.headers, { custom_code: '' });
+      const response = await partner.codeRequest(t, method, '123', a.headers, { custom_code: '' });
 
-      expectReply(response, 400, PLATFORM_ID_ERROR);
+      partner.expectReply(response, 400, partner.PLATFORM_ID_ERROR);
     });
   });
 
@@ -109,12 +91,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
       async (_, segment) => {
         const t = app();
         const a = await arrangePartner(t.services);
-        const before = await storeState(t.store);
-
-        const response = await codeRequest(t, method, segment, a.headers, bodyFor(method));
-
-        expectReply(response, 400, PLATFORM_ID_ERROR);
-        expect(await storeState(t.store)).toEqual(before);
+        await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+          partner.codeRequest(t, method, segment, a.headers, bodyFor(method)),
+        );
       },
     );
 
@@ -124,12 +103,9 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
     ])('when the path id is %s, then 404 route.not-found, never 500', async (_, segment) => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const before = await storeState(t.store);
-
-      const response = await codeRequest(t, method, segment, a.headers, bodyFor(method));
-
-      expectReply(response, 404, ROUTE_NOT_FOUND);
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 404, ROUTE_NOT_FOUND, () =>
+        partner.codeRequest(t, method, segment, a.headers, bodyFor(method)),
+      );
     });
   });
 
@@ -137,9 +113,11 @@ describe.each(dialects)('custom-code input (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    const response = await codeRequest(t, 'POST', '0000000000007', a.headers, { custom_code: 'ZEROS' });
+    const response = await partner.codeRequest(t, 'POST', '0000000000007', a.headers, {
+      custom_code: 'ZEROS',
+    });
 
-    expectReply(response, 201, EMPTY_SUCCESS);
+    partner.expectReply(response, 201, partner.EMPTY_SUCCESS);
     expect((await customCodeRow(t.store, a.gym.id, '0000000000007'))?.code).toBe('ZEROS');
   });
 });

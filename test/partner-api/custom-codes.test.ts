@@ -1,30 +1,21 @@
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  CODE_EXISTS,
-  CODE_NOT_FOUND,
-  EMPTY_SUCCESS,
-  codeRequest,
-  errorEnvelope,
-  expectReply,
-  sharedApp,
-  storeState,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { customCodeRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 describe.each(dialects)('custom codes (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test('when POST creates a code for a member with no check-in, then 201 with an empty result and the code is stored', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
     const member = platformId();
 
-    const response = await codeRequest(t, 'POST', member, a.headers, { custom_code: 'PIN-0042' });
+    const response = await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'PIN-0042' });
 
-    expectReply(response, 201, EMPTY_SUCCESS);
+    partner.expectReply(response, 201, partner.EMPTY_SUCCESS);
     expect(await customCodeRow(t.store, a.gym.id, member)).toEqual({
       gym_id: a.gym.id,
       platform_id: member,
@@ -38,18 +29,15 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
     const member = platformId();
-    expectReply(
-      await codeRequest(t, 'POST', member, a.headers, { custom_code: 'FIRST' }),
+    partner.expectReply(
+      await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'FIRST' }),
       201,
-      EMPTY_SUCCESS,
+      partner.EMPTY_SUCCESS,
     );
     t.clock.advance(1_000);
-    const before = await storeState(t.store);
-
-    const response = await codeRequest(t, 'POST', member, a.headers, { custom_code: 'SECOND' });
-
-    expectReply(response, 409, CODE_EXISTS);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 409, partner.CODE_EXISTS, () =>
+      partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'SECOND' }),
+    );
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('FIRST');
   });
 
@@ -64,9 +52,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const member = platformId();
     await t.services.customCodes.create({ gymId: other.id, platformId: member }, 'AT-OTHER');
 
-    const response = await codeRequest(t, 'POST', member, a.headers, { custom_code: 'AT-THIS' });
+    const response = await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'AT-THIS' });
 
-    expectReply(response, 201, EMPTY_SUCCESS);
+    partner.expectReply(response, 201, partner.EMPTY_SUCCESS);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('AT-THIS');
     expect((await customCodeRow(t.store, other.id, member))?.code).toBe('AT-OTHER');
   });
@@ -76,15 +64,15 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const a = await arrangePartner(t.services);
     const [first, second] = [platformId(), platformId()];
 
-    expectReply(
-      await codeRequest(t, 'POST', first, a.headers, { custom_code: 'SHARED' }),
+    partner.expectReply(
+      await partner.codeRequest(t, 'POST', first, a.headers, { custom_code: 'SHARED' }),
       201,
-      EMPTY_SUCCESS,
+      partner.EMPTY_SUCCESS,
     );
-    expectReply(
-      await codeRequest(t, 'POST', second, a.headers, { custom_code: 'SHARED' }),
+    partner.expectReply(
+      await partner.codeRequest(t, 'POST', second, a.headers, { custom_code: 'SHARED' }),
       201,
-      EMPTY_SUCCESS,
+      partner.EMPTY_SUCCESS,
     );
 
     expect((await customCodeRow(t.store, a.gym.id, first))?.code).toBe('SHARED');
@@ -99,9 +87,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'OLD');
     t.clock.advance(60_000);
 
-    const response = await codeRequest(t, 'PUT', member, a.headers, { custom_code: 'NEW' });
+    const response = await partner.codeRequest(t, 'PUT', member, a.headers, { custom_code: 'NEW' });
 
-    expectReply(response, 200, EMPTY_SUCCESS);
+    partner.expectReply(response, 200, partner.EMPTY_SUCCESS);
     expect(await customCodeRow(t.store, a.gym.id, member)).toEqual({
       gym_id: a.gym.id,
       platform_id: member,
@@ -114,12 +102,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
   test('when PUT targets a member with no code, then 404 not-found and nothing is created', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await codeRequest(t, 'PUT', platformId(), a.headers, { custom_code: 'NEW' });
-
-    expectReply(response, 404, CODE_NOT_FOUND);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.CODE_NOT_FOUND, () =>
+      partner.codeRequest(t, 'PUT', platformId(), a.headers, { custom_code: 'NEW' }),
+    );
   });
 
   test('when DELETE removes an existing code, then 204 with no body and the code is gone', async () => {
@@ -128,7 +113,7 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const member = platformId();
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'GONE-SOON');
 
-    const response = await codeRequest(t, 'DELETE', member, a.headers);
+    const response = await partner.codeRequest(t, 'DELETE', member, a.headers);
 
     expect({ status: response.statusCode, body: response.body }).toEqual({ status: 204, body: '' });
     expect(await customCodeRow(t.store, a.gym.id, member)).toBeUndefined();
@@ -137,12 +122,9 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
   test('when DELETE targets a member with no code, then 404 not-found and nothing changes', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await codeRequest(t, 'DELETE', platformId(), a.headers);
-
-    expectReply(response, 404, CODE_NOT_FOUND);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.CODE_NOT_FOUND, () =>
+      partner.codeRequest(t, 'DELETE', platformId(), a.headers),
+    );
   });
 
   test('when GET reads an existing code, then 200 with platform_id, custom_code and updated_at (ISO with ms)', async () => {
@@ -151,22 +133,26 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const member = platformId();
     t.clock.set('2026-03-02T12:34:56.789Z');
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'READ-ME');
-    const before = await storeState(t.store);
-
-    const response = await codeRequest(t, 'GET', member, a.headers);
-
-    expectReply(response, 200, {
-      metadata: { total: 1, errors: 0 },
-      results: { platform_id: member, custom_code: 'READ-ME', updated_at: '2026-03-02T12:34:56.789Z' },
-    });
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(
+      t,
+      200,
+      {
+        metadata: { total: 1, errors: 0 },
+        results: { platform_id: member, custom_code: 'READ-ME', updated_at: '2026-03-02T12:34:56.789Z' },
+      },
+      () => partner.codeRequest(t, 'GET', member, a.headers),
+    );
   });
 
   test('when GET targets a member with no code at this gym, then 404 not-found', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    expectReply(await codeRequest(t, 'GET', platformId(), a.headers), 404, CODE_NOT_FOUND);
+    partner.expectReply(
+      await partner.codeRequest(t, 'GET', platformId(), a.headers),
+      404,
+      partner.CODE_NOT_FOUND,
+    );
   });
 
   test.each([
@@ -180,10 +166,14 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const a = await arrangePartner(t.services);
     const member = platformId();
 
-    expectReply(await codeRequest(t, 'POST', member, a.headers, { custom_code: code }), 201, EMPTY_SUCCESS);
-    const read = await codeRequest(t, 'GET', member, a.headers);
+    partner.expectReply(
+      await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: code }),
+      201,
+      partner.EMPTY_SUCCESS,
+    );
+    const read = await partner.codeRequest(t, 'GET', member, a.headers);
 
-    expectReply(read, 200, {
+    partner.expectReply(read, 200, {
       metadata: { total: 1, errors: 0 },
       results: { platform_id: member, custom_code: code, updated_at: new Date(t.clock.now()).toISOString() },
     });
@@ -196,13 +186,13 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const member = platformId();
     const decoy = platformId();
 
-    const response = await codeRequest(t, 'POST', member, a.headers, {
+    const response = await partner.codeRequest(t, 'POST', member, a.headers, {
       custom_code: 'MINE',
       gym_id: b.gym.id,
       platform_id: decoy,
     });
 
-    expectReply(response, 201, EMPTY_SUCCESS);
+    partner.expectReply(response, 201, partner.EMPTY_SUCCESS);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('MINE');
     expect(await customCodeRow(t.store, b.gym.id, member)).toBeUndefined();
     expect(await customCodeRow(t.store, a.gym.id, decoy)).toBeUndefined();
@@ -216,16 +206,18 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
       const body = method === 'POST' || method === 'PUT' ? { custom_code: 'BOOM' } : undefined;
       await sql`alter table custom_codes rename to custom_codes_gone`.execute(t.store.db);
 
-      const response = await codeRequest(
-        t,
-        method,
-        platformId(),
-        { ...a.headers, 'x-request-id': `req-code-500-${method}` },
-        body,
-      ).finally(() => sql`alter table custom_codes_gone rename to custom_codes`.execute(t.store.db));
+      const response = await partner
+        .codeRequest(
+          t,
+          method,
+          platformId(),
+          { ...a.headers, 'x-request-id': `req-code-500-${method}` },
+          body,
+        )
+        .finally(() => sql`alter table custom_codes_gone rename to custom_codes`.execute(t.store.db));
 
-      expectReply(response, 500, {
-        ...errorEnvelope(
+      partner.expectReply(response, 500, {
+        ...partner.errorEnvelope(
           'checkin.custom-code.unexpected-error',
           'There was an unexpected internal server error',
         ),

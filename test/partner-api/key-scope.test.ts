@@ -1,17 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId, unique, type Arranged } from '../fixtures/factories.js';
-import {
-  EMPTY_SUCCESS,
-  EXPLICIT_DENY,
-  arrangeCheckin,
-  expectReply,
-  partnerRequest,
-  postValidate,
-  secondsOf,
-  sharedApp,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { checkinRow } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
@@ -35,19 +24,19 @@ async function secondGym(t: TestApp, a: Arranged) {
 }
 
 describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test('when a key scoped to its gym validates there, then 200', async () => {
     const t = app();
     const a = await arrangePartner(t.services, { scopedToGym: true });
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
   });
 
@@ -57,17 +46,9 @@ describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) =
       const t = app();
       const a = await arrangePartner(t.services, { scopedToGym: true });
       const annex = await secondGym(t, a);
-      const before = await storeState(t.store);
-
-      const response = await partnerRequest(
-        t,
-        route,
-        { ...a.headers, 'x-gym-id': String(annex.gym.id) },
-        annex.member,
+      await partner.expectReplyNoWrite(t, 403, partner.EXPLICIT_DENY, () =>
+        partner.partnerRequest(t, route, { ...a.headers, 'x-gym-id': String(annex.gym.id) }, annex.member),
       );
-
-      expectReply(response, 403, EXPLICIT_DENY);
-      expect(await storeState(t.store)).toEqual(before);
     },
   );
 
@@ -76,14 +57,14 @@ describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) =
     const a = await arrangePartner(t.services);
     const annex = await secondGym(t, a);
 
-    const response = await partnerRequest(
+    const response = await partner.partnerRequest(
       t,
       'PUT code',
       { ...a.headers, 'x-gym-id': String(annex.gym.id) },
       annex.member,
     );
 
-    expectReply(response, 200, EMPTY_SUCCESS);
+    partner.expectReply(response, 200, partner.EMPTY_SUCCESS);
   });
 
   test.each(ROUTES)(
@@ -92,19 +73,11 @@ describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) =
       const t = app();
       const a = await arrangePartner(t.services);
       const b = await arrangePartner(t.services);
-      const checkin = await arrangeCheckin(t, b);
+      const checkin = await partner.arrangeCheckin(t, b);
       await t.services.customCodes.create({ gymId: b.gym.id, platformId: checkin.platformId }, 'B-CODE');
-      const before = await storeState(t.store);
-
-      const response = await partnerRequest(
-        t,
-        route,
-        { ...a.headers, 'x-gym-id': String(b.gym.id) },
-        checkin.platformId,
+      await partner.expectReplyNoWrite(t, 403, partner.EXPLICIT_DENY, () =>
+        partner.partnerRequest(t, route, { ...a.headers, 'x-gym-id': String(b.gym.id) }, checkin.platformId),
       );
-
-      expectReply(response, 403, EXPLICIT_DENY);
-      expect(await storeState(t.store)).toEqual(before);
       expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
     },
   );
@@ -114,12 +87,9 @@ describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) =
     async (route) => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const before = await storeState(t.store);
-
-      const response = await partnerRequest(t, route, { ...a.headers, 'x-gym-id': '999999999999' });
-
-      expectReply(response, 403, EXPLICIT_DENY);
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 403, partner.EXPLICIT_DENY, () =>
+        partner.partnerRequest(t, route, { ...a.headers, 'x-gym-id': '999999999999' }),
+      );
     },
   );
 });

@@ -1,21 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
-import {
-  EXPLICIT_DENY,
-  GYM_ID_ERROR,
-  PLATFORM_ID_ERROR,
-  UNAUTHORIZED,
-  UNSUPPORTED_MEDIA_TYPE,
-  errorEnvelope,
-  expectReply,
-  sharedApp,
-  storeState,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
-const TOO_LARGE = errorEnvelope('request.too-large', 'body must not exceed 65536 bytes');
-const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
-const NOT_ALLOWED = errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
+const TOO_LARGE = partner.errorEnvelope('request.too-large', 'body must not exceed 65536 bytes');
+const NOT_FOUND = partner.errorEnvelope('route.not-found', 'no route matches this path');
+const NOT_ALLOWED = partner.errorEnvelope('route.method-not-allowed', 'method not allowed on this path');
 
 interface Faults {
   authorization?: string | null;
@@ -45,95 +35,105 @@ const MALFORMED = '{"platform_id":';
 const HUGE_MALFORMED = `{"platform_id":"${'9'.repeat(70_000)}`;
 
 describe.each(dialects)('order of checks when several things are wrong (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test.each<[string, (other: Arranged) => Faults, number, unknown]>([
-    ['no Authorization and a bad X-Gym-Id', () => ({ authorization: null, gymId: 'abc' }), 401, UNAUTHORIZED],
+    [
+      'no Authorization and a bad X-Gym-Id',
+      () => ({ authorization: null, gymId: 'abc' }),
+      401,
+      partner.UNAUTHORIZED,
+    ],
     [
       'a bad token and a bad X-Gym-Id',
       () => ({ authorization: BAD_TOKEN, gymId: 'abc' }),
       403,
-      EXPLICIT_DENY,
+      partner.EXPLICIT_DENY,
     ],
     [
       'a bad token and a text/plain body',
       () => ({ authorization: BAD_TOKEN, contentType: 'text/plain' }),
       403,
-      EXPLICIT_DENY,
+      partner.EXPLICIT_DENY,
     ],
     [
       'a bad X-Gym-Id and a wrong content type',
       () => ({ gymId: '0', contentType: 'text/plain' }),
       400,
-      GYM_ID_ERROR,
+      partner.GYM_ID_ERROR,
     ],
-    ['a bad X-Gym-Id and malformed JSON', () => ({ gymId: '-5', payload: MALFORMED }), 400, GYM_ID_ERROR],
+    [
+      'a bad X-Gym-Id and malformed JSON',
+      () => ({ gymId: '-5', payload: MALFORMED }),
+      400,
+      partner.GYM_ID_ERROR,
+    ],
     [
       'a gym out of scope and a wrong content type',
       (o) => ({ gymId: String(o.gym.id), contentType: 'text/plain' }),
       403,
-      EXPLICIT_DENY,
+      partner.EXPLICIT_DENY,
     ],
     [
       'a gym out of scope and a bad platform_id',
       (o) => ({ gymId: String(o.gym.id), payload: '{"platform_id":1}' }),
       403,
-      EXPLICIT_DENY,
+      partner.EXPLICIT_DENY,
     ],
     [
       'a wrong content type and malformed JSON',
       () => ({ contentType: 'text/plain', payload: MALFORMED }),
       415,
-      UNSUPPORTED_MEDIA_TYPE,
+      partner.UNSUPPORTED_MEDIA_TYPE,
     ],
     [
       'a wrong content type and a body over 64 KiB',
       () => ({ contentType: 'text/plain', payload: HUGE_MALFORMED }),
       415,
-      UNSUPPORTED_MEDIA_TYPE,
+      partner.UNSUPPORTED_MEDIA_TYPE,
     ],
     [
       'no content type and malformed JSON',
       () => ({ contentType: null, payload: MALFORMED }),
       415,
-      UNSUPPORTED_MEDIA_TYPE,
+      partner.UNSUPPORTED_MEDIA_TYPE,
     ],
     ['a body over 64 KiB that is also malformed', () => ({ payload: HUGE_MALFORMED }), 413, TOO_LARGE],
-    ['malformed JSON', () => ({ payload: MALFORMED }), 400, errorEnvelope('body', 'malformed JSON')],
+    ['malformed JSON', () => ({ payload: MALFORMED }), 400, partner.errorEnvelope('body', 'malformed JSON')],
     [
       'an array body holding a bad platform_id',
       () => ({ payload: '[{"platform_id":1}]' }),
       400,
-      errorEnvelope('body', 'must be a JSON object'),
+      partner.errorEnvelope('body', 'must be a JSON object'),
     ],
     [
       'a bad platform_id and a bad custom_code',
       () => ({ payload: '{"platform_id":"12","custom_code":""}' }),
       400,
-      PLATFORM_ID_ERROR,
+      partner.PLATFORM_ID_ERROR,
     ],
     [
       'a missing platform_id and a bad custom_code',
       () => ({ payload: '{"custom_code":7}' }),
       400,
-      PLATFORM_ID_ERROR,
+      partner.PLATFORM_ID_ERROR,
     ],
   ])('when validate has %s, then %i', async (_, faults, status, body) => {
     const t = app();
     const a = await arrangePartner(t.services);
     const other = await arrangePartner(t.services);
-    const before = await storeState(t.store);
+    const before = await partner.storeState(t.store);
 
     const response = await validateWith(t, a, faults(other));
 
-    expectReply(response, status, body);
-    expect(await storeState(t.store)).toEqual(before);
+    partner.expectReply(response, status, body);
+    expect(await partner.storeState(t.store)).toEqual(before);
   });
 
   test('when the path is unknown and there is no Authorization, then 404 route.not-found before 401', async () => {
     const t = app();
 
-    expectReply(await t.app.inject({ method: 'POST', url: '/access/v1/validat' }), 404, NOT_FOUND);
+    partner.expectReply(await t.app.inject({ method: 'POST', url: '/access/v1/validat' }), 404, NOT_FOUND);
   });
 
   test('when the method is wrong and there is no Authorization, then 405 before 401', async () => {
@@ -141,7 +141,7 @@ describe.each(dialects)('order of checks when several things are wrong (%s)', (d
 
     const response = await t.app.inject({ method: 'PATCH', url: '/access/v1/validate', payload: 'x' });
 
-    expectReply(response, 405, NOT_ALLOWED);
+    partner.expectReply(response, 405, NOT_ALLOWED);
     expect(response.headers.allow).toBe('POST');
   });
 
@@ -155,7 +155,7 @@ describe.each(dialects)('order of checks when several things are wrong (%s)', (d
       headers: { ...a.headers, authorization: BAD_TOKEN },
     });
 
-    expectReply(response, 403, EXPLICIT_DENY);
+    partner.expectReply(response, 403, partner.EXPLICIT_DENY);
   });
 
   test('when a PUT has a bad X-Gym-Id and a bad path id, then 400 X-Gym-Id', async () => {
@@ -169,6 +169,6 @@ describe.each(dialects)('order of checks when several things are wrong (%s)', (d
       payload: '{"custom_code":""}',
     });
 
-    expectReply(response, 400, GYM_ID_ERROR);
+    partner.expectReply(response, 400, partner.GYM_ID_ERROR);
   });
 });

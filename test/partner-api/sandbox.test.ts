@@ -1,18 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { platformId, unique } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  T0,
-  TTL_MS,
-  at,
-  admin,
-  arrangeNetwork,
-  createProduct,
-  issueKey,
-  operatorApp,
-  validate,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -25,17 +14,17 @@ const ANA = {
 
 /** A sandbox partner with a gym (two products: the first is the default) and a key, made through the API. */
 async function arrangeSandbox(t: TestApp) {
-  const created = await admin(t, 'POST', '/partners', { name: `Sandbox ${unique()}`, sandbox: true });
+  const created = await op.admin(t, 'POST', '/partners', { name: `Sandbox ${unique()}`, sandbox: true });
   const partner = JSON.parse(created.body) as { id: number; name: string };
   const gymName = `Test gym ${unique()}`;
   const gym = JSON.parse(
-    (await admin(t, 'POST', '/gyms', { partner_id: partner.id, name: gymName })).body,
+    (await op.admin(t, 'POST', '/gyms', { partner_id: partner.id, name: gymName })).body,
   ) as {
     id: number;
   };
-  const first = await createProduct(t, gym.id, { description: 'Day pass', payout_cents: 1500 });
-  const second = await createProduct(t, gym.id, { description: 'Yoga', payout_cents: 900 });
-  const key = await issueKey(t, partner.id);
+  const first = await op.createProduct(t, gym.id, { description: 'Day pass', payout_cents: 1500 });
+  const second = await op.createProduct(t, gym.id, { description: 'Yoga', payout_cents: 900 });
+  const key = await op.issueKey(t, partner.id);
   return { created, partner, gym: { id: gym.id, name: gymName }, first, second, key };
 }
 
@@ -62,7 +51,7 @@ function simulate(t: TestApp, key: string, gymId: number | string, body: unknown
 }
 
 describe.each(dialects)('the sandbox (%s)', (dialect) => {
-  const app = operatorApp({ dialect });
+  const app = op.operatorApp({ dialect });
 
   test('when a sandbox partner is created, then it says so, and its keys start ghk_test_', async () => {
     const t = app();
@@ -74,7 +63,7 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
       name: s.partner.name,
       sandbox: true,
       offboarded_at: null,
-      created_at: T0,
+      created_at: op.T0,
     });
     expect(s.key.key).toMatch(/^ghk_test_[0-9a-f]{8}_[0-9a-f]{40}$/);
     expect(s.key.prefix).toMatch(/^ghk_test_[0-9a-f]{8}$/);
@@ -96,8 +85,8 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
         gym_id: s.gym.id,
         product_id: s.first.id,
         status: 'pending',
-        checked_in_at: T0,
-        expires_at: at(TTL_MS),
+        checked_in_at: op.T0,
+        expires_at: op.at(op.TTL_MS),
         validated_at: null,
         cancelled_at: null,
         member: ANA,
@@ -126,34 +115,34 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
       event_data: {
         user: { unique_token: member, first_name: '', last_name: '', email: '', phone_number: '' },
         gym: { id: s.gym.id, title: s.gym.name, product: { id: s.second.id, description: 'Yoga' } },
-        timestamp: Date.parse(T0) / 1000,
+        timestamp: Date.parse(op.T0) / 1000,
       },
     });
-    expect((await validate(t, s.key.key, s.gym.id, member)).statusCode).toBe(200);
+    expect((await op.validate(t, s.key.key, s.gym.id, member)).statusCode).toBe(200);
   });
 
   test('when sandbox visits are validated, then they never count in payouts, and the operator lists them apart, flagged', async () => {
     const t = app();
-    const live = await arrangeNetwork(t);
+    const live = await op.arrangeNetwork(t);
     const s = await arrangeSandbox(t);
     const [liveMember, sandboxMember] = [platformId(), platformId()];
-    await admin(t, 'POST', '/checkins', {
+    await op.admin(t, 'POST', '/checkins', {
       platform_id: liveMember,
       gym_id: live.gym.id,
       product_id: live.product.id,
     });
     await sandboxCheckin(t, s.key.key, s.gym.id, { platform_id: sandboxMember });
-    expect((await validate(t, live.key.key, live.gym.id, liveMember)).statusCode).toBe(200);
-    expect((await validate(t, s.key.key, s.gym.id, sandboxMember)).statusCode).toBe(200);
+    expect((await op.validate(t, live.key.key, live.gym.id, liveMember)).statusCode).toBe(200);
+    expect((await op.validate(t, s.key.key, s.gym.id, sandboxMember)).statusCode).toBe(200);
 
-    const period = `from=${T0}&to=${at(86_400_000)}`;
-    const payouts = JSON.parse((await admin(t, 'GET', `/payouts?${period}`)).body) as {
+    const period = `from=${op.T0}&to=${op.at(86_400_000)}`;
+    const payouts = JSON.parse((await op.admin(t, 'GET', `/payouts?${period}`)).body) as {
       items: { gym_id: number }[];
     };
-    const listed = JSON.parse((await admin(t, 'GET', `/transactions?${period}`)).body) as {
+    const listed = JSON.parse((await op.admin(t, 'GET', `/transactions?${period}`)).body) as {
       items: { gym_id: number }[];
     };
-    const apart = JSON.parse((await admin(t, 'GET', `/transactions?${period}&sandbox=true`)).body) as {
+    const apart = JSON.parse((await op.admin(t, 'GET', `/transactions?${period}&sandbox=true`)).body) as {
       items: { gym_id: number; platform_id: string; sandbox?: boolean }[];
     };
 
@@ -169,29 +158,29 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
 
   test('when a live key calls either sandbox route, then 403 explicit deny and nothing is written', async () => {
     const t = app();
-    const live = await arrangeNetwork(t);
-    const before = await wholeStore(t);
+    const live = await op.arrangeNetwork(t);
+    const before = await op.wholeStore(t);
 
     const simulated = await sandboxCheckin(t, live.key.key, live.gym.id, { platform_id: platformId() });
     const helped = await simulate(t, live.key.key, live.gym.id, { gympass_user_id: platformId() });
 
     expectReply(simulated, 403, EXPLICIT_DENY);
     expectReply(helped, 403, EXPLICIT_DENY);
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test("when a sandbox key names a live partner's gym, then 403 explicit deny on both routes and nothing is written", async () => {
     const t = app();
-    const live = await arrangeNetwork(t);
+    const live = await op.arrangeNetwork(t);
     const s = await arrangeSandbox(t);
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     const simulated = await sandboxCheckin(t, s.key.key, live.gym.id, { platform_id: platformId() });
     const helped = await simulate(t, s.key.key, live.gym.id, { gympass_user_id: platformId() });
 
     expectReply(simulated, 403, EXPLICIT_DENY);
     expectReply(helped, 403, EXPLICIT_DENY);
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test.each([
@@ -212,12 +201,12 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
       ...fields,
       ...('product_id' in fields ? { product_id: other.first.id } : {}),
     };
-    const before = await wholeStore(t);
+    const before = await op.wholeStore(t);
 
     const response = await sandboxCheckin(t, s.key.key, s.gym.id, body);
 
     expectReply(response, 400, { metadata: { total: 0, errors: 1 }, errors: [{ message, key }] });
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when the helper is called with a gym id that is not a number, then 400 key gym_id', async () => {

@@ -1,22 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  ALREADY_VALIDATED,
-  CANCELLED,
-  CODE_LENGTH_ERROR,
-  EXPIRED,
-  EXPLICIT_DENY,
-  NOT_FOUND_CHECKIN,
-  arrangeCheckin,
-  errorEnvelope,
-  expectReply,
-  postValidate,
-  secondsOf,
-  sharedApp,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import {
   checkinRow,
   customCodeRow,
@@ -36,20 +21,24 @@ async function withStoredCode(t: TestApp, gymId: number, member: string) {
 }
 
 describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test('when the check-in is valid, then 200 and the code is stored with the validation', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const now = t.clock.now();
 
-    const response = await postValidate(t, a.headers, {
+    const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: 'QR-7781',
     });
 
-    expectReply(response, 200, validationResult(a, { platform_id: checkin.platformId }, secondsOf(now)));
+    partner.expectReply(
+      response,
+      200,
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(now)),
+    );
     expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
       gym_id: a.gym.id,
       platform_id: checkin.platformId,
@@ -61,16 +50,16 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
   });
 
   test.each([
-    ['expired', EXPIRED],
-    ['cancelled', CANCELLED],
-    ['already validated', ALREADY_VALIDATED],
+    ['expired', partner.EXPIRED],
+    ['cancelled', partner.CANCELLED],
+    ['already validated', partner.ALREADY_VALIDATED],
   ] as const)(
     'when the check-in is %s, then 400 with its key, the existing code is replaced and no transaction is added',
     async (condition, body) => {
       const t = app();
       const a = await arrangePartner(t.services);
       const checkedInAt = condition === 'expired' ? t.clock.now() - TTL_MS : t.clock.now();
-      const checkin = await arrangeCheckin(t, a, { checkedInAt });
+      const checkin = await partner.arrangeCheckin(t, a, { checkedInAt });
       if (condition === 'cancelled') await t.services.checkins.cancel(checkin.id);
       if (condition === 'already validated') {
         await t.services.validation.validate({
@@ -83,12 +72,12 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
       const checkinBefore = await checkinRow(t.store, checkin.id);
       const transactionsBefore = await transactionsOf(t.store, checkin.id);
 
-      const response = await postValidate(t, a.headers, {
+      const response = await partner.postValidate(t, a.headers, {
         platform_id: checkin.platformId,
         custom_code: 'NEW-CODE',
       });
 
-      expectReply(response, 400, body);
+      partner.expectReply(response, 400, body);
       expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
         gym_id: a.gym.id,
         platform_id: checkin.platformId,
@@ -105,14 +94,14 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
   test('when the check-in is expired and the member had no code, then 400 expired and the code is created', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS });
+    const checkin = await partner.arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS });
 
-    const response = await postValidate(t, a.headers, {
+    const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: '4411',
     });
 
-    expectReply(response, 400, EXPIRED);
+    partner.expectReply(response, 400, partner.EXPIRED);
     expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
       gym_id: a.gym.id,
       platform_id: checkin.platformId,
@@ -125,58 +114,55 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
   test('when no check-in is found, then 404 and the code is not stored', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: platformId(), custom_code: 'QR-1' });
-
-    expectReply(response, 404, NOT_FOUND_CHECKIN);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.NOT_FOUND_CHECKIN, () =>
+      partner.postValidate(t, a.headers, {
+        platform_id: platformId(),
+        custom_code: 'QR-1',
+      }),
+    );
   });
 
   test('when the code input is invalid on a valid check-in, then 400 custom_code and neither code nor check-in change', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     await withStoredCode(t, a.gym.id, checkin.platformId);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, {
-      platform_id: checkin.platformId,
-      custom_code: 'ABCDEFGHIJKLMN',
-    });
-
-    expectReply(response, 400, CODE_LENGTH_ERROR);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.CODE_LENGTH_ERROR, () =>
+      partner.postValidate(t, a.headers, {
+        platform_id: checkin.platformId,
+        custom_code: 'ABCDEFGHIJKLMN',
+      }),
+    );
   });
 
   test('when the key may not act on the gym (403), then the code is not stored and the check-in is not validated', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
     const b = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, b);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(
-      t,
-      { ...a.headers, 'x-gym-id': String(b.gym.id) },
-      { platform_id: checkin.platformId, custom_code: 'QR-2' },
+    const checkin = await partner.arrangeCheckin(t, b);
+    await partner.expectReplyNoWrite(t, 403, partner.EXPLICIT_DENY, () =>
+      partner.postValidate(
+        t,
+        { ...a.headers, 'x-gym-id': String(b.gym.id) },
+        { platform_id: checkin.platformId, custom_code: 'QR-2' },
+      ),
     );
-
-    expectReply(response, 403, EXPLICIT_DENY);
-    expect(await storeState(t.store)).toEqual(before);
   });
 
   test('when custom_code is null, then it means "no code": 200 and nothing is stored for the member', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: null });
+    const response = await partner.postValidate(t, a.headers, {
+      platform_id: checkin.platformId,
+      custom_code: null,
+    });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
     expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toBeUndefined();
   });
@@ -184,24 +170,26 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
   test('when the validation fails unexpectedly, then 500 envelope with the request id, and neither validation nor code is kept', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
-    const before = await storeState(t.store);
+    const checkin = await partner.arrangeCheckin(t, a);
+    const before = await partner.storeState(t.store);
     await sql`alter table transactions rename to transactions_gone`.execute(t.store.db);
 
-    const response = await postValidate(
-      t,
-      { ...a.headers, 'x-request-id': 'req-validate-500' },
-      { platform_id: checkin.platformId, custom_code: 'QR-3' },
-    ).finally(() => sql`alter table transactions_gone rename to transactions`.execute(t.store.db));
+    const response = await partner
+      .postValidate(
+        t,
+        { ...a.headers, 'x-request-id': 'req-validate-500' },
+        { platform_id: checkin.platformId, custom_code: 'QR-3' },
+      )
+      .finally(() => sql`alter table transactions_gone rename to transactions`.execute(t.store.db));
 
-    expectReply(response, 500, {
-      ...errorEnvelope(
+    partner.expectReply(response, 500, {
+      ...partner.errorEnvelope(
         'checkin.validation.unexpected-error',
         'There was an unexpected internal server error',
       ),
       request_id: 'req-validate-500',
     });
     expect(response.body).not.toMatch(/transactions|sql|at .*\.ts/i);
-    expect(await storeState(t.store)).toEqual(before);
+    expect(await partner.storeState(t.store)).toEqual(before);
   });
 });

@@ -1,48 +1,31 @@
 import { describe, expect, test } from 'vitest';
 import { BAD_CODES, BAD_IDS } from '../fixtures/bad-inputs.js';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  CODE_LENGTH_ERROR,
-  PLATFORM_ID_ERROR,
-  sharedApp,
-  arrangeCheckin,
-  errorEnvelope,
-  expectReply,
-  postValidate,
-  secondsOf,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { checkinRow, customCodeRow, transactionsOf } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 describe.each(dialects)('validate input (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test.each(BAD_IDS)(
     'when platform_id is %s, then 400 platform_id and nothing is written',
     async (_, value) => {
       const t = app();
       const a = await arrangePartner(t.services);
-      await arrangeCheckin(t, a, { platformId: '1234567890123' });
-      const before = await storeState(t.store);
-
-      const response = await postValidate(t, a.headers, { platform_id: value });
-
-      expectReply(response, 400, PLATFORM_ID_ERROR);
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.arrangeCheckin(t, a, { platformId: '1234567890123' });
+      await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+        partner.postValidate(t, a.headers, { platform_id: value }),
+      );
     },
   );
 
   test.each(BAD_IDS)('when gympass_id alone is %s, then 400 platform_id', async (_, value) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { gympass_id: value });
-
-    expectReply(response, 400, PLATFORM_ID_ERROR);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.PLATFORM_ID_ERROR, () =>
+      partner.postValidate(t, a.headers, { gympass_id: value }),
+    );
   });
 
   test.each([
@@ -52,23 +35,23 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
   ])('when the body has %s, then 400 platform_id', async (_, body) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
+    const before = await partner.storeState(t.store);
 
-    expectReply(await postValidate(t, a.headers, body), 400, PLATFORM_ID_ERROR);
-    expect(await storeState(t.store)).toEqual(before);
+    partner.expectReply(await partner.postValidate(t, a.headers, body), 400, partner.PLATFORM_ID_ERROR);
+    expect(await partner.storeState(t.store)).toEqual(before);
   });
 
   test('when the id has leading zeros, then it is accepted and echoed byte for byte', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a, { platformId: '0000000000042' });
+    const checkin = await partner.arrangeCheckin(t, a, { platformId: '0000000000042' });
 
-    const response = await postValidate(t, a.headers, { platform_id: '0000000000042' });
+    const response = await partner.postValidate(t, a.headers, { platform_id: '0000000000042' });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: '0000000000042' }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: '0000000000042' }, partner.secondsOf(t.clock.now())),
     );
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
   });
@@ -76,42 +59,42 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
   test('when only gympass_id is sent, then it validates and results.user echoes platform_id and gympass_id', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { gympass_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { gympass_id: checkin.platformId });
 
     const user = { platform_id: checkin.platformId, gympass_id: checkin.platformId };
-    expectReply(response, 200, validationResult(a, user, secondsOf(t.clock.now())));
+    partner.expectReply(response, 200, partner.validationResult(a, user, partner.secondsOf(t.clock.now())));
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
   test('when both ids are sent and equal, then it validates and both are echoed', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const id = checkin.platformId;
 
-    const response = await postValidate(t, a.headers, { platform_id: id, gympass_id: id });
+    const response = await partner.postValidate(t, a.headers, { platform_id: id, gympass_id: id });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: id, gympass_id: id }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: id, gympass_id: id }, partner.secondsOf(t.clock.now())),
     );
   });
 
   test('when platform_id is null next to a valid gympass_id, then it counts as absent and the member is validated', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const id = checkin.platformId;
 
-    const response = await postValidate(t, a.headers, { platform_id: null, gympass_id: id });
+    const response = await partner.postValidate(t, a.headers, { platform_id: null, gympass_id: id });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: id, gympass_id: id }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: id, gympass_id: id }, partner.secondsOf(t.clock.now())),
     );
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
   });
@@ -119,32 +102,36 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
   test('when gympass_id is null next to a valid platform_id, then only platform_id is echoed', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId, gympass_id: null });
+    const response = await partner.postValidate(t, a.headers, {
+      platform_id: checkin.platformId,
+      gympass_id: null,
+    });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
   });
 
   test('when both ids are sent and differ, then 400 platform_id and neither member is validated', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const first = await arrangeCheckin(t, a);
-    const second = await arrangeCheckin(t, a);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, {
-      platform_id: first.platformId,
-      gympass_id: second.platformId,
-      custom_code: '   ',
-    });
-
-    expectReply(response, 400, errorEnvelope('platform_id', 'must equal gympass_id when both are sent'));
-    expect(await storeState(t.store)).toEqual(before);
+    const first = await partner.arrangeCheckin(t, a);
+    const second = await partner.arrangeCheckin(t, a);
+    await partner.expectReplyNoWrite(
+      t,
+      400,
+      partner.errorEnvelope('platform_id', 'must equal gympass_id when both are sent'),
+      () =>
+        partner.postValidate(t, a.headers, {
+          platform_id: first.platformId,
+          gympass_id: second.platformId,
+          custom_code: '   ',
+        }),
+    );
   });
 
   test.each(BAD_CODES)(
@@ -152,17 +139,14 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
     async (_, value, message) => {
       const t = app();
       const a = await arrangePartner(t.services);
-      const checkin = await arrangeCheckin(t, a);
+      const checkin = await partner.arrangeCheckin(t, a);
       await t.services.customCodes.create({ gymId: a.gym.id, platformId: checkin.platformId }, 'KEEP-ME');
-      const before = await storeState(t.store);
-
-      const response = await postValidate(t, a.headers, {
-        platform_id: checkin.platformId,
-        custom_code: value,
-      });
-
-      expectReply(response, 400, errorEnvelope('custom_code', message));
-      expect(await storeState(t.store)).toEqual(before);
+      await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', message), () =>
+        partner.postValidate(t, a.headers, {
+          platform_id: checkin.platformId,
+          custom_code: value,
+        }),
+      );
     },
   );
 
@@ -174,14 +158,17 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
   ])('when custom_code is %s, then it is accepted and stored verbatim', async (_, code) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: code });
+    const response = await partner.postValidate(t, a.headers, {
+      platform_id: checkin.platformId,
+      custom_code: code,
+    });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
     expect((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code).toBe(code);
   });
@@ -190,31 +177,34 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    const response = await postValidate(t, a.headers, { platform_id: 42, custom_code: 'ABCDEFGHIJKLMN' });
+    const response = await partner.postValidate(t, a.headers, {
+      platform_id: 42,
+      custom_code: 'ABCDEFGHIJKLMN',
+    });
 
-    expectReply(response, 400, PLATFORM_ID_ERROR);
+    partner.expectReply(response, 400, partner.PLATFORM_ID_ERROR);
   });
 
   test('when a valid platform_id comes with a 14-character code, then the custom_code length error is returned', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    const response = await postValidate(t, a.headers, {
+    const response = await partner.postValidate(t, a.headers, {
       platform_id: platformId(),
       custom_code: '12345678901234',
     });
 
-    expectReply(response, 400, CODE_LENGTH_ERROR);
+    partner.expectReply(response, 400, partner.CODE_LENGTH_ERROR);
   });
 
   test('when the body carries unknown fields (status, gym_id, partner_id, product_id, validated_at), then they are ignored', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
     const b = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const now = t.clock.now();
 
-    const response = await postValidate(t, a.headers, {
+    const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       status: 'cancelled',
       gym_id: b.gym.id,
@@ -224,7 +214,11 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
       payout_cents: 1,
     });
 
-    expectReply(response, 200, validationResult(a, { platform_id: checkin.platformId }, secondsOf(now)));
+    partner.expectReply(
+      response,
+      200,
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(now)),
+    );
     expect(await transactionsOf(t.store, checkin.id)).toEqual([
       expect.objectContaining({
         partner_id: a.partner.id,

@@ -1,36 +1,28 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  ALREADY_VALIDATED,
-  CANCELLED,
-  EXPIRED,
-  NOT_FOUND_CHECKIN,
-  sharedApp,
-  arrangeCheckin,
-  expectReply,
-  postValidate,
-  secondsOf,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
 
 describe.each(dialects)('validate (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test('when the check-in is valid, then 200 with the full result, the check-in is validated and one transaction copies the product', async () => {
     const t = app();
     const a = await arrangePartner(t.services, { payoutCents: 1250, currency: 'BRL' });
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const before = await checkinRow(t.store, checkin.id);
     const now = t.clock.now();
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    expectReply(response, 200, validationResult(a, { platform_id: checkin.platformId }, secondsOf(now)));
+    partner.expectReply(
+      response,
+      200,
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(now)),
+    );
     expect(await checkinRow(t.store, checkin.id)).toEqual({
       ...before,
       status: 'validated',
@@ -55,14 +47,14 @@ describe.each(dialects)('validate (%s)', (dialect) => {
   test('when the product pays 0 in another currency, then the validation is valid and the transaction carries 0 USD', async () => {
     const t = app();
     const a = await arrangePartner(t.services, { payoutCents: 0, currency: 'USD' });
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
     const [transaction] = await transactionsOf(t.store, checkin.id);
     expect({ payout: transaction?.payout_cents, currency: transaction?.currency }).toEqual({
@@ -75,12 +67,9 @@ describe.each(dialects)('validate (%s)', (dialect) => {
   test('when the member has no check-in at all, then 404 checkin.validation.notfound and nothing is written', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: platformId() });
-
-    expectReply(response, 404, NOT_FOUND_CHECKIN);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.NOT_FOUND_CHECKIN, () =>
+      partner.postValidate(t, a.headers, { platform_id: platformId() }),
+    );
   });
 
   test("when the member's only check-in is at another gym of the partner, then 404 and that check-in stays pending", async () => {
@@ -94,73 +83,65 @@ describe.each(dialects)('validate (%s)', (dialect) => {
     const otherProduct = await t.services.catalog.createProduct(other.id, { description: 'Other' });
     const member = platformId();
     await t.services.checkins.create({ platformId: member, gymId: other.id, productId: otherProduct.id });
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: member });
-
-    expectReply(response, 404, NOT_FOUND_CHECKIN);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 404, partner.NOT_FOUND_CHECKIN, () =>
+      partner.postValidate(t, a.headers, { platform_id: member }),
+    );
   });
 
   test('when the member cancelled the check-in, then 400 checkin.validation.cancelled and nothing is written', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     await t.services.checkins.cancel(checkin.id);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
-
-    expectReply(response, 400, CANCELLED);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.CANCELLED, () =>
+      partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
+    );
     expect((await checkinRow(t.store, checkin.id)).status).toBe('cancelled');
   });
 
   test('when the check-in window elapsed, then 400 checkin.validation.expired and nothing is written', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS - 1 });
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
-
-    expectReply(response, 400, EXPIRED);
-    expect(await storeState(t.store)).toEqual(before);
+    const checkin = await partner.arrangeCheckin(t, a, { checkedInAt: t.clock.now() - TTL_MS - 1 });
+    await partner.expectReplyNoWrite(t, 400, partner.EXPIRED, () =>
+      partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
+    );
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');
   });
 
   test('when the check-in is already validated, then 400 checkin.already.validated and no second transaction', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     await t.services.validation.validate({
       gymId: a.gym.id,
       platformId: checkin.platformId,
       customCode: undefined,
     });
     t.clock.advance(5_000);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
-
-    expectReply(response, 400, ALREADY_VALIDATED);
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.ALREADY_VALIDATED, () =>
+      partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
+    );
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
   test('when the same validate is sent 5 times in a row, then 200 once and 4 × 400 checkin.already.validated', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
     const replies = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+      const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
       replies.push({ status: response.statusCode, body: JSON.parse(response.body) as unknown });
     }
 
-    const ok = validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now()));
-    const refused = { status: 400, body: ALREADY_VALIDATED };
+    const ok = partner.validationResult(
+      a,
+      { platform_id: checkin.platformId },
+      partner.secondsOf(t.clock.now()),
+    );
+    const refused = { status: 400, body: partner.ALREADY_VALIDATED };
     expect(replies).toEqual([{ status: 200, body: ok }, refused, refused, refused, refused]);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
     await expectLedgerInvariants(t.store);
@@ -170,14 +151,14 @@ describe.each(dialects)('validate (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
     t.clock.set('2026-07-09T23:59:59.999Z');
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(t, a.headers, { platform_id: checkin.platformId });
+    const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, '2026-07-09T23:59:59Z'),
+      partner.validationResult(a, { platform_id: checkin.platformId }, '2026-07-09T23:59:59Z'),
     );
     expect((JSON.parse(response.body) as { results: { validated_at: string } }).results.validated_at).toMatch(
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,

@@ -1,18 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
-import {
-  EMPTY_SUCCESS,
-  UNSUPPORTED_MEDIA_TYPE,
-  arrangeCheckin,
-  codeRequest,
-  errorEnvelope,
-  expectReply,
-  postValidate,
-  secondsOf,
-  sharedApp,
-  storeState,
-  validationResult,
-} from '../fixtures/partner-api.js';
+import * as partner from '../fixtures/partner-api.js';
 import { customCodeRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
@@ -25,7 +13,7 @@ function paddedBody(member: string, bytes: number): string {
 }
 
 describe.each(dialects)('content types and body limits (%s)', (dialect) => {
-  const app = sharedApp({ dialect });
+  const app = partner.sharedApp({ dialect });
 
   test.each([
     'application/json',
@@ -36,9 +24,9 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
   ])('when validate is sent as "%s", then it is accepted', async (contentType) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(
+    const response = await partner.postValidate(
       t,
       { ...a.headers, 'content-type': contentType },
       {
@@ -46,10 +34,10 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
       },
     );
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
   });
 
@@ -59,7 +47,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
     const member = platformId();
     await t.services.customCodes.create({ gymId: a.gym.id, platformId: member }, 'OLD');
 
-    const response = await codeRequest(
+    const response = await partner.codeRequest(
       t,
       'PUT',
       member,
@@ -69,7 +57,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
       },
     );
 
-    expectReply(response, 200, EMPTY_SUCCESS);
+    partner.expectReply(response, 200, partner.EMPTY_SUCCESS);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('NEW');
   });
 
@@ -82,8 +70,8 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
   ])('when a JSON body is sent as %s, then 415 and nothing is written', async (_, contentType) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
-    const before = await storeState(t.store);
+    const checkin = await partner.arrangeCheckin(t, a);
+    const before = await partner.storeState(t.store);
 
     const validate = await t.app.inject({
       method: 'POST',
@@ -98,37 +86,37 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
       payload: JSON.stringify({ custom_code: 'X' }),
     });
 
-    expectReply(validate, 415, UNSUPPORTED_MEDIA_TYPE);
-    expectReply(create, 415, UNSUPPORTED_MEDIA_TYPE);
-    expect(await storeState(t.store)).toEqual(before);
+    partner.expectReply(validate, 415, partner.UNSUPPORTED_MEDIA_TYPE);
+    partner.expectReply(create, 415, partner.UNSUPPORTED_MEDIA_TYPE);
+    expect(await partner.storeState(t.store)).toEqual(before);
   });
 
   test('when the body is exactly 64 KiB, then it is accepted', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
     const body = paddedBody(checkin.platformId, BODY_LIMIT);
 
-    const response = await postValidate(t, a.headers, body);
+    const response = await partner.postValidate(t, a.headers, body);
 
     expect(Buffer.byteLength(body)).toBe(BODY_LIMIT);
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
   });
 
   test('when the body is 64 KiB + 1 byte, then 413 request.too-large and nothing is written', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, paddedBody(checkin.platformId, BODY_LIMIT + 1));
-
-    expectReply(response, 413, errorEnvelope('request.too-large', 'body must not exceed 65536 bytes'));
-    expect(await storeState(t.store)).toEqual(before);
+    const checkin = await partner.arrangeCheckin(t, a);
+    await partner.expectReplyNoWrite(
+      t,
+      413,
+      partner.errorEnvelope('request.too-large', 'body must not exceed 65536 bytes'),
+      () => partner.postValidate(t, a.headers, paddedBody(checkin.platformId, BODY_LIMIT + 1)),
+    );
   });
 
   test.each([
@@ -141,12 +129,9 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
   ])('when validate carries %s, then 400 body and nothing is written', async (_, payload, message) => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const before = await storeState(t.store);
-
-    const response = await postValidate(t, a.headers, payload);
-
-    expectReply(response, 400, errorEnvelope('body', message));
-    expect(await storeState(t.store)).toEqual(before);
+    await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('body', message), () =>
+      partner.postValidate(t, a.headers, payload),
+    );
   });
 
   test.each([
@@ -159,12 +144,12 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    const response = await postValidate(t, a.headers, payload);
+    const response = await partner.postValidate(t, a.headers, payload);
 
-    expectReply(
+    partner.expectReply(
       response,
       400,
-      errorEnvelope('body', 'must not contain __proto__ or constructor.prototype keys'),
+      partner.errorEnvelope('body', 'must not contain __proto__ or constructor.prototype keys'),
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -173,9 +158,9 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
     const t = app();
     const a = await arrangePartner(t.services);
 
-    const response = await codeRequest(t, 'POST', platformId(), a.headers);
+    const response = await partner.codeRequest(t, 'POST', platformId(), a.headers);
 
-    expectReply(response, 400, errorEnvelope('body', 'is required'));
+    partner.expectReply(response, 400, partner.errorEnvelope('body', 'is required'));
   });
 
   test.each([
@@ -206,18 +191,18 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
   test('when the client sends Accept: text/html, then validate still answers 200 JSON (no 406)', async () => {
     const t = app();
     const a = await arrangePartner(t.services);
-    const checkin = await arrangeCheckin(t, a);
+    const checkin = await partner.arrangeCheckin(t, a);
 
-    const response = await postValidate(
+    const response = await partner.postValidate(
       t,
       { ...a.headers, accept: 'text/html' },
       { platform_id: checkin.platformId },
     );
 
-    expectReply(
+    partner.expectReply(
       response,
       200,
-      validationResult(a, { platform_id: checkin.platformId }, secondsOf(t.clock.now())),
+      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
     );
   });
 });

@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
-  openOperator,
   validatedBody,
-  type Operator,
+  useOperators,
 } from '../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
 import { pollUntil, reply, send, validate } from '../fixtures/processes/http.js';
@@ -17,11 +16,7 @@ import { SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 describe.skipIf(!privateClusterSupported)('PostgreSQL down when gatehouse starts (private cluster)', () => {
   const cluster = usePrivateCluster();
   const startGatehouse = useGatehouseProcesses();
-  let operator: Operator | undefined;
-  afterEach(async () => {
-    await operator?.close();
-    operator = undefined;
-  });
+  const operatorOn = useOperators();
 
   test('when PostgreSQL is down at start, then the process stays up answering 503 with Retry-After, and serves once it is back', async () => {
     await cluster().stop();
@@ -51,7 +46,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL down when gatehouse starts
     expect(ready.result).toEqual({ status: 200, body: { status: 'ready' } });
 
     // The process applied the migrations; only now can the operator arrange anything.
-    operator = openOperator(cluster().url('gh_row30_operator'));
+    const operator = operatorOn(cluster().url('gh_row30_operator'));
     const arranged = await arrangeCheckins(operator.services, 1);
     const checkin = arranged.checkins[0]!;
     const validated = reply(await validate(server.baseUrl, arranged.headers, checkin.platformId));

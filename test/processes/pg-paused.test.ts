@@ -1,17 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import {
   arrangeCheckins,
   expectOneTransaction,
-  openOperator,
+  useClusterGatehouse,
   validatedBody,
-  type Operator,
 } from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
 import { pollUntil, reply, statusOf, validate } from '../fixtures/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { privateClusterSupported } from '../fixtures/processes/private-postgres.js';
 import { ALREADY_VALIDATED, NOT_FOUND_CHECKIN, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
 const PAUSE_MS = 10_000;
@@ -23,22 +21,14 @@ const STATEMENT_TIMEOUT_MS = 1500;
 const ANSWER_WITHIN_MS = 2 * (STATEMENT_TIMEOUT_MS + 1000) + 1000;
 
 describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (private cluster)', () => {
-  const cluster = usePrivateCluster();
-  const startGatehouse = useGatehouseProcesses();
-  let operator: Operator;
-  beforeEach(async () => {
-    operator = openOperator(cluster().url('gh_row33_operator'));
-    await operator.store.migrate();
-  });
-  afterEach(() => operator.close());
+  const { cluster, operator, start } = useClusterGatehouse('gh_row33');
 
   test('when PostgreSQL is paused for 10 s, then a validate answers 503 within the query timeout, and its retry after resume is 200 or already validated with one transaction', async () => {
-    const server = await startGatehouse({
-      GATEHOUSE_DATABASE_URL: cluster().url('gh_row33'),
+    const server = await start({
       GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
       GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '1000',
     });
-    const arranged = await arrangeCheckins(operator.services, 1);
+    const arranged = await arrangeCheckins(operator().services, 1);
     const checkin = arranged.checkins[0]!;
     // A pooled connection exists before the pause, as on a serving process.
     expect(reply(await validate(server.baseUrl, arranged.headers, platformId()))).toEqual({
@@ -65,7 +55,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (priva
       (outcome) => statusOf(outcome) === 200 || statusOf(outcome) === 400,
       { withinMs: 10_000, intervalMs: 200 },
     );
-    const transaction = await expectOneTransaction(operator.store, checkin.id);
+    const transaction = await expectOneTransaction(operator().store, checkin.id);
     expect([
       { status: 200, body: validatedBody(arranged, checkin.platformId, transaction.validated_at) },
       { status: 400, body: ALREADY_VALIDATED },
@@ -74,7 +64,7 @@ describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (priva
       status: 400,
       body: ALREADY_VALIDATED,
     });
-    await expectLedgerInvariants(operator.store);
+    await expectLedgerInvariants(operator().store);
     expect(server.isAlive()).toBe(true);
   });
 });

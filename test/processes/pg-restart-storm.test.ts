@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
-import {
-  arrangeCheckins,
-  openOperator,
-  validatedBody,
-  type Operator,
-} from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { arrangeCheckins, useClusterGatehouse, validatedBody } from '../fixtures/processes/arrange.js';
 import { pollUntil, reply, send, type Outcome } from '../fixtures/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { privateClusterSupported } from '../fixtures/processes/private-postgres.js';
 import { runStorm, type Attempt } from '../fixtures/processes/storm.js';
 import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
@@ -38,24 +32,16 @@ function tally(attempts: Attempt[]): Record<string, number> {
 describe.skipIf(!privateClusterSupported)(
   'PostgreSQL restarted during a validate storm (private cluster)',
   () => {
-    const cluster = usePrivateCluster();
-    const startGatehouse = useGatehouseProcesses();
-    let operator: Operator;
-    beforeEach(async () => {
-      operator = openOperator(cluster().url('gh_row32_operator'));
-      await operator.store.migrate();
-    });
-    afterEach(() => operator.close());
+    const { cluster, operator, start } = useClusterGatehouse('gh_row32');
 
     test('when PostgreSQL restarts under a storm of validates, then each answer is 200, already validated, 503 or a timeout, retries succeed, and every 200 has exactly one transaction', async () => {
-      const server = await startGatehouse({
-        GATEHOUSE_DATABASE_URL: cluster().url('gh_row32'),
+      const server = await start({
         GATEHOUSE_PG_CONNECT_TIMEOUT_MS: '1000',
         GATEHOUSE_PG_STATEMENT_TIMEOUT_MS: '3000',
         // The storm is one key at up to ~300 requests a second: the per-key limit is not what is under test.
         GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
       });
-      const arranged = await arrangeCheckins(operator.services, CHECKINS);
+      const arranged = await arrangeCheckins(operator().services, CHECKINS);
       const byMember = new Map(arranged.checkins.map((c) => [c.platformId, c]));
 
       const storm = await runStorm({
@@ -81,7 +67,7 @@ describe.skipIf(!privateClusterSupported)(
 
       // Later requests succeed: every member ended with 200 or, after a 503 or timeout that had committed, 400.
       expect(storm.unfinished).toEqual([]);
-      const transactions = await operator.store.db.selectFrom('transactions').selectAll().execute();
+      const transactions = await operator().store.db.selectFrom('transactions').selectAll().execute();
       const paid = new Map(transactions.map((t) => [t.checkin_id, t]));
       for (const [member, checkin] of byMember) {
         const mine = storm.attempts.filter((a) => a.member === member);
@@ -106,7 +92,7 @@ describe.skipIf(!privateClusterSupported)(
         }
       }
       expect(transactions).toHaveLength(CHECKINS);
-      await expectLedgerInvariants(operator.store);
+      await expectLedgerInvariants(operator().store);
 
       expect(server.isAlive()).toBe(true);
       const ready = await pollUntil(

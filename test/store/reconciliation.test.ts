@@ -2,16 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  createProduct,
-  operatorApp,
-  validate,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 
-type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
 
 /** What can happen to a partner's money, in any order: visits, reversals, periods closed and paid, time passing. */
 const step = fc.oneof(
@@ -39,8 +32,8 @@ async function run(world: World, s: Step): Promise<void> {
   const { t, n } = world;
   if (s.kind === 'visit') {
     const product = s.usd ? { ...n.product, id: world.usd.id } : n.product;
-    const checkin = await createCheckin(t, product, { platform_id: platformId() });
-    expect((await validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
+    const checkin = await op.createCheckin(t, product, { platform_id: platformId() });
+    expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
     const row = await t.store.db
       .selectFrom('transactions')
       .select('id')
@@ -50,7 +43,7 @@ async function run(world: World, s: Step): Promise<void> {
   } else if (s.kind === 'reverse' && world.visits.length > 0) {
     const id = world.visits[s.visit % world.visits.length];
     const body = { reason: 'property', ...(s.cents === undefined ? {} : { amount_cents: s.cents }) };
-    const answer = await admin(t, 'POST', `/transactions/${id}/reversals`, body);
+    const answer = await op.admin(t, 'POST', `/transactions/${id}/reversals`, body);
     expect([201, 409], answer.body).toContain(answer.statusCode);
   } else if (s.kind === 'close') {
     const now = t.clock.now();
@@ -59,16 +52,16 @@ async function run(world: World, s: Step): Promise<void> {
       period_start: new Date(now - s.backMinutes * 60_000).toISOString(),
       period_end: new Date(now).toISOString(),
     };
-    const answer = await admin(t, 'POST', '/settlements', body);
+    const answer = await op.admin(t, 'POST', '/settlements', body);
     expect([201, 409], answer.body).toContain(answer.statusCode);
     if (answer.statusCode === 201) {
       world.settlements.push(...answer.json<{ items: { id: number }[] }>().items.map((item) => item.id));
     }
   } else if (s.kind === 'pay' && world.settlements.length > 0) {
     const id = world.settlements[s.settlement % world.settlements.length];
-    expect((await admin(t, 'POST', `/settlements/${id}/paid`, { reference: `ref-${id}` })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await op.admin(t, 'POST', `/settlements/${id}/paid`, { reference: `ref-${id}` })).statusCode,
+    ).toBe(200);
   } else if (s.kind === 'wait') {
     t.clock.advance(s.minutes * 60_000);
   }
@@ -81,7 +74,7 @@ async function run(world: World, s: Step): Promise<void> {
  */
 async function expectReconciled(world: World): Promise<void> {
   const { t, n } = world;
-  const ledger = await admin(t, 'GET', `/transactions?partner_id=${n.partner.id}&limit=1000`);
+  const ledger = await op.admin(t, 'GET', `/transactions?partner_id=${n.partner.id}&limit=1000`);
   const entries = ledger.json<{
     items: { id: number; currency: string; payout_cents: number; kind: string; reverses: number | null }[];
   }>().items;
@@ -130,14 +123,14 @@ async function expectReconciled(world: World): Promise<void> {
 }
 
 describe.each(dialects)('money reconciles with the ledger, whatever happens (%s)', (dialect) => {
-  const app = operatorApp({ dialect, env: { GATEHOUSE_DAILY_VISIT_LIMIT: '0' } });
+  const app = op.operatorApp({ dialect, env: { GATEHOUSE_DAILY_VISIT_LIMIT: '0' } });
 
   test('when visits, reversals, closes, payments and time come in any order, then settlements and unsettled entries add up to the ledger, and no entry is settled twice', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         const t = app();
-        const n = await arrangeNetwork(t);
-        const usd = await createProduct(t, n.gym.id, { payout_cents: 999, currency: 'USD' });
+        const n = await op.arrangeNetwork(t);
+        const usd = await op.createProduct(t, n.gym.id, { payout_cents: 999, currency: 'USD' });
         const world: World = { t, n, usd, visits: [], settlements: [] };
         for (const s of steps) await run(world, s);
         await expectReconciled(world);

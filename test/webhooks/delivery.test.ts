@@ -1,21 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dispatchEvents } from '../../src/services/webhooks/dispatcher.js';
 import { dialects } from '../fixtures/test-app.js';
 import { admin, arrangeNetwork, createCheckin, validate } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { eventually, useReceivers } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, startWebhookApp, webhookApp } from '../fixtures/webhook-app.js';
 
-const receivers: Receiver[] = [];
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = useReceivers();
 
 describe.each(dialects)('webhook delivery (%s)', (dialect) => {
   const app = webhookApp({ dialect });

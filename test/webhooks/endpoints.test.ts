@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
-import {
-  admin,
-  arrangeNetwork,
-  createCheckin,
-  issueKey,
-  partnerHeaders,
-  wholeStore,
-} from '../fixtures/operator-api.js';
+import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { eventually, startReceiver } from '../fixtures/webhook-receiver.js';
@@ -37,8 +30,8 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
   });
 
   test('when an endpoint is registered, listed, changed and removed, then each answer is whole, the secret shows once and is stored encrypted', async () => {
-    const n = await arrangeNetwork(t);
-    const created = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+    const n = await op.arrangeNetwork(t);
+    const created = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
       url: 'https://hooks.example.com/in',
       event_types: ['checkin.validated', 'checkin.created'],
       gym_ids: [n.gym.id],
@@ -66,12 +59,12 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
     expect(row?.secret).toMatch(/^enc:v1:/);
     expect(row?.secret).not.toContain(endpoint.secret.slice(6));
 
-    expectReply(await admin(t, 'GET', `/partners/${n.partner.id}/webhooks`), 200, {
+    expectReply(await op.admin(t, 'GET', `/partners/${n.partner.id}/webhooks`), 200, {
       items: [shown],
       next_cursor: null,
     });
     expectReply(
-      await admin(t, 'PATCH', `/webhooks/${endpoint.id}`, { timeout_ms: 2000, event_types: null }),
+      await op.admin(t, 'PATCH', `/webhooks/${endpoint.id}`, { timeout_ms: 2000, event_types: null }),
       200,
       {
         ...shown,
@@ -79,9 +72,9 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
         event_types: null,
       },
     );
-    expect((await admin(t, 'DELETE', `/webhooks/${endpoint.id}`)).statusCode).toBe(204);
+    expect((await op.admin(t, 'DELETE', `/webhooks/${endpoint.id}`)).statusCode).toBe(204);
     expectReply(
-      await admin(t, 'GET', `/webhooks/${endpoint.id}`),
+      await op.admin(t, 'GET', `/webhooks/${endpoint.id}`),
       404,
       errorEnvelope('webhook.not-found', 'webhook not found'),
     );
@@ -97,9 +90,9 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
     ['file:///etc/passwd'],
     ['http://unknown.invalid/in'],
   ])('when the URL is %s, then it is refused with key url and nothing is stored', async (url) => {
-    const n = await arrangeNetwork(t);
-    const before = await wholeStore(t);
-    const response = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, { url });
+    const n = await op.arrangeNetwork(t);
+    const before = await op.wholeStore(t);
+    const response = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, { url });
 
     expect(response.statusCode).toBe(400);
     expect((JSON.parse(response.body) as { errors: { key: string }[] }).errors.map((e) => e.key)).toEqual([
@@ -112,19 +105,19 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
         .where('partner_id', '=', n.partner.id)
         .execute(),
     ).toEqual([]);
-    expect((await wholeStore(t)).audit_log).toEqual(before.audit_log);
+    expect((await op.wholeStore(t)).audit_log).toEqual(before.audit_log);
   });
 
   test('when a name that was public at registration resolves to loopback at connect time, then nothing is sent', async () => {
     const hook = await startReceiver();
-    const n = await arrangeNetwork(t);
-    const created = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+    const n = await op.arrangeNetwork(t);
+    const created = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
       url: `http://hooks.example.com:${hook.port}/in`,
     });
     const endpoint = JSON.parse(created.body) as Endpoint;
     names['hooks.example.com'] = ['127.0.0.1'];
     try {
-      await createCheckin(t, n.product);
+      await op.createCheckin(t, n.product);
       t.webhookRunner.start();
       await eventually(async () => (await deliveriesOf(t, endpoint.id))[0]?.attempts === 1);
       expect((await deliveriesOf(t, endpoint.id))[0]?.last_error).toBe(
@@ -138,15 +131,15 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
   });
 
   test('when a partner key manages webhooks, then it sees only its own, and a key limited to a gym only those within it', async () => {
-    const n = await arrangeNetwork(t);
-    const other = await arrangeNetwork(t);
-    const scoped = await issueKey(t, n.partner.id, { gym_ids: [n.gym.id] });
+    const n = await op.arrangeNetwork(t);
+    const other = await op.arrangeNetwork(t);
+    const scoped = await op.issueKey(t, n.partner.id, { gym_ids: [n.gym.id] });
     const call = (key: string, method: 'POST' | 'GET' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
       t.app.inject({
         method,
         url: `/access/v1${url}`,
         headers: {
-          ...partnerHeaders(key, n.gym.id),
+          ...op.partnerHeaders(key, n.gym.id),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
@@ -168,7 +161,7 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
     const narrowEndpoint = (JSON.parse(narrow.body) as { results: Endpoint }).results;
     const otherEndpoint = JSON.parse(
       (
-        await admin(t, 'POST', `/partners/${other.partner.id}/webhooks`, {
+        await op.admin(t, 'POST', `/partners/${other.partner.id}/webhooks`, {
           url: 'https://hooks.example.com/o',
         })
       ).body,
@@ -207,8 +200,8 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
   });
 
   test('when bad fields are given, then each gets a 400 naming it and nothing is stored', async () => {
-    const n = await arrangeNetwork(t);
-    const before = await wholeStore(t);
+    const n = await op.arrangeNetwork(t);
+    const before = await op.wholeStore(t);
     const bad = [
       [{ url: 'https://hooks.example.com/in', event_types: ['checkin.exploded'] }, 'event_types'],
       [{ url: 'https://hooks.example.com/in', gym_ids: [999_999] }, 'gym_ids'],
@@ -218,12 +211,12 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
       [{}, 'url'],
     ] as const;
     for (const [body, key] of bad) {
-      const response = await admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, body);
+      const response = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, body);
       expect([
         response.statusCode,
         (JSON.parse(response.body) as { errors: { key: string }[] }).errors[0]?.key,
       ]).toEqual([400, key]);
     }
-    expect(await wholeStore(t)).toEqual(before);
+    expect(await op.wholeStore(t)).toEqual(before);
   });
 });

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
 import { admin, arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { eventually, startReceiver, useReceivers } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, webhookApp } from '../fixtures/webhook-app.js';
 
-const receivers: Receiver[] = [];
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receiver = useReceivers();
 
 const typeOf = (body: string) => JSON.parse(body) as { type: string; data: { platform_id: string } };
 

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { platformId } from '../../fixtures/factories.js';
-import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
+import { pgAvailable } from '../../fixtures/postgres.js';
 import { customCodeRow, transactionsOf } from '../../fixtures/store-state.js';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { DENY_MESSAGE } from '../../fixtures/wire-bodies.js';
 import { expectClean, screenshots, useBrowser } from '../../fixtures/processes/browser.js';
@@ -16,25 +13,11 @@ const dialects = pgAvailable ? (['sqlite', 'postgres'] as const) : (['sqlite'] a
 describe.each(dialects)('the front desk in a browser (%s)', (dialect) => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const ownDatabase = useOwnDatabase();
 
   async function serve(): Promise<{ baseUrl: string; operator: Operator }> {
-    let url: string;
-    if (dialect === 'postgres') {
-      const schema = await createPgSchema();
-      cleanups.push(() => schema.drop());
-      url = schema.url;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    }
+    const { url, operator } = await ownDatabase(dialect);
     const server = await spawnGatehouse({ GATEHOUSE_DATABASE_URL: url, GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN });
-    const operator = openOperator(url);
-    cleanups.push(() => operator.close());
     return { baseUrl: server.baseUrl, operator };
   }
 

@@ -1,8 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
 
@@ -15,22 +13,15 @@ const ADMIN_TOKEN = 'operator-secret-0123456789';
 describe('the operator views in a browser', () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
-  const cleanups: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const ownDatabase = useOwnDatabase();
 
   async function serve(): Promise<{ baseUrl: string; operator: Operator }> {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
+    const { url, operator } = await ownDatabase('sqlite');
     const server = await spawnGatehouse({
       GATEHOUSE_DATABASE_URL: url,
       GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
       GATEHOUSE_KEY_CACHE_SECONDS: '0',
     });
-    const operator = openOperator(url);
-    cleanups.push(() => operator.close());
     return { baseUrl: server.baseUrl, operator };
   }
 

@@ -1,13 +1,8 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants, transactionsOf } from '../../fixtures/store-state.js';
-import {
-  arrangeCheckins,
-  openOperator,
-  validatedBody,
-  type Operator,
-} from '../../fixtures/processes/arrange.js';
+import { arrangeCheckins, useOperators, validatedBody } from '../../fixtures/processes/arrange.js';
 import { reply } from '../../fixtures/processes/http.js';
 import { recordValidateHistory, statusOrFailure } from './history.js';
 import { inFlightValidate, lastResponse } from './in-flight.js';
@@ -20,15 +15,11 @@ const GRACE_MS = 5000;
 describe('SIGTERM under load', () => {
   const dir = useTempDir('gatehouse-sigterm-');
   const start = useServeProcesses();
-  let operator: Operator | undefined;
-  afterEach(async () => {
-    await operator?.close();
-    operator = undefined;
-  });
+  const operatorOn = useOperators();
 
   async function serving(checkins: number, grace = GRACE_MS) {
     const url = `sqlite:${join(dir(), 'gatehouse.db')}`;
-    operator = openOperator(url);
+    const operator = operatorOn(url);
     await operator.store.migrate();
     const arranged = await arrangeCheckins(operator.services, checkins);
     const server = await start({ GATEHOUSE_DATABASE_URL: url, GATEHOUSE_SHUTDOWN_GRACE_MS: String(grace) });

@@ -1,13 +1,7 @@
-import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
-import {
-  arrangeCheckins,
-  openOperator,
-  validatedBody,
-  type Operator,
-} from '../../fixtures/processes/arrange.js';
+import { arrangeSqliteStorm, useOperators, validatedBody } from '../../fixtures/processes/arrange.js';
 import { pollUntil, reply, send, statusOf, validate } from '../../fixtures/processes/http.js';
 import { recordValidateHistory, statusOrFailure } from './history.js';
 import { useServeProcesses, useTempDir } from './serve-process.js';
@@ -18,23 +12,11 @@ const CHECKINS = 300;
 describe('kill -9 during a SQLite validate storm, then restart', () => {
   const dir = useTempDir('gatehouse-kill9-');
   const start = useServeProcesses();
-  let operator: Operator | undefined;
-  afterEach(async () => {
-    await operator?.close();
-    operator = undefined;
-  });
+  const operatorOn = useOperators();
 
   test('when the process is killed with SIGKILL amid concurrent validates, then it restarts cleanly on the same file, integrity_check is ok, every 200 the client saw has exactly one transaction, and the ledger matches the validated check-ins one to one', async () => {
-    const path = join(dir(), 'gatehouse.db');
-    // The storm and its retries all use one key: its rate limit (tested in test/hardening) is off here.
-    const env = { GATEHOUSE_DATABASE_URL: `sqlite:${path}`, GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' };
-    operator = openOperator(env.GATEHOUSE_DATABASE_URL);
-    await operator.store.migrate();
-    const arranged = await arrangeCheckins(operator.services, CHECKINS);
-    const checkinOf = new Map(arranged.checkins.map((c) => [c.platformId, c.id]));
     // Only the server has the file open when it dies: what it left behind is all a restart has to go on.
-    await operator.close();
-    operator = undefined;
+    const { path, env, arranged, checkinOf } = await arrangeSqliteStorm(dir(), CHECKINS);
 
     const first = await start(env);
     const storm = await recordValidateHistory({
@@ -71,7 +53,7 @@ describe('kill -9 during a SQLite validate storm, then restart', () => {
       check.close();
     }
 
-    operator = openOperator(env.GATEHOUSE_DATABASE_URL);
+    const operator = operatorOn(env.GATEHOUSE_DATABASE_URL);
     const transactions = await operator.store.db.selectFrom('transactions').selectAll().execute();
     const paid = new Map(transactions.map((t) => [t.checkin_id, t]));
     for (const { member, outcome } of ok) {

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
-import pg from 'pg';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
+import { adminQuery, createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
 import { gatehouse, useTempDir } from '../cli/cli.js';
 
 /** A loopback port held by another listener for the test. */
@@ -17,17 +16,6 @@ function occupiedPort(): Promise<{ port: number; server: Server }> {
       else reject(new Error('no port'));
     });
   });
-}
-
-/** One statement as the test server's superuser (roles are not per schema). */
-async function adminSql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_TEST_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The fatal "could not start" line serve logged on stdout, parsed. */
@@ -96,8 +84,8 @@ describe('gatehouse serve when it cannot start', () => {
     async () => {
       const schema = await createPgSchema();
       const role = `gh_noperm_${randomBytes(6).toString('hex')}`;
-      await adminSql(`create role ${role} login`);
-      cleanups.push(() => adminSql(`drop role if exists ${role}`), schema.drop);
+      await adminQuery(`create role ${role} login`);
+      cleanups.push(() => adminQuery(`drop role if exists ${role}`), schema.drop);
       const url = new URL(schema.url);
       url.username = role;
 

@@ -1,11 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { gatehouse } from '../cli/cli.js';
 import { useServeProcesses, useTempDir } from '../hardening/serve-process.js';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { arrangeSqliteStorm, useOperators } from '../../fixtures/processes/arrange.js';
 import { send, statusOf, validate } from '../../fixtures/processes/http.js';
 
 const CHECKINS = 240;
@@ -23,21 +23,10 @@ function integrity(path: string): unknown {
 describe('gatehouse backup during a SQLite validate storm, then gatehouse restore', () => {
   const dir = useTempDir('gatehouse-backup-');
   const start = useServeProcesses();
-  let operator: Operator | undefined;
-  afterEach(async () => {
-    await operator?.close();
-    operator = undefined;
-  });
+  const operatorOn = useOperators();
 
   test('when a backup is taken while validates are answered, then its integrity check is ok, every 200 answered before the backup began is in it, and restore puts it back', async () => {
-    const path = join(dir(), 'gatehouse.db');
-    const env = { GATEHOUSE_DATABASE_URL: `sqlite:${path}`, GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' };
-    operator = openOperator(env.GATEHOUSE_DATABASE_URL);
-    await operator.store.migrate();
-    const arranged = await arrangeCheckins(operator.services, CHECKINS);
-    const checkinOf = new Map(arranged.checkins.map((c) => [c.platformId, c.id]));
-    await operator.close();
-    operator = undefined;
+    const { path, env, arranged, checkinOf } = await arrangeSqliteStorm(dir(), CHECKINS);
     const server = await start(env);
 
     // The storm: each 200 noted with the instant its answer arrived; the backup starts a third of the way in.
@@ -97,7 +86,7 @@ describe('gatehouse backup during a SQLite validate storm, then gatehouse restor
     // The restored database serves: the ledger is the copy's, one transaction per validated check-in, none lost.
     const again = await start(env);
     expect(statusOf(await send(again.baseUrl, 'GET', '/ready'))).toBe(200);
-    operator = openOperator(env.GATEHOUSE_DATABASE_URL);
+    const operator = operatorOn(env.GATEHOUSE_DATABASE_URL);
     const paid = await operator.store.db.selectFrom('transactions').select('checkin_id').execute();
     expect(new Set(paid.map((row) => row.checkin_id))).toEqual(paidInCopy);
     await expectLedgerInvariants(operator.store);

@@ -3,11 +3,10 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VERSION } from '../../../src/version.js';
 import { arrangePartner } from '../../fixtures/factories.js';
-import { PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
+import { adminQuery, PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
 import { gatehouse, openStore } from '../cli/cli.js';
 import { openOperator } from '../../fixtures/processes/arrange.js';
 import { freePort } from '../../fixtures/processes/private-postgres.js';
@@ -147,25 +146,15 @@ describe.runIf(pgAvailable)('README "Backups and upgrades" on PostgreSQL: pg_dum
   let checkout: string;
   let session: ReturnType<typeof bashSession>;
 
-  async function admin(text: string): Promise<void> {
-    const client = new pg.Client({ connectionString: PG_TEST_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${name}`);
+    await adminQuery(`create database ${name}`);
     checkout = checkoutDir();
     session = bashSession(checkout, cleanEnv({ GATEHOUSE_DATABASE_URL: databaseUrl }));
   });
   afterAll(async () => {
     session.close();
     rmSync(checkout, { recursive: true, force: true });
-    await admin(`drop database if exists ${name} with (force)`);
+    await adminQuery(`drop database if exists ${name} with (force)`);
   });
 
   test('when a dump is taken and restored over later changes, then the database is as it was at the dump, and gatehouse validates against it', async () => {
