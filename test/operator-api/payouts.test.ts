@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
-import { asCsvRecord, mixedRun } from './ledger-run.js';
+import { asCsvRecord, mixedRun } from '../fixtures/ledger-run.js';
 import { admin, operatorApp, type Product } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 

@@ -11,7 +11,7 @@ import {
   openStore,
   useTempDir,
   type PartnerApi,
-} from './cli.js';
+} from '../../fixtures/processes/cli.js';
 import { DATA_TABLES } from '../../fixtures/store-state.js';
 
 /** Every table the migrations create. */
