@@ -51,8 +51,7 @@ describe.each(dialects)('Authorization and X-Gym-Id (%s)', (dialect) => {
   /** A fresh partner's member validated with `header(key)` as the Authorization header. */
   async function validateWithAuthorization(header: (key: string) => string) {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const headers = { ...a.headers, authorization: header(a.key) };
     const response = await partner.postValidate(t, headers, { platform_id: checkin.platformId });
     return { t, a, checkin, response };
@@ -65,11 +64,7 @@ describe.each(dialects)('Authorization and X-Gym-Id (%s)', (dialect) => {
   ])('when the header has %s, then the key is read and the member validated', async (_, header) => {
     const { t, a, checkin, response } = await validateWithAuthorization(header);
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test.each([

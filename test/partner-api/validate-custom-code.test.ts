@@ -25,8 +25,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when the check-in is valid, then 200 and the code is stored with the validation', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const now = t.clock.now();
 
     const response = await partner.postValidate(t, a.headers, {
@@ -124,8 +123,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when the code input is invalid on a valid check-in, then 400 custom_code and neither code nor check-in change', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await withStoredCode(t, a.gym.id, checkin.platformId);
     await partner.expectReplyNoWrite(t, 400, partner.CODE_LENGTH_ERROR, () =>
       partner.postValidate(t, a.headers, {
@@ -151,26 +149,20 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when custom_code is null, then it means "no code": 200 and nothing is stored for the member', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: null,
     });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
     expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toBeUndefined();
   });
 
   test('when the validation fails unexpectedly, then 500 envelope with the request id, and neither validation nor code is kept', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const before = await partner.storeState(t.store);
     await sql`alter table transactions rename to transactions_gone`.execute(t.store.db);
 
