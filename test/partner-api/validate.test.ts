@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
-import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import { checkinRow, expectLedgerInvariants, transactionsOf, visitRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
@@ -28,19 +28,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
       status: 'validated',
       validated_at: now,
     });
-    expect(await transactionsOf(t.store, checkin.id)).toEqual([
-      {
-        id: expect.any(Number) as number,
-        checkin_id: checkin.id,
-        partner_id: a.partner.id,
-        gym_id: a.gym.id,
-        product_id: a.product.id,
-        platform_id: checkin.platformId,
-        payout_cents: 1250,
-        currency: 'BRL',
-        validated_at: now,
-      },
-    ]);
+    expect(await transactionsOf(t.store, checkin.id)).toEqual([visitRow(a, checkin, 1250, 'BRL', now)]);
     await expectLedgerInvariants(t.store);
   });
 

@@ -9,6 +9,7 @@ import {
   customCodeRow,
   expectLedgerInvariants,
   transactionsOf,
+  visitRow,
 } from '../fixtures/store-state.js';
 import { dialects, useApp, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 
@@ -76,17 +77,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     });
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
     expect(await transactionsOf(t.store, checkin.id)).toEqual([
-      {
-        id: expect.any(Number) as number,
-        checkin_id: checkin.id,
-        partner_id: a.partner.id,
-        gym_id: a.gym.id,
-        product_id: a.product.id,
-        platform_id: member,
-        payout_cents: 990,
-        currency: 'USD',
-        validated_at: t.clock.now(),
-      },
+      visitRow(a, { id: checkin.id, platformId: member }, 990, 'USD', t.clock.now()),
     ]);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('QR-1');
   });
