@@ -67,6 +67,16 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
   });
   const validate = (r: ValidationRequest) => t.store.apply('validate', r);
 
+  /** A member for each check-in a validation refuses: already validated, cancelled, expired, and none at all. */
+  async function oneOfEachRefusal() {
+    const validated = await pending();
+    await validate(request(validated.member));
+    const cancelled = await pending();
+    await t.services.checkins.cancel(cancelled.checkin.id);
+    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
+    return { validated, cancelled, expired, absent: platformId() };
+  }
+
   test('when the check-in is pending, then it is validated with its transaction, atomically with the code', async () => {
     const { member, checkin } = await pending();
     expect(await validate(request(member, 'QR-1'))).toEqual({
@@ -83,12 +93,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
   });
 
   test('when the check-in is validated, cancelled, expired or absent, then each condition, and the code only where it exists', async () => {
-    const validated = await pending();
-    await validate(request(validated.member));
-    const cancelled = await pending();
-    await t.services.checkins.cancel(cancelled.checkin.id);
-    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
-    const absent = platformId();
+    const { validated, cancelled, expired, absent } = await oneOfEachRefusal();
     const outcomes = await Promise.all(
       [validated.member, cancelled.member, expired.member, absent].map((member) =>
         validate(request(member, `C-${member.slice(-4)}`)),
@@ -141,12 +146,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
 
   test('when one batch mixes every condition, then each validation gets its own, a transaction only for the valid one, and codes wherever a check-in exists', async () => {
     const valid = await pending();
-    const validated = await pending();
-    await validate(request(validated.member));
-    const cancelled = await pending();
-    await t.services.checkins.cancel(cancelled.checkin.id);
-    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
-    const absent = platformId();
+    const { validated, cancelled, expired, absent } = await oneOfEachRefusal();
     const members = [valid.member, validated.member, cancelled.member, expired.member, absent];
     const outcomes = await Promise.all(members.map((member) => validate(request(member, `M-${member}`))));
     expect(outcomes).toEqual([
