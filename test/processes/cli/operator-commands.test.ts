@@ -240,17 +240,21 @@ describe('the operator side, through `gatehouse` processes', () => {
         },
       },
     });
+    // The visit as the ledger row and every export name it.
+    const visit = {
+      checkin_id: checkin.id,
+      partner_id: partner.id,
+      gym_id: GYM_ID,
+      product_id: product.id,
+      platform_id: MEMBER,
+      payout_cents: PAYOUT_CENTS,
+      currency: 'BRL',
+    };
     const transactions = await db.selectFrom('transactions').selectAll().execute();
     expect(transactions).toEqual([
       {
+        ...visit,
         id: A_NUMBER,
-        checkin_id: checkin.id,
-        partner_id: partner.id,
-        gym_id: GYM_ID,
-        product_id: product.id,
-        platform_id: MEMBER,
-        payout_cents: PAYOUT_CENTS,
-        currency: 'BRL',
         validated_at: validatedRow.validated_at,
         // SQLite's single writer commits in id order: the feed needs no other order there.
         commit_order: 0,
@@ -289,13 +293,7 @@ describe('the operator side, through `gatehouse` processes', () => {
     const transaction = {
       id: transactionId,
       kind: 'visit',
-      checkin_id: checkin.id,
-      partner_id: partner.id,
-      gym_id: GYM_ID,
-      product_id: product.id,
-      platform_id: MEMBER,
-      payout_cents: PAYOUT_CENTS,
-      currency: 'BRL',
+      ...visit,
       validated_at: validatedAt,
       effective_at: validatedAt,
       reverses: null,
