@@ -7,6 +7,7 @@ import {
   customCodeRow,
   expectLedgerInvariants,
   transactionsOf,
+  expectCodeRow,
 } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
@@ -38,13 +39,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
       200,
       partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(now)),
     );
-    expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: checkin.platformId,
-      code: 'QR-7781',
-      created_at: now,
-      updated_at: now,
-    });
+    await expectCodeRow(t.store, a.gym.id, checkin.platformId, 'QR-7781', now);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
@@ -77,13 +72,14 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
       });
 
       partner.expectReply(response, 400, body);
-      expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-        gym_id: a.gym.id,
-        platform_id: checkin.platformId,
-        code: 'NEW-CODE',
-        created_at: t.clock.now() - 3_600_000,
-        updated_at: t.clock.now(),
-      });
+      await expectCodeRow(
+        t.store,
+        a.gym.id,
+        checkin.platformId,
+        'NEW-CODE',
+        t.clock.now() - 3_600_000,
+        t.clock.now(),
+      );
       expect(await checkinRow(t.store, checkin.id)).toEqual(checkinBefore);
       expect(await transactionsOf(t.store, checkin.id)).toEqual(transactionsBefore);
       await expectLedgerInvariants(t.store);
@@ -101,13 +97,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
     });
 
     partner.expectReply(response, 400, partner.EXPIRED);
-    expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: checkin.platformId,
-      code: '4411',
-      created_at: t.clock.now(),
-      updated_at: t.clock.now(),
-    });
+    await expectCodeRow(t.store, a.gym.id, checkin.platformId, '4411', t.clock.now());
   });
 
   test('when no check-in is found, then 404 and the code is not stored', async () => {
