@@ -63,23 +63,26 @@ describe('the console is served by gatehouse itself', () => {
     });
   });
 
-  test('when a file the console does not have is asked for, then 404 in the envelope', async () => {
-    const t = await withConsole(true);
-
-    expectReply(
-      await t.app.inject({ method: 'GET', url: '/console/assets/missing.js' }),
+  test.each([
+    [
+      'a file the console does not have is asked for',
+      '404 in the envelope',
+      true,
+      '/console/assets/missing.js',
       404,
       errorEnvelope('route.not-found', 'no route matches this path'),
-    );
-  });
-
-  test('when the console was never built, then /console/ says how to build it', async () => {
-    const t = await withConsole(false);
-
-    expectReply(
-      await t.app.inject({ method: 'GET', url: '/console/' }),
+    ],
+    [
+      'the console was never built',
+      '/console/ says how to build it',
+      false,
+      '/console/',
       503,
       errorEnvelope('console.not-built', 'the console is not built: run npm run build'),
-    );
+    ],
+  ])('when %s, then %s', async (_when, _then, built, url, status, body) => {
+    const t = await withConsole(built);
+
+    expectReply(await t.app.inject({ method: 'GET', url }), status, body);
   });
 });

@@ -71,21 +71,18 @@ describe.each(dialects)('the chart figures, GET /admin/v1/stats/validations (%s)
     const partner = await op.admin(t, 'GET', `/stats/validations?${day}&partner_id=${stranger.partner.id}`);
     const gym = await op.admin(t, 'GET', `/stats/validations?${day}&gym_id=${n.gym.id}`);
 
-    const period = { from: op.at(-12 * HOUR), to: op.at(12 * HOUR), bucket: 'day' };
-    expectReply(partner, 200, {
-      ...period,
-      count: 1,
-      payouts: brl(500),
-      buckets: [{ start: op.at(-12 * HOUR), count: 1, payouts: brl(500) }],
-      gyms: [{ gym_id: stranger.gym.id, count: 1, payouts: brl(500) }],
+    /** The day's stats when one gym made every visit. */
+    const oneGymDay = (gymId: number, count: number, cents: number) => ({
+      from: op.at(-12 * HOUR),
+      to: op.at(12 * HOUR),
+      bucket: 'day',
+      count,
+      payouts: brl(cents),
+      buckets: [{ start: op.at(-12 * HOUR), count, payouts: brl(cents) }],
+      gyms: [{ gym_id: gymId, count, payouts: brl(cents) }],
     });
-    expectReply(gym, 200, {
-      ...period,
-      count: 4,
-      payouts: brl(5000),
-      buckets: [{ start: op.at(-12 * HOUR), count: 4, payouts: brl(5000) }],
-      gyms: [{ gym_id: n.gym.id, count: 4, payouts: brl(5000) }],
-    });
+    expectReply(partner, 200, oneGymDay(stranger.gym.id, 1, 500));
+    expectReply(gym, 200, oneGymDay(n.gym.id, 4, 5000));
   });
 
   test.each([

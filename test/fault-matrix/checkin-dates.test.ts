@@ -2,27 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import { admin, arrangeNetwork, operatorApp, validate, wholeStore } from '../fixtures/operator-api.js';
+import { arrangeNetwork, operatorApp, postCheckin, validate, wholeStore } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import { errorEnvelope } from '../fixtures/wire-bodies.js';
-
-type Network = Awaited<ReturnType<typeof arrangeNetwork>>;
+import { DAILY_LIMIT, errorEnvelope } from '../fixtures/wire-bodies.js';
 
 const TOO_FAR_AHEAD = errorEnvelope('checked_in_at', 'must not be more than 5 minutes in the future');
-const DAILY_LIMIT = errorEnvelope(
-  'checkin.daily-limit',
-  'daily visit limit reached for this member at this gym',
-);
-
-function checkIn(t: TestApp, n: Network, member: string, checkedInAt?: string) {
-  const body = {
-    platform_id: member,
-    gym_id: n.gym.id,
-    product_id: n.product.id,
-    checked_in_at: checkedInAt,
-  };
-  return admin(t, 'POST', '/checkins', body);
-}
 
 async function transactionsOfMember(t: TestApp, member: string) {
   return t.store.db.selectFrom('transactions').select('id').where('platform_id', '=', member).execute();
@@ -42,7 +26,7 @@ describe.each(dialects)('check-in dates an attacker chooses (%s)', (dialect) => 
       const n = await arrangeNetwork(t);
       const before = await wholeStore(t);
 
-      expectReply(await checkIn(t, n, platformId(), checkedInAt), 400, TOO_FAR_AHEAD);
+      expectReply(await postCheckin(t, n, platformId(), checkedInAt), 400, TOO_FAR_AHEAD);
 
       expect(await wholeStore(t)).toEqual(before);
     },
@@ -52,7 +36,7 @@ describe.each(dialects)('check-in dates an attacker chooses (%s)', (dialect) => 
     const t = app();
     const n = await arrangeNetwork(t);
 
-    const created = await checkIn(t, n, platformId(), '2026-03-02T12:05:00Z');
+    const created = await postCheckin(t, n, platformId(), '2026-03-02T12:05:00Z');
 
     expect(created.statusCode, created.body).toBe(201);
   });
@@ -62,13 +46,13 @@ describe.each(dialects)('check-in dates an attacker chooses (%s)', (dialect) => 
     const n = await arrangeNetwork(t);
     const member = platformId();
     t.clock.set('2026-03-02T23:59:00Z');
-    expect((await checkIn(t, n, member)).statusCode).toBe(201);
+    expect((await postCheckin(t, n, member)).statusCode).toBe(201);
     t.clock.set('2026-03-03T00:01:00Z');
     expect((await validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
     t.clock.set('2026-03-03T00:02:00Z');
     const before = await wholeStore(t);
 
-    expectReply(await checkIn(t, n, member), 409, DAILY_LIMIT);
+    expectReply(await postCheckin(t, n, member), 409, DAILY_LIMIT);
 
     expect(await wholeStore(t)).toEqual(before);
     expect(await transactionsOfMember(t, member)).toHaveLength(1);
@@ -79,12 +63,12 @@ describe.each(dialects)('check-in dates an attacker chooses (%s)', (dialect) => 
     const t = app();
     const n = await arrangeNetwork(t);
     const member = platformId();
-    expect((await checkIn(t, n, member)).statusCode).toBe(201);
+    expect((await postCheckin(t, n, member)).statusCode).toBe(201);
     expect((await validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
 
-    expectReply(await checkIn(t, n, member, '2026-03-01T12:00:00Z'), 409, DAILY_LIMIT);
-    expectReply(await checkIn(t, n, member, '2026-03-02T12:04:00Z'), 409, DAILY_LIMIT);
-    expectReply(await checkIn(t, n, member, '2026-03-03T12:00:00Z'), 400, TOO_FAR_AHEAD);
+    expectReply(await postCheckin(t, n, member, '2026-03-01T12:00:00Z'), 409, DAILY_LIMIT);
+    expectReply(await postCheckin(t, n, member, '2026-03-02T12:04:00Z'), 409, DAILY_LIMIT);
+    expectReply(await postCheckin(t, n, member, '2026-03-03T12:00:00Z'), 400, TOO_FAR_AHEAD);
 
     expect(await transactionsOfMember(t, member)).toHaveLength(1);
   });

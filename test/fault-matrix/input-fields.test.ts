@@ -8,8 +8,8 @@ import {
 } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 import { arrangeBystander, createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
-import { errorEnvelope, PLATFORM_ID_ERROR } from '../fixtures/wire-bodies.js';
-import { postValidate, codeRequest } from '../fixtures/partner-api.js';
+import { errorEnvelope, PLATFORM_ID_ERROR, validationBody } from '../fixtures/wire-bodies.js';
+import { postValidate, codeRequest, expectReply } from '../fixtures/partner-api.js';
 
 const BAD_PLATFORM_IDS: [string, unknown][] = [
   ['12 digits', '123456789012'],
@@ -208,15 +208,11 @@ describe.each(dialects)('field and body input (%s)', (dialect) => {
       custom_code: 'Row12#code',
       ...extras,
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
-      metadata: { total: 1, errors: 0 },
-      results: {
-        user: { platform_id: checkin.platformId },
-        gym: { Id: a.gym.id, product: { Id: a.product.id, description: a.product.description } },
-        validated_at: '2026-03-02T12:00:00Z',
-      },
-    });
+    expectReply(
+      response,
+      200,
+      validationBody(a.gym, a.product, { platform_id: checkin.platformId }, '2026-03-02T12:00:00Z'),
+    );
     const [transaction] = await transactionsOf(t.store, checkin.id);
     expect(transaction).toMatchObject({
       partner_id: a.partner.id,

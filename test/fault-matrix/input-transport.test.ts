@@ -4,7 +4,8 @@ import { checkinRow, customCodeRow, expectLedgerInvariants } from '../fixtures/s
 import { dialects } from '../fixtures/test-app.js';
 import { rawRequest } from '../fixtures/raw-http.js';
 import { createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
-import { errorEnvelope, JSON_TYPE } from '../fixtures/wire-bodies.js';
+import { errorEnvelope, JSON_TYPE, validationBody } from '../fixtures/wire-bodies.js';
+import { expectReply } from '../fixtures/partner-api.js';
 import { VERSION } from '../../src/version.js';
 
 const MALFORMED = errorEnvelope('body', 'malformed JSON');
@@ -131,15 +132,11 @@ describe.each(dialects)('transport-level input (%s)', (dialect) => {
       headers: { ...a.headers, 'content-type': type },
       payload: JSON.stringify({ platform_id: checkin.platformId }),
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
-      metadata: { total: 1, errors: 0 },
-      results: {
-        user: { platform_id: checkin.platformId },
-        gym: { Id: a.gym.id, product: { Id: a.product.id, description: a.product.description } },
-        validated_at: '2026-03-02T12:00:00Z',
-      },
-    });
+    expectReply(
+      response,
+      200,
+      validationBody(a.gym, a.product, { platform_id: checkin.platformId }, '2026-03-02T12:00:00Z'),
+    );
     const member = platformId();
     const created = await t.app.inject({
       method: 'POST',

@@ -5,6 +5,7 @@ import {
   customCodeRow,
   expectLedgerInvariants,
   transactionsOf,
+  visitRow,
 } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import {
@@ -48,19 +49,7 @@ describe.each(dialects)('validation and custom codes (%s)', (dialect) => {
       validated_at: t.clock.now(),
     });
     const transactions = await transactionsOf(t.store, checkin.id);
-    expect(transactions).toEqual([
-      {
-        id: expect.any(Number) as number,
-        checkin_id: checkin.id,
-        partner_id: a.partner.id,
-        gym_id: a.gym.id,
-        product_id: a.product.id,
-        platform_id: checkin.platformId,
-        payout_cents: 1875,
-        currency: 'BRL',
-        validated_at: t.clock.now(),
-      },
-    ]);
+    expect(transactions).toEqual([visitRow(a, checkin, 1875, 'BRL', t.clock.now())]);
     await expectLedgerInvariants(t.store);
     await b.expectUnchanged();
   });

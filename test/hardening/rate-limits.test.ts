@@ -12,8 +12,7 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
 
   test('when a key sends a 6th request in the second its limit is 5, then 429 rate.limited with Retry-After and RateLimit headers, and nothing is written', async () => {
     const t = await start({ GATEHOUSE_RATE_LIMIT_PER_SECOND: '5' });
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const started = performance.now();
     for (let i = 0; i < 5; i += 1)
       partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);

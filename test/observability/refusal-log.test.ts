@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
-import { EXPLICIT_DENY, expectReply, postValidate } from '../fixtures/partner-api.js';
-import { TestClock } from '../fixtures/test-clock.js';
-import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
+import { EXPLICIT_DENY, expectReply, postValidate, sharedApp } from '../fixtures/partner-api.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 type Line = Record<string, unknown>;
 const prefixOf = (key: string) => key.split('_', 2).join('_');
@@ -11,11 +10,10 @@ const prefixOf = (key: string) => key.split('_', 2).join('_');
 describe.each(dialects)(
   'a refused key is diagnosable from the log, never from the answer (%s)',
   (dialect) => {
-    const clock = new TestClock();
     let t: TestApp;
     let a: Arranged;
     let other: Arranged;
-    const shared = useApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
+    const shared = sharedApp({ dialect });
     beforeAll(async () => {
       t = shared();
       a = await arrangePartner(t.services, { scopedToGym: true });
@@ -69,8 +67,8 @@ describe.each(dialects)(
     });
 
     test('when the key has expired, then the line says expired-key with its prefix', async () => {
-      const issued = await t.services.apiKeys.issue(a.partner.id, { expiresAt: clock.now() + 1000 });
-      clock.advance(1000);
+      const issued = await t.services.apiKeys.issue(a.partner.id, { expiresAt: t.clock.now() + 1000 });
+      t.clock.advance(1000);
 
       const line = await refusedLine(withKey(issued.secret, a.gym.id));
 

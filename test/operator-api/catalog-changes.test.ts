@@ -7,14 +7,17 @@ import { errorEnvelope, EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 
 type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
 
-const auditOf = (t: TestApp, entity: string, id: number) =>
-  t.store.db
+/** The audit log holds exactly these actions on the record, in this order. */
+async function expectAudit(t: TestApp, entity: string, id: number, actions: string[]) {
+  const rows = await t.store.db
     .selectFrom('audit_log')
     .select(['action', 'entity'])
     .where('entity', '=', entity)
     .where('entity_id', '=', String(id))
     .orderBy('id')
     .execute();
+  expect(rows).toEqual(actions.map((action) => ({ action, entity })));
+}
 
 async function checkIn(t: TestApp, n: Network, member = platformId()) {
   return op.admin(t, 'POST', '/checkins', {
@@ -51,14 +54,8 @@ describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) =>
       retired_at: null,
       created_at: op.T0,
     });
-    expect(await auditOf(t, 'partner', n.partner.id)).toEqual([
-      { action: 'create', entity: 'partner' },
-      { action: 'update', entity: 'partner' },
-    ]);
-    expect(await auditOf(t, 'gym', n.gym.id)).toEqual([
-      { action: 'create', entity: 'gym' },
-      { action: 'update', entity: 'gym' },
-    ]);
+    await expectAudit(t, 'partner', n.partner.id, ['create', 'update']);
+    await expectAudit(t, 'gym', n.gym.id, ['create', 'update']);
   });
 
   test('when a product’s price changes, then validations from then on pay the new price and earlier transactions keep theirs', async () => {
@@ -141,14 +138,8 @@ describe.each(dialects)('operator API: the catalog over time (%s)', (dialect) =>
       200,
       ledgerBefore.json(),
     );
-    expect(await auditOf(t, 'partner', n.partner.id)).toEqual([
-      { action: 'create', entity: 'partner' },
-      { action: 'offboard', entity: 'partner' },
-    ]);
-    expect(await auditOf(t, 'key', n.key.id)).toEqual([
-      { action: 'issue', entity: 'key' },
-      { action: 'revoke', entity: 'key' },
-    ]);
+    await expectAudit(t, 'partner', n.partner.id, ['create', 'offboard']);
+    await expectAudit(t, 'key', n.key.id, ['issue', 'revoke']);
   });
 
   test.each([

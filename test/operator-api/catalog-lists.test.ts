@@ -135,25 +135,17 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
     await op.createProduct(t, a.id, { id: 40, description: 'Chosen' });
     const next = await op.admin(t, 'POST', `/gyms/${b.id}/products`, { description: 'Generated' });
 
-    expectReply(next, 201, {
+    const generated = {
       id: 41,
       gym_id: b.id,
       description: 'Generated',
       payout_cents: 0,
       currency: 'BRL',
       retired_at: null,
-    });
+    };
+    expectReply(next, 201, generated);
     expectReply(await op.admin(t, 'GET', `/gyms/${b.id}/products`), 200, {
-      items: [
-        {
-          id: 41,
-          gym_id: b.id,
-          description: 'Generated',
-          payout_cents: 0,
-          currency: 'BRL',
-          retired_at: null,
-        },
-      ],
+      items: [generated],
       next_cursor: null,
     });
   });

@@ -1,13 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
-import { expectLedgerInvariants } from '../fixtures/store-state.js';
-import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { checkinRow, expectLedgerInvariants } from '../fixtures/store-state.js';
+import { dialects } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
-
-const checkinRow = (t: TestApp, id: number) =>
-  t.store.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
   const app = op.operatorApp({ dialect });
@@ -29,7 +26,7 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       201,
       op.shownCheckin({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id }),
     );
-    expect(await checkinRow(t, id)).toEqual({
+    expect(await checkinRow(t.store, id)).toEqual({
       id,
       platform_id: member,
       gym_id: n.gym.id,
@@ -146,7 +143,7 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
     const cancelled = op.shownCheckin(checkin, { status: 'cancelled', cancelled_at: op.at(30_000) });
     expectReply(first, 200, cancelled);
     expectReply(second, 200, cancelled);
-    expect(await checkinRow(t, checkin.id)).toMatchObject({
+    expect(await checkinRow(t.store, checkin.id)).toMatchObject({
       status: 'cancelled',
       cancelled_at: op.T0_MS + 30_000,
     });
@@ -170,7 +167,7 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       200,
       op.shownCheckin(checkin, { status: 'cancelled', cancelled_at: op.at(op.TTL_MS + 1) }),
     );
-    expect(await checkinRow(t, checkin.id)).toMatchObject({
+    expect(await checkinRow(t.store, checkin.id)).toMatchObject({
       status: 'cancelled',
       cancelled_at: op.T0_MS + op.TTL_MS + 1,
     });

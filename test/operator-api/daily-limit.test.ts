@@ -3,37 +3,32 @@ import { platformId } from '../fixtures/factories.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
-import { errorEnvelope } from '../fixtures/wire-bodies.js';
+import { DAILY_LIMIT } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
-const DAILY_LIMIT = errorEnvelope(
-  'checkin.daily-limit',
-  'daily visit limit reached for this member at this gym',
-);
+/** A network and a member who has not visited yet. */
+async function arrangeMember(t: TestApp) {
+  return { n: await op.arrangeNetwork(t), member: platformId() };
+}
 
-type Network = Awaited<ReturnType<typeof op.arrangeNetwork>>;
-
-/** POST /admin/v1/checkins for a member at the network's gym, checked in now unless told. */
-function checkIn(t: TestApp, n: Network, member: string, checkedInAt?: string) {
-  const body = {
-    platform_id: member,
-    gym_id: n.gym.id,
-    product_id: n.product.id,
-    checked_in_at: checkedInAt,
-  };
-  return op.admin(t, 'POST', '/checkins', body);
+/** A network and a member whose first validated visit was at `at` (the clock stays there). */
+async function visitedAt(t: TestApp, at: string) {
+  const { n, member } = await arrangeMember(t);
+  t.clock.set(at);
+  await visit(t, n, member);
+  return { n, member };
 }
 
 /** A validated visit of the member at the network's gym, at the clock's now. */
-async function visit(t: TestApp, n: Network, member: string) {
-  expect((await checkIn(t, n, member)).statusCode).toBe(201);
+async function visit(t: TestApp, n: op.Network, member: string) {
+  expect((await op.postCheckin(t, n, member)).statusCode).toBe(201);
   expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
 }
 
 /** A refused check-in: 409 checkin.daily-limit, and nothing written. */
-async function expectRefused(t: TestApp, n: Network, member: string, checkedInAt?: string) {
+async function expectRefused(t: TestApp, n: op.Network, member: string, checkedInAt?: string) {
   const before = await op.wholeStore(t);
-  expectReply(await checkIn(t, n, member, checkedInAt), 409, DAILY_LIMIT);
+  expectReply(await op.postCheckin(t, n, member, checkedInAt), 409, DAILY_LIMIT);
   expect(await op.wholeStore(t)).toEqual(before);
 }
 
@@ -51,15 +46,14 @@ describe.each(dialects)('daily visit limit, default 1 per member·gym·UTC day (
     await expectRefused(t, n, member, '2026-03-02T12:04:59.999Z');
     await expectRefused(t, n, member, '2026-03-01T23:59:59.999Z');
     await op.createCheckin(t, otherGym, { platform_id: member });
-    expect((await checkIn(t, n, platformId())).statusCode).toBe(201);
+    expect((await op.postCheckin(t, n, platformId())).statusCode).toBe(201);
     t.clock.set('2026-03-03T00:00:00Z');
-    expect((await checkIn(t, n, member, '2026-03-02T23:59:00Z')).statusCode).toBe(201);
+    expect((await op.postCheckin(t, n, member, '2026-03-02T23:59:00Z')).statusCode).toBe(201);
   });
 
   test('when the member’s check-ins that day are pending, cancelled or expired, then they do not count: new check-ins are accepted and the latest validates', async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t);
-    const member = platformId();
+    const { n, member } = await arrangeMember(t);
     const expired = await op.createCheckin(t, n.product, {
       platform_id: member,
       checked_in_at: '2026-03-02T08:00:00Z',
@@ -71,7 +65,7 @@ describe.each(dialects)('daily visit limit, default 1 per member·gym·UTC day (
     await op.admin(t, 'POST', `/checkins/${cancelled.id}/cancel`);
     await op.createCheckin(t, n.product, { platform_id: member });
 
-    const replacing = await checkIn(t, n, member);
+    const replacing = await op.postCheckin(t, n, member);
     const validated = await op.validate(t, n.key.key, n.gym.id, member);
 
     expect([replacing.statusCode, validated.statusCode]).toEqual([201, 200]);
@@ -82,10 +76,7 @@ describe.each(dialects)('daily visit limit, default 1 per member·gym·UTC day (
 
   test('when two visits fall at 02:30Z and 03:30Z, then in UTC they are the same day: the second is refused', async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t);
-    const member = platformId();
-    t.clock.set('2026-03-02T02:30:00Z');
-    await visit(t, n, member);
+    const { n, member } = await visitedAt(t, '2026-03-02T02:30:00Z');
     t.clock.set('2026-03-02T03:30:00Z');
 
     await expectRefused(t, n, member);
@@ -99,13 +90,10 @@ describe.each(dialects)(
 
     test('when visits fall at 02:30Z (23:30 local, 1 March) and 03:30Z (00:30 local, 2 March), then both are accepted: different local days', async () => {
       const t = app();
-      const n = await op.arrangeNetwork(t);
-      const member = platformId();
-      t.clock.set('2026-03-02T02:30:00Z');
-      await visit(t, n, member);
+      const { n, member } = await visitedAt(t, '2026-03-02T02:30:00Z');
       t.clock.set('2026-03-02T03:30:00Z');
 
-      const second = await checkIn(t, n, member);
+      const second = await op.postCheckin(t, n, member);
       const validated = await op.validate(t, n.key.key, n.gym.id, member);
 
       expect([second.statusCode, validated.statusCode]).toEqual([201, 200]);
@@ -114,17 +102,14 @@ describe.each(dialects)(
 
     test('when the member visited at 02:30Z on 2 March (local 1 March), then check-ins created until 02:59:59.999Z are refused whatever their checked_in_at, and one created at 03:00Z (local midnight) is accepted', async () => {
       const t = app();
-      const n = await op.arrangeNetwork(t);
-      const member = platformId();
-      t.clock.set('2026-03-02T02:30:00Z');
-      await visit(t, n, member);
+      const { n, member } = await visitedAt(t, '2026-03-02T02:30:00Z');
 
       t.clock.set('2026-03-02T02:59:59.999Z');
       await expectRefused(t, n, member);
       await expectRefused(t, n, member, '2026-03-02T03:00:00Z');
       await expectRefused(t, n, member, '2026-03-01T03:00:00Z');
       t.clock.set('2026-03-02T03:00:00Z');
-      expect((await checkIn(t, n, member, '2026-03-02T02:59:00Z')).statusCode).toBe(201);
+      expect((await op.postCheckin(t, n, member, '2026-03-02T02:59:00Z')).statusCode).toBe(201);
     });
   },
 );
@@ -134,8 +119,7 @@ describe.each(dialects)('daily visit limit 0 = unlimited (%s)', (dialect) => {
 
   test('when GATEHOUSE_DAILY_VISIT_LIMIT is 0, then a member may be validated three times at one gym in a day', async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t);
-    const member = platformId();
+    const { n, member } = await arrangeMember(t);
 
     for (let i = 0; i < 3; i += 1) {
       t.clock.advance(60_000);
@@ -157,8 +141,7 @@ describe.each(dialects)('daily visit limit 2 (%s)', (dialect) => {
 
   test('when GATEHOUSE_DAILY_VISIT_LIMIT is 2, then the third check-in of a day is refused after two validated visits', async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t);
-    const member = platformId();
+    const { n, member } = await arrangeMember(t);
     await visit(t, n, member);
     t.clock.advance(60_000);
     await visit(t, n, member);

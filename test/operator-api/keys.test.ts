@@ -215,19 +215,21 @@ describe.each(dialects)('operator API: API keys (%s)', (dialect) => {
 
   test('when an unknown or malformed key id is revoked, then 404 key.not-found / 400 key_id, and nothing is written', async () => {
     const t = app();
-    const before = await op.wholeStore(t);
 
-    expectReply(
-      await op.admin(t, 'DELETE', '/keys/999999'),
+    await op.expectAdminNoWrite(
+      t,
+      'DELETE',
+      '/keys/999999',
       404,
       errorEnvelope('key.not-found', 'key not found'),
     );
-    expectReply(
-      await op.admin(t, 'DELETE', '/keys/abc'),
+    await op.expectAdminNoWrite(
+      t,
+      'DELETE',
+      '/keys/abc',
       400,
       errorEnvelope('key_id', 'must be a positive integer'),
     );
-    expect(await op.wholeStore(t)).toEqual(before);
   });
 
   test('when a second key is issued (rotation), then both work, and after the first is revoked the second still does', async () => {

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
-import { asCsvRecord, mixedRun, wireTransaction } from './ledger-run.js';
+import { asCsvRecord, mixedRun, wireTransaction } from '../fixtures/ledger-run.js';
 import { admin, operatorApp } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
-import { asCsvRecord, mixedRun } from './ledger-run.js';
+import { asCsvRecord, mixedRun } from '../fixtures/ledger-run.js';
 import { admin, operatorApp, type Product } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 
@@ -16,6 +16,17 @@ interface Line {
 }
 
 const DAY = 'from=2026-03-02&to=2026-03-03';
+
+/** A payout line with no reversals. */
+function payoutLine(
+  partner_id: number,
+  gym_id: number,
+  currency: string,
+  count: number,
+  payout_cents: number,
+): Line {
+  return { partner_id, gym_id, currency, count, reversals: 0, payout_cents };
+}
 
 describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) => {
   const app = operatorApp({ dialect });
@@ -69,30 +80,9 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
     const response = await admin(app(), 'GET', `/payouts?${DAY}`);
 
     const expected = [
-      {
-        partner_id: run.a.partner.id,
-        gym_id: run.a.gym.id,
-        currency: 'BRL',
-        count: 2,
-        reversals: 0,
-        payout_cents: 2500,
-      },
-      {
-        partner_id: run.a.partner.id,
-        gym_id: run.free.gym_id,
-        currency: 'BRL',
-        count: 1,
-        reversals: 0,
-        payout_cents: 0,
-      },
-      {
-        partner_id: run.b.partner.id,
-        gym_id: run.b.gym.id,
-        currency: 'USD',
-        count: 2,
-        reversals: 0,
-        payout_cents: 1998,
-      },
+      payoutLine(run.a.partner.id, run.a.gym.id, 'BRL', 2, 2500),
+      payoutLine(run.a.partner.id, run.free.gym_id, 'BRL', 1, 0),
+      payoutLine(run.b.partner.id, run.b.gym.id, 'USD', 2, 1998),
     ];
     expectReply(response, 200, { items: expected, next_cursor: null });
     expect(await fromValidatedCheckins()).toEqual(expected);
@@ -101,37 +91,16 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
 
   test('when payouts are filtered by partner_id or gym_id, then only those lines come', async () => {
     expect(await payouts(`${DAY}&partner_id=${run.b.partner.id}`)).toEqual([
-      {
-        partner_id: run.b.partner.id,
-        gym_id: run.b.gym.id,
-        currency: 'USD',
-        count: 2,
-        reversals: 0,
-        payout_cents: 1998,
-      },
+      payoutLine(run.b.partner.id, run.b.gym.id, 'USD', 2, 1998),
     ]);
     expect(await payouts(`${DAY}&gym_id=${run.free.gym_id}`)).toEqual([
-      {
-        partner_id: run.a.partner.id,
-        gym_id: run.free.gym_id,
-        currency: 'BRL',
-        count: 1,
-        reversals: 0,
-        payout_cents: 0,
-      },
+      payoutLine(run.a.partner.id, run.free.gym_id, 'BRL', 1, 0),
     ]);
   });
 
   test('when the period ends before a visit (to exclusive) or holds none, then that visit is not paid', async () => {
     expect(await payouts('from=2026-03-02T12:00:01.250Z&to=2026-03-02T12:00:02.250Z')).toEqual([
-      {
-        partner_id: run.a.partner.id,
-        gym_id: run.a.gym.id,
-        currency: 'BRL',
-        count: 1,
-        reversals: 0,
-        payout_cents: 1250,
-      },
+      payoutLine(run.a.partner.id, run.a.gym.id, 'BRL', 1, 1250),
     ]);
     expect(await payouts('from=2026-03-01&to=2026-03-02')).toEqual([]);
   });

@@ -44,12 +44,10 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       created_by: 'operator',
     });
     expect(id).toBeGreaterThan(transactionId);
-    const entry = {
+    // The entry as the partner's feed shows it; the operator's ledger names the partner, gym and product by id.
+    const seenByPartner = {
       kind: 'reversal',
       checkin_id: checkin.id,
-      partner_id: n.partner.id,
-      gym_id: n.gym.id,
-      product_id: n.product.id,
       platform_id: checkin.platform_id,
       payout_cents: -1250,
       currency: 'BRL',
@@ -58,6 +56,7 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       reverses: transactionId,
       reason: 'wrong member',
     };
+    const entry = { ...seenByPartner, partner_id: n.partner.id, gym_id: n.gym.id, product_id: n.product.id };
     const ledger = await op.admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
     expect(ledger.json<{ items: unknown[] }>().items).toEqual([
       {
@@ -87,17 +86,9 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
     });
     const feed = await op.partnerTransactions(t, n.key.key, n.gym.id);
     expect(feed.json<{ results: unknown[] }>().results[1]).toEqual({
+      ...seenByPartner,
       id,
-      kind: 'reversal',
-      checkin_id: checkin.id,
-      platform_id: checkin.platform_id,
       product: { Id: n.product.id, description: n.product.description },
-      payout_cents: -1250,
-      currency: 'BRL',
-      validated_at: '2026-03-02T12:00:00Z',
-      effective_at: '2026-03-02T12:01:00Z',
-      reverses: transactionId,
-      reason: 'wrong member',
     });
     const events = await t.store.db
       .selectFrom('events')

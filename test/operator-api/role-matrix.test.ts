@@ -9,112 +9,77 @@ import { admin, arrangeNetwork, createCheckin, operatorApp, wholeStore } from '.
 const ALL: Role[] = ['admin', 'finance', 'support', 'member-app', 'readonly'];
 const READERS: Role[] = ['admin', 'finance', 'support', 'readonly'];
 
+/** The permissions several routes share: who holds each, and what the refusal says the others may not do. */
+type Row = { allowed: Role[]; refusal: string };
+const READ: Row = { allowed: READERS, refusal: 'read the operator API' };
+const CATALOG: Row = { allowed: ['admin', 'support'], refusal: 'change partners, gyms or products' };
+const KEYS: Row = { allowed: ['admin', 'support'], refusal: 'issue or revoke API keys' };
+const CHECKINS: Row = { allowed: ['admin', 'support', 'member-app'], refusal: 'create or cancel check-ins' };
+const MONEY: Row = {
+  allowed: ['admin', 'finance'],
+  refusal: 'act on money (reversals, settlements, payouts)',
+};
+const WEBHOOKS: Row = { allowed: ['admin', 'support'], refusal: 'change webhooks' };
+const OPERATORS: Row = { allowed: ['admin'], refusal: 'manage operators' };
+
 /**
  * Who may call each operator route: the role matrix, written out. Every route the app registers must have a row
  * (a route added without one fails the first test below), and each role outside a row is refused with 403.
  */
-const MATRIX: Record<string, { allowed: Role[]; refusal: string }> = {
-  'GET /admin/v1/partners': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/partners': { allowed: ['admin', 'support'], refusal: 'change partners, gyms or products' },
-  'GET /admin/v1/gyms': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/gyms': { allowed: ['admin', 'support'], refusal: 'change partners, gyms or products' },
-  'GET /admin/v1/gyms/:gym_id/products': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/gyms/:gym_id/products': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
-  'GET /admin/v1/partners/:partner_id/keys': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/partners/:partner_id/keys': {
-    allowed: ['admin', 'support'],
-    refusal: 'issue or revoke API keys',
-  },
-  'DELETE /admin/v1/keys/:key_id': { allowed: ['admin', 'support'], refusal: 'issue or revoke API keys' },
-  'GET /admin/v1/checkins': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/checkins': {
-    allowed: ['admin', 'support', 'member-app'],
-    refusal: 'create or cancel check-ins',
-  },
-  'POST /admin/v1/checkins/:checkin_id/cancel': {
-    allowed: ['admin', 'support', 'member-app'],
-    refusal: 'create or cancel check-ins',
-  },
-  'GET /admin/v1/transactions': { allowed: READERS, refusal: 'read the operator API' },
-  'GET /admin/v1/payouts': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/transactions/:transaction_id/reversals': {
-    allowed: ['admin', 'finance'],
-    refusal: 'act on money (reversals, settlements, payouts)',
-  },
-  'POST /admin/v1/settlements': {
-    allowed: ['admin', 'finance'],
-    refusal: 'act on money (reversals, settlements, payouts)',
-  },
-  'GET /admin/v1/settlements': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/settlements/:settlement_id/paid': {
-    allowed: ['admin', 'finance'],
-    refusal: 'act on money (reversals, settlements, payouts)',
-  },
-  'GET /admin/v1/settlements/:settlement_id/entries': { allowed: READERS, refusal: 'read the operator API' },
+const MATRIX: Record<string, Row> = {
+  'GET /admin/v1/partners': READ,
+  'POST /admin/v1/partners': CATALOG,
+  'GET /admin/v1/gyms': READ,
+  'POST /admin/v1/gyms': CATALOG,
+  'GET /admin/v1/gyms/:gym_id/products': READ,
+  'POST /admin/v1/gyms/:gym_id/products': CATALOG,
+  'GET /admin/v1/partners/:partner_id/keys': READ,
+  'POST /admin/v1/partners/:partner_id/keys': KEYS,
+  'DELETE /admin/v1/keys/:key_id': KEYS,
+  'GET /admin/v1/checkins': READ,
+  'POST /admin/v1/checkins': CHECKINS,
+  'POST /admin/v1/checkins/:checkin_id/cancel': CHECKINS,
+  'GET /admin/v1/transactions': READ,
+  'GET /admin/v1/payouts': READ,
+  'POST /admin/v1/transactions/:transaction_id/reversals': MONEY,
+  'POST /admin/v1/settlements': MONEY,
+  'GET /admin/v1/settlements': READ,
+  'POST /admin/v1/settlements/:settlement_id/paid': MONEY,
+  'GET /admin/v1/settlements/:settlement_id/entries': READ,
   'GET /admin/v1/custom-codes': {
     allowed: ['admin', 'finance', 'support', 'member-app'],
     refusal: "read members' custom codes",
   },
-  'GET /admin/v1/audit': { allowed: READERS, refusal: 'read the operator API' },
-  'GET /admin/v1/events': { allowed: READERS, refusal: 'read the operator API' },
-  'GET /admin/v1/events/stream': { allowed: READERS, refusal: 'read the operator API' },
-  'GET /admin/v1/stats/validations': { allowed: READERS, refusal: 'read the operator API' },
-  'GET /admin/v1/partners/:partner_id/webhooks': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/partners/:partner_id/webhooks': {
-    allowed: ['admin', 'support'],
-    refusal: 'change webhooks',
-  },
-  'GET /admin/v1/webhooks/:webhook_id': { allowed: READERS, refusal: 'read the operator API' },
-  'PATCH /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
-  'POST /admin/v1/webhooks/:webhook_id/secret': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
-  'POST /admin/v1/webhooks/:webhook_id/enable': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
-  'POST /admin/v1/webhooks/:webhook_id/recover': {
-    allowed: ['admin', 'support'],
-    refusal: 'change webhooks',
-  },
-  'GET /admin/v1/webhooks/:webhook_id/deliveries': { allowed: READERS, refusal: 'read the operator API' },
-  'POST /admin/v1/deliveries/:delivery_id/retry': {
-    allowed: ['admin', 'support'],
-    refusal: 'change webhooks',
-  },
+  'GET /admin/v1/audit': READ,
+  'GET /admin/v1/events': READ,
+  'GET /admin/v1/events/stream': READ,
+  'GET /admin/v1/stats/validations': READ,
+  'GET /admin/v1/partners/:partner_id/webhooks': READ,
+  'POST /admin/v1/partners/:partner_id/webhooks': WEBHOOKS,
+  'GET /admin/v1/webhooks/:webhook_id': READ,
+  'PATCH /admin/v1/webhooks/:webhook_id': WEBHOOKS,
+  'POST /admin/v1/webhooks/:webhook_id/secret': WEBHOOKS,
+  'POST /admin/v1/webhooks/:webhook_id/enable': WEBHOOKS,
+  'POST /admin/v1/webhooks/:webhook_id/recover': WEBHOOKS,
+  'GET /admin/v1/webhooks/:webhook_id/deliveries': READ,
+  'POST /admin/v1/deliveries/:delivery_id/retry': WEBHOOKS,
   // Last of the webhook rows: the calls before it act on the endpoint it removes.
-  'DELETE /admin/v1/webhooks/:webhook_id': { allowed: ['admin', 'support'], refusal: 'change webhooks' },
+  'DELETE /admin/v1/webhooks/:webhook_id': WEBHOOKS,
   'GET /admin/v1/me': { allowed: ALL, refusal: 'say who it is' },
-  'GET /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
-  'POST /admin/v1/operators': { allowed: ['admin'], refusal: 'manage operators' },
-  'DELETE /admin/v1/operators/:operator_id': { allowed: ['admin'], refusal: 'manage operators' },
+  'GET /admin/v1/operators': OPERATORS,
+  'POST /admin/v1/operators': OPERATORS,
+  'DELETE /admin/v1/operators/:operator_id': OPERATORS,
   'POST /admin/v1/members/:platform_id/erase': {
     allowed: ['admin', 'support'],
     refusal: "erase a member's data",
   },
-  'PATCH /admin/v1/partners/:partner_id': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
-  'PATCH /admin/v1/gyms/:gym_id': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
-  'PATCH /admin/v1/products/:product_id': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
+  'PATCH /admin/v1/partners/:partner_id': CATALOG,
+  'PATCH /admin/v1/gyms/:gym_id': CATALOG,
+  'PATCH /admin/v1/products/:product_id': CATALOG,
   // Last: they retire the records the calls before them act on.
-  'POST /admin/v1/products/:product_id/retire': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
-  'POST /admin/v1/gyms/:gym_id/retire': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
-  'POST /admin/v1/partners/:partner_id/offboard': {
-    allowed: ['admin', 'support'],
-    refusal: 'change partners, gyms or products',
-  },
+  'POST /admin/v1/products/:product_id/retire': CATALOG,
+  'POST /admin/v1/gyms/:gym_id/retire': CATALOG,
+  'POST /admin/v1/partners/:partner_id/offboard': CATALOG,
 };
 
 type Ids = Record<string, string>;

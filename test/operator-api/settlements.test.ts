@@ -18,14 +18,7 @@ interface Shown {
 
 /** A validated visit at the network's gym, at the clock's now; its transaction id. */
 async function visit(t: TestApp, n: Network): Promise<number> {
-  const checkin = await op.createCheckin(t, n.product, { platform_id: platformId() });
-  expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
-  const row = await t.store.db
-    .selectFrom('transactions')
-    .select('id')
-    .where('checkin_id', '=', checkin.id)
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return (await op.validatedVisit(t, n)).transactionId;
 }
 
 const close = (t: TestApp, body: Record<string, unknown>) => op.admin(t, 'POST', '/settlements', body);

@@ -48,28 +48,23 @@ describe.each(dialects)('Authorization and X-Gym-Id (%s)', (dialect) => {
     });
   });
 
+  /** A fresh partner's member validated with `header(key)` as the Authorization header. */
+  async function validateWithAuthorization(header: (key: string) => string) {
+    const t = app();
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
+    const headers = { ...a.headers, authorization: header(a.key) };
+    const response = await partner.postValidate(t, headers, { platform_id: checkin.platformId });
+    return { t, a, checkin, response };
+  }
+
   test.each([
     ['lowercase "bearer" and several spaces', (key: string) => `bearer   ${key}`],
     ['uppercase "BEARER"', (key: string) => `BEARER ${key}`],
     ['trailing spaces', (key: string) => `Bearer ${key}   `],
   ])('when the header has %s, then the key is read and the member validated', async (_, header) => {
-    const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { t, a, checkin, response } = await validateWithAuthorization(header);
 
-    const response = await partner.postValidate(
-      t,
-      { ...a.headers, authorization: header(a.key) },
-      {
-        platform_id: checkin.platformId,
-      },
-    );
-
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test.each([
@@ -77,17 +72,7 @@ describe.each(dialects)('Authorization and X-Gym-Id (%s)', (dialect) => {
     ['the key followed by another word', (key: string) => `Bearer ${key} extra`],
     ['the key in another case', (key: string) => `Bearer ${key.toUpperCase()}`],
   ])('when the header has %s, then 403 explicit deny', async (_, header) => {
-    const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
-
-    const response = await partner.postValidate(
-      t,
-      { ...a.headers, authorization: header(a.key) },
-      {
-        platform_id: checkin.platformId,
-      },
-    );
+    const { t, checkin, response } = await validateWithAuthorization(header);
 
     partner.expectReply(response, 403, partner.EXPLICIT_DENY);
     expect((await checkinRow(t.store, checkin.id)).status).toBe('pending');

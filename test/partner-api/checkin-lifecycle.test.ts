@@ -30,25 +30,19 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
 
   test('when now is 1 ms before expires_at, then the check-in is still valid: 200', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     t.clock.set(checkin.expiresAt - 1);
 
     const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
     expect((await checkinRow(t.store, checkin.id)).validated_at).toBe(checkin.expiresAt - 1);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
   test('when now equals expires_at, then the check-in is expired: 400 checkin.validation.expired, nothing written', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     t.clock.set(checkin.expiresAt);
     await partner.expectReplyNoWrite(t, 400, partner.EXPIRED, () =>
       partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
@@ -71,11 +65,7 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
 
     const response = await partner.postValidate(t, a.headers, { platform_id: member });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: member }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: member });
     expect((await checkinRow(t.store, latest.id)).status).toBe('validated');
     expect(await checkinRow(t.store, older.id)).toEqual(olderBefore);
     expect(await transactionsOf(t.store, older.id)).toEqual([]);
@@ -131,8 +121,7 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
 
   test('when a validated check-in is cancelled, then the service refuses with 409 checkin.already.validated', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
     const before = await partner.storeState(t.store);
 
@@ -149,8 +138,7 @@ describe.each(dialects)('check-in lifecycle as validate sees it (%s)', (dialect)
 
   test('when a cancelled check-in is cancelled again, then it comes back cancelled, its first cancellation kept', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { checkin } = await partner.arrangeWithCheckin(t);
     const first = await t.services.checkins.cancel(checkin.id);
     t.clock.advance(1_000);
 

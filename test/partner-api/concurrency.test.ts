@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { arrangePartner } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
 import {
   checkinRow,
@@ -16,8 +15,7 @@ describe.each(dialects)('concurrent validates (%s)', (dialect) => {
 
   test(`when ${CONCURRENT} validates of one check-in arrive at once, then exactly one 200, the rest 400 already validated, one transaction`, async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const responses = await Promise.all(
       Array.from({ length: CONCURRENT }, () =>
@@ -58,8 +56,7 @@ describe.each(dialects)('concurrent validates (%s)', (dialect) => {
 
   test('when concurrent validates each carry a different code, then one validation and the stored code is one of those sent', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const codes = Array.from({ length: 20 }, (_, index) => `CODE-${index}`);
 
     const responses = await Promise.all(

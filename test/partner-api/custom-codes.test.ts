@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
-import { customCodeRow } from '../fixtures/store-state.js';
+import { customCodeRow, expectCodeRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 describe.each(dialects)('custom codes (%s)', (dialect) => {
@@ -16,13 +16,7 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const response = await partner.codeRequest(t, 'POST', member, a.headers, { custom_code: 'PIN-0042' });
 
     partner.expectReply(response, 201, partner.EMPTY_SUCCESS);
-    expect(await customCodeRow(t.store, a.gym.id, member)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: member,
-      code: 'PIN-0042',
-      created_at: t.clock.now(),
-      updated_at: t.clock.now(),
-    });
+    await expectCodeRow(t.store, a.gym.id, member, 'PIN-0042', t.clock.now());
   });
 
   test('when POST is sent twice for the same member and gym, then 409 already-exists and the first code is intact', async () => {
@@ -90,13 +84,7 @@ describe.each(dialects)('custom codes (%s)', (dialect) => {
     const response = await partner.codeRequest(t, 'PUT', member, a.headers, { custom_code: 'NEW' });
 
     partner.expectReply(response, 200, partner.EMPTY_SUCCESS);
-    expect(await customCodeRow(t.store, a.gym.id, member)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: member,
-      code: 'NEW',
-      created_at: createdAt,
-      updated_at: createdAt + 60_000,
-    });
+    await expectCodeRow(t.store, a.gym.id, member, 'NEW', createdAt, createdAt + 60_000);
   });
 
   test('when PUT targets a member with no code, then 404 not-found and nothing is created', async () => {

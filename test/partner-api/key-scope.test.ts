@@ -33,11 +33,7 @@ describe.each(dialects)('key scope: the gyms a key may act on (%s)', (dialect) =
 
     const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test.each(ROUTES)(

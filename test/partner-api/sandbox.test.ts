@@ -156,31 +156,31 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
     expect(apart.items.map((row) => row.gym_id)).not.toContain(live.gym.id);
   });
 
-  test('when a live key calls either sandbox route, then 403 explicit deny and nothing is written', async () => {
-    const t = app();
-    const live = await op.arrangeNetwork(t);
+  /** Both sandbox routes, called with `key` at `gymId`: 403 explicit deny each, and nothing written. */
+  async function expectBothRoutesDenied(t: TestApp, key: string, gymId: number) {
     const before = await op.wholeStore(t);
 
-    const simulated = await sandboxCheckin(t, live.key.key, live.gym.id, { platform_id: platformId() });
-    const helped = await simulate(t, live.key.key, live.gym.id, { gympass_user_id: platformId() });
+    const simulated = await sandboxCheckin(t, key, gymId, { platform_id: platformId() });
+    const helped = await simulate(t, key, gymId, { gympass_user_id: platformId() });
 
     expectReply(simulated, 403, EXPLICIT_DENY);
     expectReply(helped, 403, EXPLICIT_DENY);
     expect(await op.wholeStore(t)).toEqual(before);
+  }
+
+  test('when a live key calls either sandbox route, then 403 explicit deny and nothing is written', async () => {
+    const t = app();
+    const live = await op.arrangeNetwork(t);
+
+    await expectBothRoutesDenied(t, live.key.key, live.gym.id);
   });
 
   test("when a sandbox key names a live partner's gym, then 403 explicit deny on both routes and nothing is written", async () => {
     const t = app();
     const live = await op.arrangeNetwork(t);
     const s = await arrangeSandbox(t);
-    const before = await op.wholeStore(t);
 
-    const simulated = await sandboxCheckin(t, s.key.key, live.gym.id, { platform_id: platformId() });
-    const helped = await simulate(t, s.key.key, live.gym.id, { gympass_user_id: platformId() });
-
-    expectReply(simulated, 403, EXPLICIT_DENY);
-    expectReply(helped, 403, EXPLICIT_DENY);
-    expect(await op.wholeStore(t)).toEqual(before);
+    await expectBothRoutesDenied(t, s.key.key, live.gym.id);
   });
 
   test.each([

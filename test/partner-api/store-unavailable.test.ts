@@ -24,8 +24,7 @@ describe('store unavailable (sqlite)', () => {
 
   test('when the database is locked by another writer, then validate answers 503 with Retry-After and nothing is written', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const response = await partner.expectReplyNoWrite(t, 503, UNAVAILABLE, () =>
       whileLockedElsewhere(t, () =>
         partner.postValidate(t, a.headers, { platform_id: checkin.platformId, custom_code: 'LOCKED' }),

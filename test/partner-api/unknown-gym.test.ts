@@ -1,9 +1,14 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
-import { EXPLICIT_DENY, NOT_FOUND_CHECKIN, expectReply, postValidate } from '../fixtures/partner-api.js';
-import { TestClock } from '../fixtures/test-clock.js';
-import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
+import {
+  EXPLICIT_DENY,
+  NOT_FOUND_CHECKIN,
+  expectReply,
+  postValidate,
+  sharedApp,
+} from '../fixtures/partner-api.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 /** Default GATEHOUSE_KEY_CACHE_SECONDS, in milliseconds. */
 const KEY_CACHE_MS = 5000;
@@ -12,11 +17,10 @@ let nextUnknownGym = 880_000_000_000;
 describe.each(dialects)(
   "an unknown gym and another partner's gym are refused after the same work (%s)",
   (dialect) => {
-    const clock = new TestClock();
     let t: TestApp;
     let a: Arranged;
     let other: Arranged;
-    const shared = useApp({ dialect, clock, env: { GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0' } });
+    const shared = sharedApp({ dialect });
     beforeAll(async () => {
       t = shared();
       a = await arrangePartner(t.services);
@@ -54,10 +58,10 @@ describe.each(dialects)(
       expectReply(await probe(gymId), 403, EXPLICIT_DENY);
       await t.store.db
         .insertInto('gyms')
-        .values({ id: gymId, partner_id: a.partner.id, name: 'Opened elsewhere', created_at: clock.now() })
+        .values({ id: gymId, partner_id: a.partner.id, name: 'Opened elsewhere', created_at: t.clock.now() })
         .execute();
 
-      clock.advance(KEY_CACHE_MS);
+      t.clock.advance(KEY_CACHE_MS);
 
       expectReply(await probe(gymId), 404, NOT_FOUND_CHECKIN);
       expect(await t.store.db.selectFrom('gyms').select('id').where('id', '=', gymId).execute()).toEqual([

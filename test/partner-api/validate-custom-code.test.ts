@@ -7,6 +7,7 @@ import {
   customCodeRow,
   expectLedgerInvariants,
   transactionsOf,
+  expectCodeRow,
 } from '../fixtures/store-state.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
@@ -25,8 +26,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when the check-in is valid, then 200 and the code is stored with the validation', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const now = t.clock.now();
 
     const response = await partner.postValidate(t, a.headers, {
@@ -39,13 +39,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
       200,
       partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(now)),
     );
-    expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: checkin.platformId,
-      code: 'QR-7781',
-      created_at: now,
-      updated_at: now,
-    });
+    await expectCodeRow(t.store, a.gym.id, checkin.platformId, 'QR-7781', now);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
@@ -78,13 +72,14 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
       });
 
       partner.expectReply(response, 400, body);
-      expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-        gym_id: a.gym.id,
-        platform_id: checkin.platformId,
-        code: 'NEW-CODE',
-        created_at: t.clock.now() - 3_600_000,
-        updated_at: t.clock.now(),
-      });
+      await expectCodeRow(
+        t.store,
+        a.gym.id,
+        checkin.platformId,
+        'NEW-CODE',
+        t.clock.now() - 3_600_000,
+        t.clock.now(),
+      );
       expect(await checkinRow(t.store, checkin.id)).toEqual(checkinBefore);
       expect(await transactionsOf(t.store, checkin.id)).toEqual(transactionsBefore);
       await expectLedgerInvariants(t.store);
@@ -102,13 +97,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
     });
 
     partner.expectReply(response, 400, partner.EXPIRED);
-    expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toEqual({
-      gym_id: a.gym.id,
-      platform_id: checkin.platformId,
-      code: '4411',
-      created_at: t.clock.now(),
-      updated_at: t.clock.now(),
-    });
+    await expectCodeRow(t.store, a.gym.id, checkin.platformId, '4411', t.clock.now());
   });
 
   test('when no check-in is found, then 404 and the code is not stored', async () => {
@@ -124,8 +113,7 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when the code input is invalid on a valid check-in, then 400 custom_code and neither code nor check-in change', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await withStoredCode(t, a.gym.id, checkin.platformId);
     await partner.expectReplyNoWrite(t, 400, partner.CODE_LENGTH_ERROR, () =>
       partner.postValidate(t, a.headers, {
@@ -151,26 +139,20 @@ describe.each(dialects)('custom_code in validate: when it is stored (%s)', (dial
 
   test('when custom_code is null, then it means "no code": 200 and nothing is stored for the member', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: null,
     });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
     expect(await customCodeRow(t.store, a.gym.id, checkin.platformId)).toBeUndefined();
   });
 
   test('when the validation fails unexpectedly, then 500 envelope with the request id, and neither validation nor code is kept', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const before = await partner.storeState(t.store);
     await sql`alter table transactions rename to transactions_gone`.execute(t.store.db);
 

@@ -48,72 +48,52 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
 
     const response = await partner.postValidate(t, a.headers, { platform_id: '0000000000042' });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: '0000000000042' }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: '0000000000042' });
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
   });
 
   test('when only gympass_id is sent, then it validates and results.user echoes platform_id and gympass_id', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(t, a.headers, { gympass_id: checkin.platformId });
 
     const user = { platform_id: checkin.platformId, gympass_id: checkin.platformId };
-    partner.expectReply(response, 200, partner.validationResult(a, user, partner.secondsOf(t.clock.now())));
+    partner.expectValidatedNow(t, a, response, user);
     expect(await transactionsOf(t.store, checkin.id)).toHaveLength(1);
   });
 
   test('when both ids are sent and equal, then it validates and both are echoed', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const id = checkin.platformId;
 
     const response = await partner.postValidate(t, a.headers, { platform_id: id, gympass_id: id });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: id, gympass_id: id }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: id, gympass_id: id });
   });
 
   test('when platform_id is null next to a valid gympass_id, then it counts as absent and the member is validated', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const id = checkin.platformId;
 
     const response = await partner.postValidate(t, a.headers, { platform_id: null, gympass_id: id });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: id, gympass_id: id }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: id, gympass_id: id });
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
   });
 
   test('when gympass_id is null next to a valid platform_id, then only platform_id is echoed', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       gympass_id: null,
     });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test('when both ids are sent and differ, then 400 platform_id and neither member is validated', async () => {
@@ -138,8 +118,7 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
     'when custom_code is %s, then 400 custom_code, the stored code is unchanged and the check-in stays pending',
     async (_, value, message) => {
       const t = app();
-      const a = await arrangePartner(t.services);
-      const checkin = await partner.arrangeCheckin(t, a);
+      const { a, checkin } = await partner.arrangeWithCheckin(t);
       await t.services.customCodes.create({ gymId: a.gym.id, platformId: checkin.platformId }, 'KEEP-ME');
       await partner.expectReplyNoWrite(t, 400, partner.errorEnvelope('custom_code', message), () =>
         partner.postValidate(t, a.headers, {
@@ -157,19 +136,14 @@ describe.each(dialects)('validate input (%s)', (dialect) => {
     ['inner spaces', ' A B '],
   ])('when custom_code is %s, then it is accepted and stored verbatim', async (_, code) => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(t, a.headers, {
       platform_id: checkin.platformId,
       custom_code: code,
     });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
     expect((await customCodeRow(t.store, a.gym.id, checkin.platformId))?.code).toBe(code);
   });
 

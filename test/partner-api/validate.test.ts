@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
-import { checkinRow, expectLedgerInvariants, transactionsOf } from '../fixtures/store-state.js';
+import { checkinRow, expectLedgerInvariants, transactionsOf, visitRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
 
 const TTL_MS = 1_200_000;
@@ -28,19 +28,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
       status: 'validated',
       validated_at: now,
     });
-    expect(await transactionsOf(t.store, checkin.id)).toEqual([
-      {
-        id: expect.any(Number) as number,
-        checkin_id: checkin.id,
-        partner_id: a.partner.id,
-        gym_id: a.gym.id,
-        product_id: a.product.id,
-        platform_id: checkin.platformId,
-        payout_cents: 1250,
-        currency: 'BRL',
-        validated_at: now,
-      },
-    ]);
+    expect(await transactionsOf(t.store, checkin.id)).toEqual([visitRow(a, checkin, 1250, 'BRL', now)]);
     await expectLedgerInvariants(t.store);
   });
 
@@ -51,11 +39,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
 
     const response = await partner.postValidate(t, a.headers, { platform_id: checkin.platformId });
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
     const [transaction] = await transactionsOf(t.store, checkin.id);
     expect({ payout: transaction?.payout_cents, currency: transaction?.currency }).toEqual({
       payout: 0,
@@ -90,8 +74,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
 
   test('when the member cancelled the check-in, then 400 checkin.validation.cancelled and nothing is written', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await t.services.checkins.cancel(checkin.id);
     await partner.expectReplyNoWrite(t, 400, partner.CANCELLED, () =>
       partner.postValidate(t, a.headers, { platform_id: checkin.platformId }),
@@ -111,8 +94,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
 
   test('when the check-in is already validated, then 400 checkin.already.validated and no second transaction', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await t.services.validation.validate({
       gymId: a.gym.id,
       platformId: checkin.platformId,
@@ -127,8 +109,7 @@ describe.each(dialects)('validate (%s)', (dialect) => {
 
   test('when the same validate is sent 5 times in a row, then 200 once and 4 × 400 checkin.already.validated', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const replies = [];
     for (let attempt = 0; attempt < 5; attempt += 1) {

@@ -23,8 +23,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
     'application/json;charset=utf-8',
   ])('when validate is sent as "%s", then it is accepted', async (contentType) => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(
       t,
@@ -34,11 +33,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
       },
     );
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test('when PUT is sent as "application/json; charset=UTF-8", then it is accepted', async () => {
@@ -69,8 +64,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
     ['no Content-Type', undefined],
   ])('when a JSON body is sent as %s, then 415 and nothing is written', async (_, contentType) => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const before = await partner.storeState(t.store);
 
     const validate = await t.app.inject({
@@ -93,24 +87,18 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
 
   test('when the body is exactly 64 KiB, then it is accepted', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     const body = paddedBody(checkin.platformId, BODY_LIMIT);
 
     const response = await partner.postValidate(t, a.headers, body);
 
     expect(Buffer.byteLength(body)).toBe(BODY_LIMIT);
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 
   test('when the body is 64 KiB + 1 byte, then 413 request.too-large and nothing is written', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
     await partner.expectReplyNoWrite(
       t,
       413,
@@ -190,8 +178,7 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
 
   test('when the client sends Accept: text/html, then validate still answers 200 JSON (no 406)', async () => {
     const t = app();
-    const a = await arrangePartner(t.services);
-    const checkin = await partner.arrangeCheckin(t, a);
+    const { a, checkin } = await partner.arrangeWithCheckin(t);
 
     const response = await partner.postValidate(
       t,
@@ -199,10 +186,6 @@ describe.each(dialects)('content types and body limits (%s)', (dialect) => {
       { platform_id: checkin.platformId },
     );
 
-    partner.expectReply(
-      response,
-      200,
-      partner.validationResult(a, { platform_id: checkin.platformId }, partner.secondsOf(t.clock.now())),
-    );
+    partner.expectValidatedNow(t, a, response, { platform_id: checkin.platformId });
   });
 });

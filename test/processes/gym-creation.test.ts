@@ -1,10 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
-import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
+import {
+  expectBothListening,
+  useTwoProcesses,
+  type arrangeCheckins,
+  type Operator,
+} from '../fixtures/processes/arrange.js';
+import type { GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
 import { pollUntil, reply, validate } from '../fixtures/processes/http.js';
 import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
@@ -19,8 +22,8 @@ function probe(server: GatehouseProcess, headers: Record<string, string>, gymId:
 }
 
 describe('a gym refused as unknown is served on every process within a second of its creation', () => {
-  const startGatehouse = useGatehouseProcesses();
-  const ownDatabase = useOwnDatabase();
+  const twoProcesses = useTwoProcesses();
+  const env = { GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
 
   async function expectServedEverywhereWithinASecond(
     operator: Operator,
@@ -51,32 +54,18 @@ describe('a gym refused as unknown is served on every process within a second of
   test.skipIf(!pgAvailable)(
     'on PostgreSQL: when the operator creates it, then two processes that remembered it as unknown serve it (LISTEN/NOTIFY)',
     async () => {
-      const { url: schemaUrl, operator } = await ownDatabase('postgres');
-      const url = `${schemaUrl}&application_name=gh_gyms`;
-      const arranged = await arrangeCheckins(operator.services, 0);
-      const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
-      const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
-      const listening = await pollUntil(
-        () =>
-          sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where application_name = 'gh_gyms' and query ilike 'listen %' and state = 'idle'`.execute(
-            operator.store.db,
-          ),
-        (r) => r.rows[0]?.n === 2,
-        { withinMs: 5000 },
-      );
-      expect(listening.done, 'both processes LISTEN for changes').toBe(true);
-      await sleep(200);
+      const { operator, arranged, servers } = await twoProcesses('postgres', {
+        env,
+        applicationName: 'gh_gyms',
+      });
+      await expectBothListening(operator, 'gh_gyms');
 
       await expectServedEverywhereWithinASecond(operator, servers, arranged);
     },
   );
 
   test('on SQLite: when the operator creates it in the shared file, then two processes that remembered it as unknown serve it (data_version)', async () => {
-    const { url, operator } = await ownDatabase('sqlite');
-    const arranged = await arrangeCheckins(operator.services, 0);
-    const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
-    const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
+    const { operator, arranged, servers } = await twoProcesses('sqlite', { env });
 
     await expectServedEverywhereWithinASecond(operator, servers, arranged);
   });

@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
-import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses, type GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
+import { expectBothListening, useTwoProcesses } from '../fixtures/processes/arrange.js';
+import type { GatehouseProcess } from '../fixtures/processes/gatehouse-process.js';
 import { pollUntil, reply, validate } from '../fixtures/processes/http.js';
 import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
@@ -39,39 +37,18 @@ function expectRefusedWithinASecond(refusals: Awaited<ReturnType<typeof timeToRe
 }
 
 describe('across processes: a revoked key stops working on every process within a second', () => {
-  const startGatehouse = useGatehouseProcesses();
-  const ownDatabase = useOwnDatabase();
-
-  async function warmedUp(
-    operator: Operator,
-    env: Record<string, string> & { GATEHOUSE_DATABASE_URL: string },
-  ) {
-    const arranged = await arrangeCheckins(operator.services, 0);
-    const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
-    return { arranged, servers };
-  }
+  const twoProcesses = useTwoProcesses();
+  const env = { GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
 
   test.skipIf(!pgAvailable)(
     'on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within a second (LISTEN/NOTIFY)',
     async () => {
-      const { url: schemaUrl, operator } = await ownDatabase('postgres');
-      const url = `${schemaUrl}&application_name=gh_keys`;
-      const { arranged, servers } = await warmedUp(operator, {
-        GATEHOUSE_DATABASE_URL: url,
-        GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS,
+      const { operator, arranged, servers } = await twoProcesses('postgres', {
+        env,
+        applicationName: 'gh_keys',
       });
       // Both processes LISTEN before the key is cached, so what they cache is not cleared by their own connect.
-      const listening = await pollUntil(
-        () =>
-          sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-            where application_name = 'gh_keys' and query ilike 'listen %' and state = 'idle'`.execute(
-            operator.store.db,
-          ),
-        (r) => r.rows[0]?.n === 2,
-        { withinMs: 5000 },
-      );
-      expect(listening.done, 'both processes LISTEN for key changes').toBe(true);
-      await sleep(200);
+      await expectBothListening(operator, 'gh_keys');
       for (const server of servers)
         expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
@@ -90,11 +67,7 @@ describe('across processes: a revoked key stops working on every process within 
   );
 
   test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within a second (data_version)', async () => {
-    const { url, operator } = await ownDatabase('sqlite');
-    const { arranged, servers } = await warmedUp(operator, {
-      GATEHOUSE_DATABASE_URL: url,
-      GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS,
-    });
+    const { operator, arranged, servers } = await twoProcesses('sqlite', { env });
     for (const server of servers)
       expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 

@@ -1,8 +1,7 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
-import { arrangeCheckins, useOwnDatabase, type Operator } from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { useTwoProcesses } from '../fixtures/processes/arrange.js';
 import { send, validate, type Outcome } from '../fixtures/processes/http.js';
 
 const CHECKINS = 600;
@@ -30,24 +29,13 @@ interface LogPage {
 describe.skipIf(!pgAvailable)(
   'the partner feed and the event log during a storm on two PostgreSQL processes',
   () => {
-    const startGatehouse = useGatehouseProcesses();
-    const ownDatabase = useOwnDatabase();
-    let url: string;
-    let operator: Operator;
-
-    beforeEach(async () => {
-      // Migrated once, before either process starts: they then find nothing to migrate.
-      ({ url, operator } = await ownDatabase('postgres'));
-    });
+    const twoProcesses = useTwoProcesses();
 
     test('when partners follow next_cursor and operators follow next_after while two processes validate, then each reader sees every row exactly once', async () => {
-      const arranged = await arrangeCheckins(operator.services, CHECKINS);
-      const env = {
-        GATEHOUSE_DATABASE_URL: url,
-        GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
-        GATEHOUSE_RATE_LIMIT_PER_SECOND: '0',
-      };
-      const servers = await Promise.all([startGatehouse(env), startGatehouse(env)]);
+      const { operator, arranged, servers } = await twoProcesses('postgres', {
+        checkins: CHECKINS,
+        env: { GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN, GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' },
+      });
       const urls = servers.map((server) => server.baseUrl);
       const start = await operator.store.db
         .selectFrom('events')

@@ -1,33 +1,17 @@
-import { beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
-import {
-  arrangeCheckins,
-  expectOneTransaction,
-  useOwnDatabase,
-  validatedBody,
-  type Operator,
-} from '../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
+import { expectOneTransaction, useTwoProcesses, validatedBody } from '../fixtures/processes/arrange.js';
 import { reply, validate } from '../fixtures/processes/http.js';
 import { ALREADY_VALIDATED } from '../fixtures/wire-bodies.js';
 
 describe.skipIf(!pgAvailable)('two gatehouse processes on one PostgreSQL schema (shared server)', () => {
-  const startGatehouse = useGatehouseProcesses();
-  const ownDatabase = useOwnDatabase();
-  let url: string;
-  let operator: Operator;
-
-  beforeEach(async () => {
-    // Migrated once, before either process starts: they then find nothing to migrate.
-    ({ url, operator } = await ownDatabase('postgres'));
-  });
+  const twoProcesses = useTwoProcesses();
 
   test('when 50 validates of one check-in race through two processes, then exactly one is 200, 49 are 400 already validated, and one transaction exists', async () => {
-    const arranged = await arrangeCheckins(operator.services, 1);
+    const { operator, arranged, servers } = await twoProcesses('postgres', { checkins: 1 });
+    const [first, second] = servers;
     const checkin = arranged.checkins[0]!;
-    const env = { GATEHOUSE_DATABASE_URL: url };
-    const [first, second] = await Promise.all([startGatehouse(env), startGatehouse(env)]);
 
     const outcomes = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 
@@ -32,14 +31,7 @@ async function run(world: World, s: Step): Promise<void> {
   const { t, n } = world;
   if (s.kind === 'visit') {
     const product = s.usd ? { ...n.product, id: world.usd.id } : n.product;
-    const checkin = await op.createCheckin(t, product, { platform_id: platformId() });
-    expect((await op.validate(t, n.key.key, n.gym.id, checkin.platform_id)).statusCode).toBe(200);
-    const row = await t.store.db
-      .selectFrom('transactions')
-      .select('id')
-      .where('checkin_id', '=', checkin.id)
-      .executeTakeFirstOrThrow();
-    world.visits.push(Number(row.id));
+    world.visits.push((await op.validatedVisit(t, n, product)).transactionId);
   } else if (s.kind === 'reverse' && world.visits.length > 0) {
     const id = world.visits[s.visit % world.visits.length];
     const body = { reason: 'property', ...(s.cents === undefined ? {} : { amount_cents: s.cents }) };

@@ -9,6 +9,7 @@ import {
   customCodeRow,
   expectLedgerInvariants,
   transactionsOf,
+  visitRow,
 } from '../fixtures/store-state.js';
 import { dialects, useApp, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 
@@ -66,6 +67,16 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
   });
   const validate = (r: ValidationRequest) => t.store.apply('validate', r);
 
+  /** A member for each check-in a validation refuses: already validated, cancelled, expired, and none at all. */
+  async function oneOfEachRefusal() {
+    const validated = await pending();
+    await validate(request(validated.member));
+    const cancelled = await pending();
+    await t.services.checkins.cancel(cancelled.checkin.id);
+    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
+    return { validated, cancelled, expired, absent: platformId() };
+  }
+
   test('when the check-in is pending, then it is validated with its transaction, atomically with the code', async () => {
     const { member, checkin } = await pending();
     expect(await validate(request(member, 'QR-1'))).toEqual({
@@ -76,28 +87,13 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
     });
     expect((await checkinRow(t.store, checkin.id)).status).toBe('validated');
     expect(await transactionsOf(t.store, checkin.id)).toEqual([
-      {
-        id: expect.any(Number) as number,
-        checkin_id: checkin.id,
-        partner_id: a.partner.id,
-        gym_id: a.gym.id,
-        product_id: a.product.id,
-        platform_id: member,
-        payout_cents: 990,
-        currency: 'USD',
-        validated_at: t.clock.now(),
-      },
+      visitRow(a, { id: checkin.id, platformId: member }, 990, 'USD', t.clock.now()),
     ]);
     expect((await customCodeRow(t.store, a.gym.id, member))?.code).toBe('QR-1');
   });
 
   test('when the check-in is validated, cancelled, expired or absent, then each condition, and the code only where it exists', async () => {
-    const validated = await pending();
-    await validate(request(validated.member));
-    const cancelled = await pending();
-    await t.services.checkins.cancel(cancelled.checkin.id);
-    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
-    const absent = platformId();
+    const { validated, cancelled, expired, absent } = await oneOfEachRefusal();
     const outcomes = await Promise.all(
       [validated.member, cancelled.member, expired.member, absent].map((member) =>
         validate(request(member, `C-${member.slice(-4)}`)),
@@ -150,12 +146,7 @@ describe.each(implementations)('store.validate ($name)', ({ dialect, groupCommit
 
   test('when one batch mixes every condition, then each validation gets its own, a transaction only for the valid one, and codes wherever a check-in exists', async () => {
     const valid = await pending();
-    const validated = await pending();
-    await validate(request(validated.member));
-    const cancelled = await pending();
-    await t.services.checkins.cancel(cancelled.checkin.id);
-    const expired = await pending(t.clock.now() - t.config.checkinTtlSeconds * 1000);
-    const absent = platformId();
+    const { validated, cancelled, expired, absent } = await oneOfEachRefusal();
     const members = [valid.member, validated.member, cancelled.member, expired.member, absent];
     const outcomes = await Promise.all(members.map((member) => validate(request(member, `M-${member}`))));
     expect(outcomes).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { dialects } from '../fixtures/test-app.js';
+import { dialects, type TestApp } from '../fixtures/test-app.js';
 import { admin, arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { eventually, startReceiver, useReceivers } from '../fixtures/webhook-receiver.js';
@@ -8,6 +8,17 @@ import { deliveriesOf, register, webhookApp } from '../fixtures/webhook-app.js';
 const receiver = useReceivers();
 
 const typeOf = (body: string) => JSON.parse(body) as { type: string; data: { platform_id: string } };
+
+/** Who did what to the webhook endpoint, in order, from the audit log. */
+function webhookAudit(t: TestApp, endpointId: number) {
+  return t.store.db
+    .selectFrom('audit_log')
+    .select(['actor', 'action'])
+    .where('entity', '=', 'webhook')
+    .where('entity_id', '=', String(endpointId))
+    .orderBy('id')
+    .execute();
+}
 
 describe.each(dialects)('webhook receivers that fail (%s)', (dialect) => {
   const app = webhookApp({ dialect });
@@ -107,14 +118,7 @@ describe.each(dialects)('webhook receivers that fail (%s)', (dialect) => {
       ['failed', 1, 410, 'HTTP 410'],
       ['pending', 0, null, null],
     ]);
-    const audit = await t.store.db
-      .selectFrom('audit_log')
-      .select(['actor', 'action'])
-      .where('entity', '=', 'webhook')
-      .where('entity_id', '=', String(endpoint.id))
-      .orderBy('id')
-      .execute();
-    expect(audit).toEqual([
+    expect(await webhookAudit(t, endpoint.id)).toEqual([
       { actor: 'operator', action: 'create' },
       { actor: 'system', action: 'disable' },
     ]);
@@ -171,14 +175,7 @@ describe.each(dialects)('webhook receivers that fail (%s)', (dialect) => {
       (await admin(t, 'GET', `/webhooks/${endpoint.id}`)).body.includes('"failing"'),
     );
 
-    const audit = await t.store.db
-      .selectFrom('audit_log')
-      .select(['actor', 'action'])
-      .where('entity', '=', 'webhook')
-      .where('entity_id', '=', String(endpoint.id))
-      .orderBy('id')
-      .execute();
-    expect(audit).toEqual([
+    expect(await webhookAudit(t, endpoint.id)).toEqual([
       { actor: 'operator', action: 'create' },
       { actor: 'system', action: 'disable' },
     ]);

@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
 import { parsePrometheusText, seriesOf } from '../observability/prometheus-text.js';
 import { admin, arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
-import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { eventually, useReceivers } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, startWebhookApp } from '../fixtures/webhook-app.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const startReceiver = useReceivers();
 
 describe.each(dialects)('webhooks in /metrics (%s)', (dialect) => {
   test('when deliveries succeed, are retried, and an endpoint answers 410, then /metrics counts each outcome and shows what waits per endpoint', async () => {
@@ -17,7 +14,6 @@ describe.each(dialects)('webhooks in /metrics (%s)', (dialect) => {
       const ok = await startReceiver();
       const gone = await startReceiver(() => ({ status: 410 }));
       const failing = await startReceiver(() => ({ status: 500 }));
-      receivers.push(ok, gone, failing);
       const n = await arrangeNetwork(t);
       const endpoints = await Promise.all(
         [ok, gone, failing].map((r) => register(t, n.partner.id, { url: r.url })),

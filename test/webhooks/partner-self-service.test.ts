@@ -1,16 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import { arrangeNetwork, createCheckin, partnerHeaders } from '../fixtures/operator-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { eventually, useReceivers } from '../fixtures/webhook-receiver.js';
 import { webhookApp, type Delivery, type Endpoint } from '../fixtures/webhook-app.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const startReceiver = useReceivers();
 
 function partner(t: TestApp, key: string, gymId: number) {
   return (method: 'POST' | 'GET', url: string, body?: unknown) =>
@@ -32,7 +29,6 @@ describe.each(dialects)('a partner runs its own webhooks with its key (%s)', (di
     const t = app();
     let gone = true;
     const hook = await startReceiver(() => ({ status: gone ? 410 : 200 }));
-    receivers.push(hook);
     const n = await arrangeNetwork(t);
     const call = partner(t, n.key.key, n.gym.id);
     const created = await call('POST', '/webhooks', { url: hook.url });

@@ -1,13 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
 import { arrangeNetwork, createCheckin } from '../fixtures/operator-api.js';
-import { eventually, startReceiver, type Receiver } from '../fixtures/webhook-receiver.js';
+import { eventually, useReceivers } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, startWebhookApp } from '../fixtures/webhook-app.js';
 
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const startReceiver = useReceivers();
 
 describe.each(dialects)('payload retention, GATEHOUSE_EVENT_RETENTION_DAYS (%s)', (dialect) => {
   test('when delivered events are older than the retention period, then their payloads are purged and the log keeps its rows; a payload still waiting is kept', async () => {
@@ -18,7 +15,6 @@ describe.each(dialects)('payload retention, GATEHOUSE_EVENT_RETENTION_DAYS (%s)'
     try {
       const ok = await startReceiver();
       const down = await startReceiver(() => ({ status: 503 }));
-      receivers.push(ok, down);
       const n = await arrangeNetwork(t);
       const other = await arrangeNetwork(t);
       const delivered = await register(t, n.partner.id, { url: ok.url });

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, test } from 'vitest';
 import { expectNoLeaks } from '../../fixtures/fault-app.js';
 import { createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
-import { useServeProcesses } from '../hardening/serve-process.js';
-import { gatehouse, type CliResult } from './cli.js';
+import { useServeProcesses } from '../../fixtures/processes/serve-process.js';
+import { gatehouse, type CliResult } from '../../fixtures/processes/cli.js';
 
 /** A password nobody else would write, so a hit in the output can only be a leak. */
 const password = () => `pw${randomBytes(8).toString('hex')}`;

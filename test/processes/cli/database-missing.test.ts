@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
-import { gatehouse, useTempDir } from './cli.js';
+import { gatehouse, useTempDir } from '../../fixtures/processes/cli.js';
 
 const tempDir = useTempDir();
 

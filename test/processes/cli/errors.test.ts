@@ -9,7 +9,7 @@ import {
   openStore,
   useTempDir,
   type PartnerApi,
-} from './cli.js';
+} from '../../fixtures/processes/cli.js';
 
 const tempDir = useTempDir();
 let files = 0;

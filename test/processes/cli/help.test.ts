@@ -1,5 +1,5 @@
 import { describe, test } from 'vitest';
-import { gatehouse } from './cli.js';
+import { gatehouse } from '../../fixtures/processes/cli.js';
 
 /**
  * Every command of the operator CLI with what its help must mention: the options of a command,

@@ -11,7 +11,7 @@ import {
   openStore,
   useTempDir,
   type PartnerApi,
-} from './cli.js';
+} from '../../fixtures/processes/cli.js';
 import { DATA_TABLES } from '../../fixtures/store-state.js';
 
 /** Every table the migrations create. */
@@ -63,6 +63,21 @@ function parseCurlLine(stdout: string) {
   return { baseUrl, key, gymId: Number(gymId), body: JSON.parse(body) as { platform_id: string } };
 }
 
+/** validate's 200 for a demo member at the demo's gym (id 1) and its Day pass, validated at some second. */
+function demoValidated(member: string, productId: number) {
+  return {
+    status: 200,
+    body: {
+      metadata: { total: 1, errors: 0 },
+      results: {
+        user: { platform_id: member },
+        gym: { Id: 1, product: { Id: productId, description: 'Day pass' } },
+        validated_at: AN_ISO_SECONDS,
+      },
+    },
+  };
+}
+
 describe('gatehouse demo', () => {
   let api: PartnerApi | undefined;
   afterAll(async () => {
@@ -100,17 +115,7 @@ describe('gatehouse demo', () => {
 
     const validation = await api.validate(demo.key, demo.gymId, demo.body.platform_id);
 
-    expect(validation).toEqual({
-      status: 200,
-      body: {
-        metadata: { total: 1, errors: 0 },
-        results: {
-          user: { platform_id: '1234567890123' },
-          gym: { Id: 1, product: { Id: product.id, description: 'Day pass' } },
-          validated_at: AN_ISO_SECONDS,
-        },
-      },
-    });
+    expect(validation).toEqual(demoValidated('1234567890123', product.id));
     expect(
       await db.selectFrom('transactions').select(['platform_id', 'payout_cents', 'currency']).execute(),
     ).toEqual([{ platform_id: '1234567890123', payout_cents: 1500, currency: 'BRL' }]);
@@ -123,17 +128,7 @@ describe('gatehouse demo', () => {
     expect(second.key).not.toBe(demo.key);
     expect(second.gymId).toBe(1);
     const revalidation = await api.validate(second.key, second.gymId, second.body.platform_id);
-    expect(revalidation).toEqual({
-      status: 200,
-      body: {
-        metadata: { total: 1, errors: 0 },
-        results: {
-          user: { platform_id: second.body.platform_id },
-          gym: { Id: 1, product: { Id: product.id, description: 'Day pass' } },
-          validated_at: AN_ISO_SECONDS,
-        },
-      },
-    });
+    expect(revalidation).toEqual(demoValidated(second.body.platform_id, product.id));
     expect(await db.selectFrom('partners').selectAll().execute()).toHaveLength(1);
     expect(await db.selectFrom('gyms').selectAll().execute()).toHaveLength(1);
     expect(await db.selectFrom('products').selectAll().execute()).toHaveLength(1);

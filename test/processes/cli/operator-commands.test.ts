@@ -22,7 +22,8 @@ import {
   useTempDir,
   type CliResult,
   type PartnerApi,
-} from './cli.js';
+} from '../../fixtures/processes/cli.js';
+import { checkinRow } from '../../fixtures/store-state.js';
 
 const FORMATS = ['table', 'json', 'csv'] as const;
 const GYM_ID = 42;
@@ -220,17 +221,13 @@ describe('the operator side, through `gatehouse` processes', () => {
 
     // The front desk validates it through the partner API with the issued key.
     const validation = await api.validate(key.key, GYM_ID, MEMBER);
-    const checkinRow = await db
-      .selectFrom('checkins')
-      .selectAll()
-      .where('id', '=', checkin.id)
-      .executeTakeFirstOrThrow();
-    expect(checkinRow).toMatchObject({
+    const validatedRow = await checkinRow(api.store, checkin.id);
+    expect(validatedRow).toMatchObject({
       status: 'validated',
       validated_at: A_NUMBER,
       cancelled_at: null,
     });
-    const validatedAt = isoSeconds(checkinRow.validated_at as number);
+    const validatedAt = isoSeconds(validatedRow.validated_at as number);
     expect(validatedAt).toMatch(ISO_SECONDS);
     expect(validation).toEqual({
       status: 200,
@@ -243,18 +240,22 @@ describe('the operator side, through `gatehouse` processes', () => {
         },
       },
     });
+    // The visit as the ledger row and every export name it.
+    const visit = {
+      checkin_id: checkin.id,
+      partner_id: partner.id,
+      gym_id: GYM_ID,
+      product_id: product.id,
+      platform_id: MEMBER,
+      payout_cents: PAYOUT_CENTS,
+      currency: 'BRL',
+    };
     const transactions = await db.selectFrom('transactions').selectAll().execute();
     expect(transactions).toEqual([
       {
+        ...visit,
         id: A_NUMBER,
-        checkin_id: checkin.id,
-        partner_id: partner.id,
-        gym_id: GYM_ID,
-        product_id: product.id,
-        platform_id: MEMBER,
-        payout_cents: PAYOUT_CENTS,
-        currency: 'BRL',
-        validated_at: checkinRow.validated_at,
+        validated_at: validatedRow.validated_at,
         // SQLite's single writer commits in id order: the feed needs no other order there.
         commit_order: 0,
       },
@@ -292,13 +293,7 @@ describe('the operator side, through `gatehouse` processes', () => {
     const transaction = {
       id: transactionId,
       kind: 'visit',
-      checkin_id: checkin.id,
-      partner_id: partner.id,
-      gym_id: GYM_ID,
-      product_id: product.id,
-      platform_id: MEMBER,
-      payout_cents: PAYOUT_CENTS,
-      currency: 'BRL',
+      ...visit,
       validated_at: validatedAt,
       effective_at: validatedAt,
       reverses: null,
@@ -449,11 +444,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       await cli(['checkin', 'cancel', String(toCancel.id), '--format', 'json']),
     );
 
-    const cancelledRow = await store.db
-      .selectFrom('checkins')
-      .selectAll()
-      .where('id', '=', toCancel.id)
-      .executeTakeFirstOrThrow();
+    const cancelledRow = await checkinRow(store, toCancel.id);
     expect(cancelledRow).toMatchObject({
       status: 'cancelled',
       cancelled_at: A_NUMBER,
@@ -471,8 +462,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       cancelled_at: row.cancelled_at === null ? null : isoMillis(row.cancelled_at),
     });
     expect(cancelled).toEqual(wire(cancelledRow, 'cancelled'));
-    const rowOf = (id: number) =>
-      store.db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const rowOf = (id: number) => checkinRow(store, id);
 
     const [byStatus, validated, stillPending] = await Promise.all([
       inEveryFormat(cli, ['checkin', 'list', '--status', 'cancelled']),

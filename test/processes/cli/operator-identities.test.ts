@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AN_ISO_MILLIS, cliOn, expectSuccess, jsonOf, openStore, useTempDir } from './cli.js';
+import {
+  AN_ISO_MILLIS,
+  cliOn,
+  expectSuccess,
+  jsonOf,
+  openStore,
+  useTempDir,
+} from '../../fixtures/processes/cli.js';
 
 const TOKEN: unknown = expect.stringMatching(/^gho_[0-9a-f]{8}_[0-9a-f]{40}$/);
 

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { arrangePartner, platformId } from '../../fixtures/factories.js';
-import { cliOn, csvOf, expectSuccess, openPartnerApi, useTempDir, type PartnerApi } from './cli.js';
+import {
+  cliOn,
+  csvOf,
+  expectSuccess,
+  openPartnerApi,
+  useTempDir,
+  type PartnerApi,
+} from '../../fixtures/processes/cli.js';
 
 const tempDir = useTempDir();
 const ONE_DAY_MS = 86_400_000;

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cliOn, csvOf, expectSuccess, isoMillis, openStore, tableOf, useTempDir } from './cli.js';
+import {
+  cliOn,
+  csvOf,
+  expectSuccess,
+  isoMillis,
+  openStore,
+  tableOf,
+  useTempDir,
+} from '../../fixtures/processes/cli.js';
 import type { Store } from '../../../src/store/store.js';
 
 /** Names a spreadsheet would run as formulas (OWASP's CSV injection list), and one it would not. */

@@ -12,7 +12,7 @@ import {
   openStore,
   tableOf,
   useTempDir,
-} from './cli.js';
+} from '../../fixtures/processes/cli.js';
 
 const tempDir = useTempDir();
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { arrangeCheckins, openOperator } from '../../fixtures/processes/arrange.js';
-import { useServeProcesses, useTempDir } from '../hardening/serve-process.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 const GRACE_MS = 20_000;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumArgs } from '../../fixtures/processes/browser.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 
 /*
@@ -10,18 +11,7 @@ import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-proces
  * `gatehouse serve`. The page must render the partner API from the server's own assets: no CDN, no other host.
  * In the 'processes' project so the browser never competes with the parallel component suite for CPU.
  */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // A host name other than loopback, resolved to the server without DNS.
-  '--host-resolver-rules=MAP docs.gatehouse.test 127.0.0.1',
-];
+const DOCS_HOST = 'docs.gatehouse.test';
 
 describe('the docs page', () => {
   const spawnGatehouse = useGatehouseProcesses();
@@ -34,9 +24,10 @@ describe('the docs page', () => {
     const profile = mkdtempSync(join(tmpdir(), 'gatehouse-chromium-'));
     cleanups.push(() => rmSync(profile, { recursive: true, force: true }));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       headless: true,
-      args: CHROMIUM_ARGS,
+      // A host name other than loopback, resolved to the server without DNS.
+      args: chromiumArgs(DOCS_HOST),
     });
     cleanups.push(() => context.close());
     return context;
@@ -106,6 +97,6 @@ describe('the docs page', () => {
 
     // Chromium treats 127.0.0.1 and localhost as secure origins; docs.gatehouse.test (resolved to the server by the
     // browser itself) is what an operator's http://gatehouse.internal:8080/docs looks like to it.
-    await expectDocsRender(`http://docs.gatehouse.test:${port}/docs`);
+    await expectDocsRender(`http://${DOCS_HOST}:${port}/docs`);
   });
 });

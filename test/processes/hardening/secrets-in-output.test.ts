@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { expectNoLeaks } from '../../fixtures/fault-app.js';
 import { platformId } from '../../fixtures/factories.js';
 import { send, statusOf } from '../../fixtures/processes/http.js';
-import { useServeProcesses, useTempDir } from './serve-process.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 /** A custom code nobody else would write: 11 characters, so a hit in the output can only be a leak. */

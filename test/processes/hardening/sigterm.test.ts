@@ -4,10 +4,10 @@ import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants, transactionsOf } from '../../fixtures/store-state.js';
 import { arrangeCheckins, useOperators, validatedBody } from '../../fixtures/processes/arrange.js';
 import { reply } from '../../fixtures/processes/http.js';
-import { recordValidateHistory, statusOrFailure } from './history.js';
-import { inFlightValidate, lastResponse } from './in-flight.js';
-import { acceptsConnections, postHead } from './raw-socket.js';
-import { useServeProcesses, useTempDir } from './serve-process.js';
+import { recordValidateHistory, statusOrFailure } from '../../fixtures/processes/history.js';
+import { inFlightValidate, lastResponse } from '../../fixtures/processes/in-flight.js';
+import { acceptsConnections, postHead } from '../../fixtures/processes/raw-socket.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 import { SERVICE_UNAVAILABLE } from '../../fixtures/wire-bodies.js';
 
 const GRACE_MS = 5000;

@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../../fixtures/factories.js';
 import { arrangeCheckins, openOperator } from '../../fixtures/processes/arrange.js';
 import { reply, send, validate } from '../../fixtures/processes/http.js';
-import { postHead, tricklingClient, type Closed } from './raw-socket.js';
-import { useServeProcesses, useTempDir, type ServeProcess } from './serve-process.js';
+import { postHead, tricklingClient, type Closed } from '../../fixtures/processes/raw-socket.js';
+import { useServeProcesses, useTempDir, type ServeProcess } from '../../fixtures/processes/serve-process.js';
 import { VERSION } from '../../../src/version.js';
 import { errorEnvelope, NOT_FOUND_CHECKIN } from '../../fixtures/wire-bodies.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
 import { send, statusOf } from '../../fixtures/processes/http.js';
-import { useServeProcesses, useTempDir } from './serve-process.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 
 /** One system call of the trace, as strace -f -y prints it (a call split by another thread's is joined here). */
 interface Call {

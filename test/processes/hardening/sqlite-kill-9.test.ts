@@ -3,8 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { arrangeSqliteStorm, useOperators, validatedBody } from '../../fixtures/processes/arrange.js';
 import { pollUntil, reply, send, statusOf, validate } from '../../fixtures/processes/http.js';
-import { recordValidateHistory, statusOrFailure } from './history.js';
-import { useServeProcesses, useTempDir } from './serve-process.js';
+import { recordValidateHistory, statusOrFailure } from '../../fixtures/processes/history.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 import { ALREADY_VALIDATED } from '../../fixtures/wire-bodies.js';
 
 const CHECKINS = 300;

@@ -12,7 +12,7 @@ import {
   type Operator,
 } from '../../fixtures/processes/arrange.js';
 import { reply, send, statusOf } from '../../fixtures/processes/http.js';
-import { useServeProcesses, useTempDir } from './serve-process.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 import { VERSION } from '../../../src/version.js';
 import { SERVICE_UNAVAILABLE } from '../../fixtures/wire-bodies.js';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { adminQuery, createPgSchema, pgAvailable, PG_TEST_URL } from '../../fixtures/postgres.js';
-import { gatehouse, useTempDir } from '../cli/cli.js';
+import { gatehouse, useTempDir } from '../../fixtures/processes/cli.js';
 
 /** A loopback port held by another listener for the test. */
 function occupiedPort(): Promise<{ port: number; server: Server }> {

@@ -10,7 +10,7 @@ import { migrations } from '../../../src/store/migrations/index.js';
 import { VERSION } from '../../../src/version.js';
 import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
-import { useServeProcesses } from '../hardening/serve-process.js';
+import { useServeProcesses } from '../../fixtures/processes/serve-process.js';
 import {
   expectOneTransaction,
   openOperator,

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
-import { gatehouse } from '../cli/cli.js';
-import { useServeProcesses, useTempDir } from '../hardening/serve-process.js';
+import { gatehouse } from '../../fixtures/processes/cli.js';
+import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
 import { arrangeSqliteStorm, useOperators } from '../../fixtures/processes/arrange.js';
 import { send, statusOf, validate } from '../../fixtures/processes/http.js';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openStore } from '../cli/cli.js';
+import { openStore } from '../../fixtures/processes/cli.js';
 import { useGatehouseProcesses, type GatehouseProcess } from '../../fixtures/processes/gatehouse-process.js';
 import { pollUntil } from '../../fixtures/processes/http.js';
 import { freePort } from '../../fixtures/processes/private-postgres.js';
-import { bashSession } from './bash-session.js';
+import { bashSession } from '../../fixtures/processes/bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { VERSION } from '../../../src/version.js';
 import { arrangePartner } from '../../fixtures/factories.js';
 import { adminQuery, PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
-import { gatehouse, openStore } from '../cli/cli.js';
+import { gatehouse, openStore } from '../../fixtures/processes/cli.js';
 import { openOperator } from '../../fixtures/processes/arrange.js';
 import { freePort } from '../../fixtures/processes/private-postgres.js';
-import { bashSession } from './bash-session.js';
+import { bashSession } from '../../fixtures/processes/bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -180,7 +180,9 @@ describe.runIf(pgAvailable)('README "Backups and upgrades" on PostgreSQL: pg_dum
       try {
         const partners = await after.store.db.selectFrom('partners').select('name').execute();
         expect(partners.map((row) => row.name)).not.toContain('Made after the dump');
-        const api = await import('../cli/cli.js').then((cli) => cli.openPartnerApi(databaseUrl));
+        const api = await import('../../fixtures/processes/cli.js').then((cli) =>
+          cli.openPartnerApi(databaseUrl),
+        );
         try {
           const validated = await api.validate(network.key, network.gym.id, MEMBER);
           expect(validated.status).toBe(200);

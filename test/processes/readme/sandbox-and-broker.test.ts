@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { gatehouse, openStore } from '../cli/cli.js';
+import { gatehouse, openStore } from '../../fixtures/processes/cli.js';
 import { freePort } from '../../fixtures/processes/private-postgres.js';
 import { openStreamReader, SHARED_NATS } from '../../fixtures/nats-stream-reader.js';
-import { bashSession } from './bash-session.js';
+import { bashSession } from '../../fixtures/processes/bash-session.js';
 import { readmeSection, shellBlocks } from './readme-section.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -10,7 +10,7 @@ import type { Store } from '../../../src/store/store.js';
 import { arrangePartner, platformId } from '../../fixtures/factories.js';
 import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
 import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
-import { useServeProcesses } from '../hardening/serve-process.js';
+import { useServeProcesses } from '../../fixtures/processes/serve-process.js';
 
 const ENV = {
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cliOn, expectSuccess, jsonOf, useTempDir } from '../cli/cli.js';
+import { cliOn, expectSuccess, jsonOf, useTempDir } from '../../fixtures/processes/cli.js';
 
 const env = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
 
