@@ -8,7 +8,7 @@
  * such an escape (or anything that looks like one) is encoded again with every string made well-formed first, as
  * the driver would have sent it: the stored text is the same either way.
  */
-export function jsonRows(rows: readonly object[]): string {
+export function jsonRows(rows: readonly unknown[]): string {
   const json = JSON.stringify(rows);
   return SURROGATE_ESCAPE.test(json) ? JSON.stringify(rows, wellFormed) : json;
 }

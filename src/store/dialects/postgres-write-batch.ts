@@ -1,15 +1,20 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { actorName } from '../../domain/audit.js';
 import { newEventId } from '../../domain/events.js';
 import { memberColumn } from '../../domain/member-details.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
 import { jsonRows } from './postgres-json-rows.js';
+import type { Step } from './postgres-pipeline.js';
+
+/** How the statement's refusal starts when a guarded write missed. */
+const STALE = 'gatehouse: the state changed under a decision: ';
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
  * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/write-applier.ts):
  * the same guarded status changes and code updates; ledger rows and events take their places from the
- * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them.
+ * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them. It fails as a
+ * whole when a guarded write missed, so that the COMMIT pipelined behind it never runs.
  */
 const WRITE_BATCH = `
 with status as (
@@ -66,10 +71,16 @@ with status as (
   left join new_transactions t on t.checkin_id = e.transaction_of
   order by e.ord
   returning 1
+), missed as (
+  select case
+    when (select count(*) from status) <> json_array_length($1::json) then 'checkin-status'
+    when (select count(*) from updated_codes) <> json_array_length($5::json) then 'update-code'
+    when (select count(*) from deleted_codes) <> json_array_length($6::json) then 'delete-code'
+  end as kind
 )
-select (select count(*) from status)::int as status,
-       (select count(*) from updated_codes)::int as updated_codes,
-       (select count(*) from deleted_codes)::int as deleted_codes`;
+-- A guarded write that missed fails the statement (a cast the server refuses, naming the write's kind), so the
+-- COMMIT sent behind it never runs and nothing of the batch is kept.
+select case when kind is null then 'written' else ('${STALE}' || kind)::int::text end as written from missed`;
 
 /** The statement's parameters: the rows of each kind of write, keyed by the columns the statement reads. */
 function parametersOf(writes: readonly Write[]): string[] {
@@ -161,23 +172,17 @@ function parametersOf(writes: readonly Write[]): string[] {
   return rows.map(jsonRows);
 }
 
-interface Counts {
-  readonly status: number;
-  readonly updated_codes: number;
-  readonly deleted_codes: number;
+/** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */
+export function writeStep(writes: readonly Write[]): Step | undefined {
+  if (writes.length === 0) return undefined;
+  return { name: 'gatehouse_batch_write', text: WRITE_BATCH, values: parametersOf(writes) };
 }
 
-/** Carries out the writes inside the caller's transaction; throws StaleDecisionError when a guarded write missed. */
-export async function writeBatch(client: pg.PoolClient, writes: readonly Write[]): Promise<void> {
-  if (writes.length === 0) return;
-  const count = (kind: Write['kind']) => writes.filter((write) => write.kind === kind).length;
-  const { rows } = await client.query<Counts>({
-    name: 'gatehouse_write_batch',
-    text: WRITE_BATCH,
-    values: parametersOf(writes),
-  });
-  const counts = rows[0];
-  if (counts?.status !== count('checkin-status')) throw new StaleDecisionError('checkin-status');
-  if (counts.updated_codes !== count('update-code')) throw new StaleDecisionError('update-code');
-  if (counts.deleted_codes !== count('delete-code')) throw new StaleDecisionError('delete-code');
+/** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
+export function asStaleDecision(error: unknown): unknown {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '22P02') return error;
+  const kind = STALE_KINDS.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
+  return kind === undefined ? error : new StaleDecisionError(kind);
 }
+
+const STALE_KINDS = ['checkin-status', 'update-code', 'delete-code'] as const;

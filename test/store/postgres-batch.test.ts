@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sql } from 'kysely';
 import { OPERATOR } from '../../src/domain/audit.js';
 import type { ChangeKind, ChangeRequest } from '../../src/domain/changes.js';
+import { StaleDecisionError } from '../../src/domain/writes.js';
 import { runBatch, type BatchItem } from '../../src/store/dialects/postgres-change-batch.js';
 import { arrangePartner, type Arranged } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
@@ -142,5 +144,77 @@ describe.skipIf(!pgAvailable)('PostgreSQL batches carry hostile strings', () => 
       }
       expect(events[1]?.data.transaction_id).toBe(transaction.id);
     }
+  });
+
+  test('when a guarded write misses, then the batch fails as stale and keeps nothing, though COMMIT was sent behind it', async () => {
+    const now = t.clock.now();
+    const [missed, other] = ['guard-missed', 'guard-other'];
+    const created = (await batch(
+      [missed, other].map((platformId) =>
+        item(
+          'create-checkin',
+          {
+            platformId,
+            gymId: a.gym.id,
+            productId: a.product.id,
+            checkedInAt: now,
+            now,
+            actor: OPERATOR,
+            ttlMs: 3_600_000,
+            dailyVisitLimit: 10,
+            timezone: 'UTC',
+          },
+          platformId,
+        ),
+      ),
+    )) as { id: number }[];
+    // The status change of one check-in finds no row to change, as if another writer had moved it first.
+    await sql
+      .raw(
+        `create function skip_update() returns trigger language plpgsql as $$ begin return null; end $$;
+         create trigger skip_update before update on checkins for each row
+           when (old.platform_id = '${missed}') execute function skip_update()`,
+      )
+      .execute(t.store.db);
+    try {
+      const result = await runBatch(
+        pool,
+        [missed, other].map((platformId) =>
+          item(
+            'validate',
+            { gymId: a.gym.id, platformId, customCode: 'KEPT?', now, actor: OPERATOR },
+            platformId,
+          ),
+        ),
+        () => false,
+      );
+      expect(result).toMatchObject({ ok: false, retry: true });
+      expect(result.ok ? undefined : result.error).toBeInstanceOf(StaleDecisionError);
+    } finally {
+      await sql.raw('drop trigger skip_update on checkins; drop function skip_update()').execute(t.store.db);
+    }
+    const ids = created.map((checkin) => checkin.id);
+    const statuses = await t.store.db
+      .selectFrom('checkins')
+      .select('status')
+      .where('id', 'in', ids)
+      .execute();
+    expect(statuses.map((row) => row.status)).toEqual(['pending', 'pending']);
+    const kept = await t.store.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('checkin_id', 'in', ids)
+      .execute();
+    expect(kept).toEqual([]);
+    const validatedEvents = (
+      await t.store.db.selectFrom('events').select('data').where('type', '=', 'checkin.validated').execute()
+    ).filter((row) => ids.some((id) => row.data?.includes(`"checkin_id":${id},`)));
+    expect(validatedEvents).toEqual([]);
+    const codes = await t.store.db
+      .selectFrom('custom_codes')
+      .select('code')
+      .where('platform_id', 'in', [missed, other])
+      .execute();
+    expect(codes).toEqual([]);
   });
 });
