@@ -26,7 +26,8 @@ const MAX_BATCH = 64;
  * State changes on PostgreSQL, batched: the changes that arrive together — validations, check-in creations and
  * cancellations, custom-code writes — share one transaction: BEGIN with their advisory locks, one statement per
  * kind of change that reads every member's state, the domain's decision for each (src/domain/changes.ts), one
- * statement with all their writes, COMMIT; every reply waits for the commit. One WAL flush per batch instead of
+ * statement with all their writes, COMMIT — two round trips (postgres-change-batch.ts); every reply waits for the
+ * commit. One WAL flush per batch instead of
  * per change. It must behave as the query-builder unit of work (src/store/unit-of-work.ts), which runs each
  * request of a failed batch on its own. Invariants stay in the database too: the guarded status change and the
  * unique transactions.checkin_id.

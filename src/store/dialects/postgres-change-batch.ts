@@ -1,24 +1,12 @@
 import pg from 'pg';
 import { decide, type ChangeKind, type ChangeRequest, type ChangeState } from '../../domain/changes.js';
-import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
 import { memberLockKey } from '../member-lock.js';
-import {
-  CANCELLATION_STATE,
-  CODE_STATE,
-  CREATION_STATE,
-  VALIDATION_STATE,
-  beginAndLock,
-  toCancellationState,
-  toCodeState,
-  toCreationState,
-  toValidationState,
-  type CancellationStateRow,
-  type CodeStateRow,
-  type CreationStateRow,
-  type ValidationStateRow,
-} from './postgres-change-statements.js';
-import { writeBatch } from './postgres-write-batch.js';
+import { jsonRows } from './postgres-json-rows.js';
+import { pipeline, type Step } from './postgres-pipeline.js';
+import { readsOf, statesOf, type States } from './postgres-batch-reads.js';
+import { BEGIN, COMMIT, MEMBER_LOCKS } from './postgres-change-statements.js';
+import { asStaleDecision, writeStep } from './postgres-write-batch.js';
 
 /** One change of a batch, with the member·gym it locks (a cancellation's is looked up before it is queued). */
 export interface BatchItem<K extends ChangeKind = ChangeKind> {
@@ -44,76 +32,12 @@ function refusedByServer(error: unknown): boolean {
   );
 }
 
-type States = Map<number, unknown>;
-
-/** Reads the state of every item of one kind with that kind's statement, by the items' places in the batch. */
-async function readKind(
-  client: pg.PoolClient,
-  items: readonly BatchItem[],
-  kind: ChangeKind,
-  states: States,
-) {
-  const places = items.flatMap((item, place) => (item.kind === kind ? [place] : []));
-  if (places.length === 0) return;
-  const requests = places.map((place) => items[place]?.request) as ChangeRequest<ChangeKind>[];
-  const column = <T>(pick: (request: never) => T) => requests.map((request) => pick(request as never));
-  const query = (name: string, text: string, values: unknown[]) => client.query({ name, text, values });
-  let rows: unknown[];
-  let toState: (row: never, index: number) => unknown;
-  if (kind === 'validate') {
-    ({ rows } = await query('gatehouse_validation_state', VALIDATION_STATE, [
-      column((r: ChangeRequest<'validate'>) => r.gymId),
-      column((r: ChangeRequest<'validate'>) => r.platformId),
-      column((r: ChangeRequest<'validate'>) => r.customCode !== undefined),
-    ]));
-    toState = (row: ValidationStateRow) => toValidationState(row);
-  } else if (kind === 'create-checkin') {
-    ({ rows } = await query('gatehouse_creation_state', CREATION_STATE, [
-      column((r: ChangeRequest<'create-checkin'>) => r.gymId),
-      column((r: ChangeRequest<'create-checkin'>) => r.platformId),
-      column((r: ChangeRequest<'create-checkin'>) => r.productId),
-      column((r: ChangeRequest<'create-checkin'>) => r.now - RECENT_VALIDATIONS_MS),
-      column((r: ChangeRequest<'create-checkin'>) => r.now + RECENT_VALIDATIONS_MS),
-    ]));
-    toState = (row: CreationStateRow) => toCreationState(row);
-  } else if (kind === 'cancel-checkin') {
-    ({ rows } = await query('gatehouse_cancellation_state', CANCELLATION_STATE, [
-      column((r: ChangeRequest<'cancel-checkin'>) => r.checkinId),
-    ]));
-    toState = (row: CancellationStateRow) => toCancellationState(row);
-  } else {
-    ({ rows } = await query('gatehouse_code_state', CODE_STATE, [
-      column((r: ChangeRequest<'create-code'>) => r.gymId),
-      column((r: ChangeRequest<'create-code'>) => r.platformId),
-    ]));
-    toState = (row: CodeStateRow, index) => toCodeState(requests[index] as ChangeRequest<'create-code'>, row);
-  }
-  if (rows.length !== places.length) throw new Error(`the batched ${kind} lost a request`);
-  places.forEach((place, index) => {
-    try {
-      states.set(place, { state: toState(rows[index] as never, index) });
-    } catch (error) {
-      states.set(place, { error });
-    }
-  });
-}
-
-/** The kinds whose reads differ: code writes share one. */
-const READS: ChangeKind[] = ['validate', 'create-checkin', 'cancel-checkin', 'create-code'];
-
 function decideOne<K extends ChangeKind>(kind: K, request: ChangeRequest<K>, state: ChangeState<K>) {
   return decide[kind](request, state);
 }
 
-/** Reads every item's state, lets the domain decide each, and writes all their writes in one statement. */
-async function changeAll(client: pg.PoolClient, items: readonly BatchItem[]): Promise<ItemResult[]> {
-  const states: States = new Map();
-  const normalised = items.map((item) =>
-    item.kind === 'update-code' || item.kind === 'delete-code'
-      ? { ...item, kind: 'create-code' as const }
-      : item,
-  );
-  for (const kind of READS) await readKind(client, normalised, kind, states);
+/** Lets the domain decide each item from its state; collects every decision's writes. */
+function decideAll(items: readonly BatchItem[], states: States): { results: ItemResult[]; writes: Write[] } {
   const writes: Write[] = [];
   const results = items.map((item, place): ItemResult => {
     const read = states.get(place) as { state?: unknown; error?: unknown } | undefined;
@@ -127,13 +51,16 @@ async function changeAll(client: pg.PoolClient, items: readonly BatchItem[]): Pr
       return { ok: false, error };
     }
   });
-  await writeBatch(client, writes);
-  return results;
+  return { results, writes };
 }
 
+const BEGIN_STEP: Step = { name: 'gatehouse_batch_begin', text: BEGIN, values: [] };
+const COMMIT_STEP: Step = { name: 'gatehouse_batch_commit', text: COMMIT, values: [] };
+
 /**
- * One batch in one transaction on one pooled connection: BEGIN with the members' advisory locks, one read per
- * kind of change it holds, the writes, COMMIT. The outcomes are returned only once the commit has succeeded.
+ * One batch in one transaction on one pooled connection, in two round trips (postgres-pipeline.ts): BEGIN, the
+ * members' advisory locks and one read per kind of change it holds; then, once the domain has decided, the writes
+ * and COMMIT. The outcomes are returned only once the commit has succeeded.
  */
 export async function runBatch(
   pool: pg.Pool,
@@ -149,15 +76,20 @@ export async function runBatch(
   let committing = false;
   let results: ItemResult[];
   try {
-    await client.query(
-      beginAndLock(client, [...new Set(items.map((item) => memberLockKey(item.member)))].sort()),
-    );
-    results = await changeAll(client, items);
+    const keys = [...new Set(items.map((item) => memberLockKey(item.member)))];
+    const locks: Step = { name: 'gatehouse_batch_locks', text: MEMBER_LOCKS, values: [jsonRows(keys)] };
+    const reads = readsOf(items);
+    const read = await pipeline(client, [BEGIN_STEP, locks, ...reads.map((r) => r.step)]);
+    const decided = decideAll(items, statesOf(reads, read.slice(2)));
+    results = decided.results;
+    const write = writeStep(decided.writes);
     committing = true;
-    await client.query('commit');
-  } catch (error) {
-    if (!committing && refusedByServer(error)) {
-      // Nothing of the batch was kept: every request may run again on its own.
+    await pipeline(client, write === undefined ? [COMMIT_STEP] : [write, COMMIT_STEP]);
+  } catch (raw) {
+    const error = asStaleDecision(raw);
+    if (refusedByServer(error)) {
+      // The server refused a statement and skipped the rest, COMMIT included (a refused COMMIT keeps nothing
+      // either): nothing of the batch was kept, and every request may run again on its own.
       await client.query('rollback').then(
         () => client.release(),
         (rollbackError: Error) => client.release(rollbackError),

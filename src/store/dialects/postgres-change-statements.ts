@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { CancellationState, CreationState } from '../../domain/decisions/checkin.js';
 import type { CodeState } from '../../domain/decisions/custom-code.js';
 import type { ValidationState } from '../../domain/decisions/validation.js';
@@ -8,20 +7,21 @@ import type { CheckinRow } from '../database.js';
 
 /**
  * The reads of PostgreSQL's batched changes (postgres-batched-changes.ts), hand-written beside the query-builder
- * readers (src/store/change-readers.ts) they must match. Each takes the requests of one kind as parallel arrays and
- * returns one row per request, in request order, so a batch of any size costs one round trip per kind it holds.
+ * readers (src/store/change-readers.ts) they must match. Each takes the requests of one kind as one json array of
+ * rows (postgres-json-rows.ts) and returns one row per request, in request order, so a batch of any size costs one
+ * statement per kind it holds, all of them sent with BEGIN and the locks in one round trip (postgres-pipeline.ts).
  */
 
 /**
- * BEGIN and the batch's advisory locks in one round trip (a simple-protocol query may hold two statements; the
- * keys are quoted by the driver). The same keys as `store.serialize(trx, memberLockKey(…))`, taken in one stable
- * order so two batches (or a batch and another change) never wait on each other in a cycle; PostgreSQL evaluates
- * volatile functions of the select list after ORDER BY.
+ * The batch's transaction: BEGIN, then the members' advisory locks — the same keys as
+ * `store.serialize(trx, memberLockKey(…))`, taken in one stable order so two batches (or a batch and another
+ * change) never wait on each other in a cycle; PostgreSQL evaluates volatile functions of the select list after
+ * ORDER BY. The keys are one json array of strings.
  */
-export function beginAndLock(client: pg.PoolClient, keys: readonly string[]): string {
-  const array = `array[${keys.map((key) => client.escapeLiteral(key)).join(',')}]::text[]`;
-  return `begin; select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(${array}) as k order by k`;
-}
+export const BEGIN = 'begin';
+export const MEMBER_LOCKS = `
+select pg_advisory_xact_lock(hashtextextended(k, 0)) from json_array_elements_text($1::json) as k order by k`;
+export const COMMIT = 'commit';
 
 /**
  * What each validation is decided from, in a snapshot taken after the locks: the member's most recent check-in
@@ -31,7 +31,8 @@ export function beginAndLock(client: pg.PoolClient, keys: readonly string[]): st
 export const VALIDATION_STATE = `
 select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
        g.partner_id, c.member, case when r.wants_code then cc.code end as code
-from unnest($1::bigint[], $2::text[], $3::boolean[]) with ordinality as r(gym_id, platform_id, wants_code, ord)
+from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text, wants_code boolean))
+  with ordinality as r(gym_id, platform_id, wants_code, ord)
 left join lateral (
   select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
          checkins.member
@@ -66,7 +67,8 @@ select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
         where c.gym_id = r.gym_id and c.platform_id = r.platform_id and c.status = 'validated'
           and c.validated_at >= r.since and c.validated_at < r.until) as validations,
        nextval(pg_get_serial_sequence('checkins', 'id')) as checkin_id
-from unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
+from rows from (json_to_recordset($1::json)
+  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint))
   with ordinality as r(gym_id, platform_id, product_id, since, until, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
@@ -107,7 +109,7 @@ export function toCreationState(row: CreationStateRow): CreationState {
 /** What each cancellation is decided from: the check-in as it is now, its gym's partner and its product. */
 export const CANCELLATION_STATE = `
 select c.*, g.partner_id, p.description
-from unnest($1::bigint[]) with ordinality as r(id, ord)
+from rows from (json_to_recordset($1::json) as (id bigint)) with ordinality as r(id, ord)
 left join checkins c on c.id = r.id
 left join gyms g on g.id = c.gym_id
 left join products p on p.id = c.product_id
@@ -135,7 +137,8 @@ export function toCancellationState(row: CancellationStateRow): CancellationStat
 /** What each custom-code write is decided from: the member's code at the gym, and the gym's partner. */
 export const CODE_STATE = `
 select cc.code, cc.updated_at, g.partner_id
-from unnest($1::bigint[], $2::text[]) with ordinality as r(gym_id, platform_id, ord)
+from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text))
+  with ordinality as r(gym_id, platform_id, ord)
 left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
 left join gyms g on g.id = r.gym_id
 order by r.ord`;

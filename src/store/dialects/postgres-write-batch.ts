@@ -1,14 +1,20 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { actorName } from '../../domain/audit.js';
 import { newEventId } from '../../domain/events.js';
 import { memberColumn } from '../../domain/member-details.js';
 import { StaleDecisionError, type Write } from '../../domain/writes.js';
+import { jsonRows } from './postgres-json-rows.js';
+import type { Step } from './postgres-pipeline.js';
+
+/** How the statement's refusal starts when a guarded write missed. */
+const STALE = 'gatehouse: the state changed under a decision: ';
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
- * as parallel arrays. It matches the query-builder applier (src/store/write-applier.ts): the same guarded status
- * changes and code updates; ledger rows and events take their places from the transaction's id
- * (src/store/commit-horizon.ts).
+ * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/write-applier.ts):
+ * the same guarded status changes and code updates; ledger rows and events take their places from the
+ * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them. It fails as a
+ * whole when a guarded write missed, so that the COMMIT pipelined behind it never runs.
  */
 const WRITE_BATCH = `
 with status as (
@@ -16,7 +22,7 @@ with status as (
   set status = s.to_status,
       validated_at = case when s.to_status = 'validated' then s.at else c.validated_at end,
       cancelled_at = case when s.to_status = 'cancelled' then s.at else c.cancelled_at end
-  from unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) as s(id, from_status, to_status, at)
+  from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
   where c.id = s.id and c.status = s.from_status
   returning 1
 ), new_checkins as (
@@ -24,34 +30,34 @@ with status as (
     (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
   select n.id, n.platform_id, n.gym_id, n.product_id, 'pending', n.checked_in_at, n.expires_at, n.created_at,
          n.member
-  from unnest($5::bigint[], $6::text[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[],
-              $12::text[])
-    as n(id, platform_id, gym_id, product_id, checked_in_at, expires_at, created_at, member)
+  from json_to_recordset($2::json) as n(id bigint, platform_id text, gym_id bigint, product_id bigint,
+                                        checked_in_at bigint, expires_at bigint, created_at bigint, member text)
   returning 1
 ), new_transactions as (
   insert into transactions
     (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-  select * from unnest($13::bigint[], $14::bigint[], $15::bigint[], $16::bigint[], $17::text[],
-                       $18::bigint[], $19::text[], $20::bigint[])
+  select * from json_to_recordset($3::json) as t(checkin_id bigint, partner_id bigint, gym_id bigint,
+                                                 product_id bigint, platform_id text, payout_cents bigint,
+                                                 currency text, validated_at bigint)
   returning id, checkin_id
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
   select x.gym_id, x.platform_id, x.code, x.at, x.at
-  from unnest($21::bigint[], $22::text[], $23::text[], $24::bigint[]) as x(gym_id, platform_id, code, at)
+  from json_to_recordset($4::json) as x(gym_id bigint, platform_id text, code text, at bigint)
   returning 1
 ), updated_codes as (
   update custom_codes cc set code = u.code, updated_at = u.at
-  from unnest($25::bigint[], $26::text[], $27::text[], $28::bigint[]) as u(gym_id, platform_id, code, at)
+  from json_to_recordset($5::json) as u(gym_id bigint, platform_id text, code text, at bigint)
   where cc.gym_id = u.gym_id and cc.platform_id = u.platform_id
   returning 1
 ), deleted_codes as (
   delete from custom_codes cc
-  using unnest($29::bigint[], $30::text[]) as d(gym_id, platform_id)
+  using json_to_recordset($6::json) as d(gym_id bigint, platform_id text)
   where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
   returning 1
 ), audited as (
   insert into audit_log (actor, action, entity, entity_id, at)
-  select * from unnest($31::text[], $32::text[], $33::text[], $34::text[], $35::bigint[])
+  select * from json_to_recordset($7::json) as a(actor text, action text, entity text, entity_id text, at bigint)
   returning 1
 ), logged as (
   insert into events (id, type, occurred_at, partner_id, gym_id, data)
@@ -59,101 +65,124 @@ with status as (
          -- The id the insert above gave the transaction the event names (its data holds null there until now).
          case when t.id is null then e.data
               else replace(e.data, '"transaction_id":null', '"transaction_id":' || t.id) end
-  from unnest($36::text[], $37::text[], $38::bigint[], $39::bigint[], $40::bigint[], $41::text[], $42::bigint[])
-    as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of)
+  from rows from (json_to_recordset($8::json) as (id text, type text, occurred_at bigint, partner_id bigint,
+                                                 gym_id bigint, data text, transaction_of bigint))
+    with ordinality as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of, ord)
   left join new_transactions t on t.checkin_id = e.transaction_of
+  order by e.ord
   returning 1
+), missed as (
+  select case
+    when (select count(*) from status) <> json_array_length($1::json) then 'checkin-status'
+    when (select count(*) from updated_codes) <> json_array_length($5::json) then 'update-code'
+    when (select count(*) from deleted_codes) <> json_array_length($6::json) then 'delete-code'
+  end as kind
 )
-select (select count(*) from status)::int as status,
-       (select count(*) from updated_codes)::int as updated_codes,
-       (select count(*) from deleted_codes)::int as deleted_codes`;
+-- A guarded write that missed fails the statement (a cast the server refuses, naming the write's kind), so the
+-- COMMIT sent behind it never runs and nothing of the batch is kept.
+select case when kind is null then 'written' else ('${STALE}' || kind)::int::text end as written from missed`;
 
-type Column = (string | number | null)[];
-
-/** The statement's parameters: one array per column of each kind of write. */
-function columnsOf(writes: readonly Write[]): Column[] {
-  const columns: Column[] = Array.from({ length: 42 }, () => []);
-  const push = (from: number, ...values: (string | number | null)[]) =>
-    values.forEach((value, i) => columns[from + i]?.push(value));
+/** The statement's parameters: the rows of each kind of write, keyed by the columns the statement reads. */
+function parametersOf(writes: readonly Write[]): string[] {
+  const rows: object[][] = [[], [], [], [], [], [], [], []];
+  const [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events] = rows as [
+    object[],
+    object[],
+    object[],
+    object[],
+    object[],
+    object[],
+    object[],
+    object[],
+  ];
   for (const write of writes) {
     switch (write.kind) {
       case 'checkin-status':
-        push(0, write.checkinId, write.from, write.to, write.at);
+        status.push({ id: write.checkinId, from_status: write.from, to_status: write.to, at: write.at });
         break;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
       case 'insert-checkin': {
         const c = write.checkin;
-        push(
-          4,
-          c.id,
-          c.platformId,
-          c.gymId,
-          c.productId,
-          c.checkedInAt,
-          c.expiresAt,
-          c.createdAt,
-          memberColumn(c.member),
-        );
+        checkins.push({
+          id: c.id,
+          platform_id: c.platformId,
+          gym_id: c.gymId,
+          product_id: c.productId,
+          checked_in_at: c.checkedInAt,
+          expires_at: c.expiresAt,
+          created_at: c.createdAt,
+          member: memberColumn(c.member),
+        });
         break;
       }
       case 'insert-transaction': {
         const t = write.transaction;
-        push(
-          12,
-          t.checkinId,
-          t.partnerId,
-          t.gymId,
-          t.productId,
-          t.platformId,
-          t.payoutCents,
-          t.currency,
-          t.validatedAt,
-        );
+        transactions.push({
+          checkin_id: t.checkinId,
+          partner_id: t.partnerId,
+          gym_id: t.gymId,
+          product_id: t.productId,
+          platform_id: t.platformId,
+          payout_cents: t.payoutCents,
+          currency: t.currency,
+          validated_at: t.validatedAt,
+        });
         break;
       }
       case 'insert-code':
-        push(20, write.gymId, write.platformId, write.code, write.at);
-        break;
       case 'update-code':
-        push(24, write.gymId, write.platformId, write.code, write.at);
+        (write.kind === 'insert-code' ? newCodes : updatedCodes).push({
+          gym_id: write.gymId,
+          platform_id: write.platformId,
+          code: write.code,
+          at: write.at,
+        });
         break;
       case 'delete-code':
-        push(28, write.gymId, write.platformId);
+        deletedCodes.push({ gym_id: write.gymId, platform_id: write.platformId });
         break;
       case 'audit': {
         const e = write.entry;
-        push(30, actorName(e.actor), e.action, e.entity, String(e.entityId), write.at);
+        audit.push({
+          actor: actorName(e.actor),
+          action: e.action,
+          entity: e.entity,
+          entity_id: String(e.entityId),
+          at: write.at,
+        });
         break;
       }
       case 'event': {
         const e = write.event;
-        const data = JSON.stringify(e.data);
-        push(35, newEventId(), e.type, e.occurredAt, e.partnerId, e.gymId, data, write.transactionOf ?? null);
+        events.push({
+          id: newEventId(),
+          type: e.type,
+          occurred_at: e.occurredAt,
+          partner_id: e.partnerId,
+          gym_id: e.gymId,
+          // The column holds the payload's JSON text exactly as JSON.stringify wrote it.
+          data: JSON.stringify(e.data),
+          transaction_of: write.transactionOf ?? null,
+        });
         break;
       }
     }
   }
-  return columns;
+  return rows.map(jsonRows);
 }
 
-interface Counts {
-  readonly status: number;
-  readonly updated_codes: number;
-  readonly deleted_codes: number;
+/** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */
+export function writeStep(writes: readonly Write[]): Step | undefined {
+  if (writes.length === 0) return undefined;
+  return { name: 'gatehouse_batch_write', text: WRITE_BATCH, values: parametersOf(writes) };
 }
 
-/** Carries out the writes inside the caller's transaction; throws StaleDecisionError when a guarded write missed. */
-export async function writeBatch(client: pg.PoolClient, writes: readonly Write[]): Promise<void> {
-  if (writes.length === 0) return;
-  const count = (kind: Write['kind']) => writes.filter((write) => write.kind === kind).length;
-  const { rows } = await client.query<Counts>({
-    name: 'gatehouse_write_batch',
-    text: WRITE_BATCH,
-    values: columnsOf(writes),
-  });
-  const counts = rows[0];
-  if (counts?.status !== count('checkin-status')) throw new StaleDecisionError('checkin-status');
-  if (counts.updated_codes !== count('update-code')) throw new StaleDecisionError('update-code');
-  if (counts.deleted_codes !== count('delete-code')) throw new StaleDecisionError('delete-code');
+/** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
+export function asStaleDecision(error: unknown): unknown {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '22P02') return error;
+  const kind = STALE_KINDS.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
+  return kind === undefined ? error : new StaleDecisionError(kind);
 }
+
+const STALE_KINDS = ['checkin-status', 'update-code', 'delete-code'] as const;
