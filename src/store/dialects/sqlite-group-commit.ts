@@ -11,7 +11,6 @@ import {
 import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import type { Database } from '../database.js';
 import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
-import type { Durable } from './sqlite-wal-sync.js';
 
 /**
  * How each change reads its state through prepared statements, as the query-builder readers do
@@ -71,20 +70,13 @@ interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
   readonly reject: (error: unknown) => void;
 }
 
-/** A batch run: how each request will be settled, and whether anything was committed (and must reach the disk). */
-interface BatchRun {
-  readonly committed: boolean;
-  readonly settle: readonly (() => void)[];
-}
-
 /**
  * Group commit on SQLite: the changes that arrive together share one write transaction, and every reply waits
- * for its commit to be durable — one fsync per batch instead of one per change, on the thread pool (`durable`,
- * sqlite-wal-sync.ts), so requests keep being read and answered meanwhile and join the next batch. Each change
- * reads through prepared statements, is decided by the domain (src/domain/changes.ts) and written through
- * prepared statements, exactly as the query-builder unit of work (src/store/unit-of-work.ts) would.
+ * for its commit — at synchronous=FULL one fsync per batch instead of one per change. Each change reads through
+ * prepared statements, is decided by the domain (src/domain/changes.ts) and written through prepared statements,
+ * exactly as the query-builder unit of work (src/store/unit-of-work.ts) would.
  */
-export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<Database>, durable: Durable) {
+export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<Database>) {
   const statements = sqliteStatements(database);
   let queue: Pending[] = [];
   let scheduled = false;
@@ -123,95 +115,81 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   /**
-   * Runs one batch synchronously; its requests are settled once the commit is durable. Optimistic first: the whole
-   * batch in one transaction with no savepoints, since a write almost never fails. If one does, the batch is rolled
-   * back and run again with a savepoint per change, so the failure stays its own.
+   * Runs one batch synchronously and settles every promise after its commit. Optimistic first: the whole batch in
+   * one transaction with no savepoints, since a write almost never fails. If one does, the batch is rolled back
+   * and run again with a savepoint per change, so the failure stays its own.
    */
-  function runBatch(batch: Pending[]): BatchRun {
+  function runBatch(batch: Pending[]): void {
+    let settled: (() => void)[];
     try {
       begin().run();
     } catch (error) {
-      return refused(batch, error);
+      for (const item of batch) item.reject(error);
+      return;
     }
-    let settle: (() => void)[];
     try {
-      settle = batch.map(runOne);
+      settled = batch.map(runOne);
     } catch {
       rollbackAll();
-      return runIsolated(batch);
+      runIsolated(batch);
+      return;
     }
-    return commitOrRefuse(batch, settle);
+    if (commitOrReject(batch)) for (const settle of settled) settle();
   }
 
   /** The batch again, a savepoint per change: one failure rolls back only its own writes. */
-  function runIsolated(batch: Pending[]): BatchRun {
-    const settle: (() => void)[] = [];
+  function runIsolated(batch: Pending[]): void {
+    const settled: (() => void)[] = [];
     try {
       begin().run();
       for (const item of batch) {
         savepoint().run();
         try {
-          settle.push(runOne(item));
+          settled.push(runOne(item));
           release().run();
         } catch (error) {
           rollbackTo().run();
           release().run();
-          settle.push(() => item.reject(error));
+          settled.push(() => item.reject(error));
         }
       }
     } catch (error) {
       rollbackAll();
-      return refused(batch, error);
+      for (const item of batch) item.reject(error);
+      return;
     }
-    return commitOrRefuse(batch, settle);
+    if (commitOrReject(batch)) for (const settle of settled) settle();
   }
 
   /** Commits; if the commit itself fails, nothing of the batch is kept or acknowledged. */
-  function commitOrRefuse(batch: Pending[], settle: (() => void)[]): BatchRun {
+  function commitOrReject(batch: Pending[]): boolean {
     try {
       commit().run();
-      return { committed: true, settle };
+      return true;
     } catch (error) {
       rollbackAll();
-      return refused(batch, error);
+      for (const item of batch) item.reject(error);
+      return false;
     }
-  }
-
-  function refused(batch: Pending[], error: unknown): BatchRun {
-    return { committed: false, settle: batch.map((item) => () => item.reject(error)) };
   }
 
   function rollbackAll(): void {
     if (database.inTransaction) database.prepare('rollback').run();
   }
 
-  function take(): Pending[] {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    return batch;
-  }
-
   async function flush(): Promise<void> {
     // Let every request that is already readable join this batch before the write begins.
     await nextTurn();
-    let batch: Pending[] | undefined;
-    // Holding Kysely's connection keeps every other transaction (operator writes, the CLI's) out of the batch. The
-    // batch is what has arrived by the time the connection is free: requests that came while the last batch was
-    // being made durable all join this one.
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    // Holding Kysely's connection keeps every other transaction (operator writes, the CLI's) out of the batch.
     await db
       .connection()
-      .execute(async () => {
-        batch = take();
-        if (batch.length === 0) return;
-        const run = runBatch(batch);
-        // The connection stays held meanwhile: no other work of this process reads the batch before it is durable.
-        if (run.committed) await durable();
-        for (const settle of run.settle) settle();
-      })
+      .execute(async () => runBatch(batch))
       .catch((error: unknown) => {
-        // A failed sync leaves the batch unacknowledged: each request answers with the error, none with success.
-        for (const item of batch ?? take()) item.reject(error);
+        for (const item of batch) item.reject(error);
       });
   }
 

@@ -9,17 +9,11 @@ import { runChange } from '../unit-of-work.js';
 import { isBatched, type ChangeRequest } from '../../domain/changes.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
-import { noWait, walSync } from './sqlite-wal-sync.js';
 
-function open(options: StoreOptions): {
-  database: SqliteDatabase.Database;
-  wal: ReturnType<typeof walSync> | undefined;
-} {
+function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
-  // `full` (the default) is FULL's durability with the WAL synced off the event loop (sqlite-wal-sync.ts).
-  const wal = path !== ':memory:' && options.sqliteSynchronous !== 'normal' ? walSync(path) : undefined;
   if (path !== ':memory:') {
     database.pragma('journal_mode = WAL');
     // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
@@ -29,20 +23,14 @@ function open(options: StoreOptions): {
     // checkpoints off was slower: an unbounded WAL makes every read search a growing index.)
     database.pragma('wal_autocheckpoint = 4000');
   }
-  database.pragma(
-    `synchronous = ${options.sqliteSynchronous === 'normal' || wal !== undefined ? 'NORMAL' : 'FULL'}`,
-  );
+  database.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   database.pragma('foreign_keys = ON');
-  return { database, wal };
+  return database;
 }
 
-/**
- * SQLite through better-sqlite3: one connection, WAL, and FULL's durability unless told otherwise: every write
- * answers once its commit is on disk, synced off the event loop (sqlite-wal-sync.ts).
- */
+/** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
 export function createSqliteStore(options: StoreOptions): Store {
-  const { database, wal } = open(options);
-  const durable = wal?.durable ?? noWait;
+  const database = open(options);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const unwatch: (() => void)[] = [];
   const write: Store['write'] = (work) =>
@@ -51,8 +39,6 @@ export function createSqliteStore(options: StoreOptions): Store {
       try {
         const result = await work(connection);
         await sql`commit`.execute(connection);
-        // Still holding the connection: nothing here reads the commit before it is on disk.
-        await durable();
         return result;
       } catch (error) {
         if (database.inTransaction) await sql`rollback`.execute(connection);
@@ -60,8 +46,7 @@ export function createSqliteStore(options: StoreOptions): Store {
       }
     });
   const serialize: Store['serialize'] = () => Promise.resolve();
-  const groupCommit =
-    options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db, durable);
+  const groupCommit = options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db);
   return {
     dialect: 'sqlite',
     db,
@@ -73,15 +58,11 @@ export function createSqliteStore(options: StoreOptions): Store {
         : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
     watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
     announceKeyChange: () => Promise.resolve(),
-    migrate: async () => {
-      await migrateToLatest(db);
-      await db.connection().execute(durable);
-    },
+    migrate: () => migrateToLatest(db),
     isReady: () => isMigrated(db),
     close: async () => {
       for (const stop of unwatch) stop();
       await db.destroy();
-      wal?.close();
     },
   };
 }
