@@ -57,29 +57,35 @@ describe.skipIf(!pgAvailable)('PostgreSQL batches carry hostile strings', () => 
     member: { gymId: a.gym.id, platformId },
   });
 
+  /** A check-in creation for the arranged gym, made now. */
+  const creation = (
+    platformId: string,
+    now: number,
+    extra: Partial<ChangeRequest<'create-checkin'>> = {},
+  ): BatchItem =>
+    item(
+      'create-checkin',
+      {
+        platformId,
+        gymId: a.gym.id,
+        productId: a.product.id,
+        checkedInAt: now,
+        now,
+        actor: OPERATOR,
+        ttlMs: 3_600_000,
+        dailyVisitLimit: 10,
+        timezone: 'UTC',
+        ...extra,
+      },
+      platformId,
+    );
+
   test('when every kind of change carries quotes, backslashes, unicode and JSON-like text, then the rows hold them exactly', async () => {
     const now = t.clock.now();
     const ids = HOSTILE.map((text, i) => `${text} #${i}`);
     const member = (text: string) => ({ first_name: text, last_name: `"${text}"`, email: 'a@b.c' });
     const created = (await batch(
-      ids.map((platformId, i) =>
-        item(
-          'create-checkin',
-          {
-            platformId,
-            gymId: a.gym.id,
-            productId: a.product.id,
-            checkedInAt: now,
-            member: member(HOSTILE[i] ?? ''),
-            now,
-            actor: OPERATOR,
-            ttlMs: 3_600_000,
-            dailyVisitLimit: 10,
-            timezone: 'UTC',
-          },
-          platformId,
-        ),
-      ),
+      ids.map((platformId, i) => creation(platformId, now, { member: member(HOSTILE[i] ?? '') })),
     )) as { id: number }[];
     await batch(
       ids.map((platformId, i) =>
@@ -149,25 +155,9 @@ describe.skipIf(!pgAvailable)('PostgreSQL batches carry hostile strings', () => 
   test('when a guarded write misses, then the batch fails as stale and keeps nothing, though COMMIT was sent behind it', async () => {
     const now = t.clock.now();
     const [missed, other] = ['guard-missed', 'guard-other'];
-    const created = (await batch(
-      [missed, other].map((platformId) =>
-        item(
-          'create-checkin',
-          {
-            platformId,
-            gymId: a.gym.id,
-            productId: a.product.id,
-            checkedInAt: now,
-            now,
-            actor: OPERATOR,
-            ttlMs: 3_600_000,
-            dailyVisitLimit: 10,
-            timezone: 'UTC',
-          },
-          platformId,
-        ),
-      ),
-    )) as { id: number }[];
+    const created = (await batch([missed, other].map((platformId) => creation(platformId, now)))) as {
+      id: number;
+    }[];
     // The status change of one check-in finds no row to change, as if another writer had moved it first.
     await sql
       .raw(
