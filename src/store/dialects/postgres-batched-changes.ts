@@ -27,10 +27,9 @@ const MAX_BATCH = 64;
  * cancellations, custom-code writes — share one transaction: BEGIN with their advisory locks, one statement per
  * kind of change that reads every member's state, the domain's decision for each (src/domain/changes.ts), one
  * statement with all their writes, COMMIT — two round trips (postgres-change-batch.ts); every reply waits for the
- * commit. One WAL flush per batch instead of
- * per change. It must behave as the query-builder unit of work (src/store/unit-of-work.ts), which runs each
- * request of a failed batch on its own. Invariants stay in the database too: the guarded status change and the
- * unique transactions.checkin_id.
+ * commit. One WAL flush per batch instead of per change. It must behave as the query-builder unit of work
+ * (src/store/unit-of-work.ts), which runs each request of a failed batch on its own. Invariants stay in the database
+ * too: the guarded status change and the unique transactions.checkin_id.
  */
 export function createBatchedChanges(options: BatchedChangesOptions) {
   let queue: Pending[] = [];

@@ -84,17 +84,14 @@ select case when kind is null then 'written' else ('${STALE}' || kind)::int::tex
 
 /** The statement's parameters: the rows of each kind of write, keyed by the columns the statement reads. */
 function parametersOf(writes: readonly Write[]): string[] {
-  const rows: object[][] = [[], [], [], [], [], [], [], []];
-  const [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events] = rows as [
-    object[],
-    object[],
-    object[],
-    object[],
-    object[],
-    object[],
-    object[],
-    object[],
-  ];
+  const status: object[] = [];
+  const checkins: object[] = [];
+  const transactions: object[] = [];
+  const newCodes: object[] = [];
+  const updatedCodes: object[] = [];
+  const deletedCodes: object[] = [];
+  const audit: object[] = [];
+  const events: object[] = [];
   for (const write of writes) {
     switch (write.kind) {
       case 'checkin-status':
@@ -169,7 +166,8 @@ function parametersOf(writes: readonly Write[]): string[] {
       }
     }
   }
-  return rows.map(jsonRows);
+  // In the order of the statement's parameters, $1 to $8.
+  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events].map(jsonRows);
 }
 
 /** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */
