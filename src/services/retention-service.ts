@@ -1,4 +1,9 @@
-import { PURGE_BATCH, purgeEventPayloads, purgeUnpaidCheckins } from '../store/retention-repository.js';
+import {
+  PURGE_BATCH,
+  purgeEventPayloads,
+  purgeUnpaidCheckins,
+  type PurgeStep,
+} from '../store/retention-repository.js';
 import type { StoreTransaction } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -25,12 +30,22 @@ export function createRetentionService({ store, clock, config }: ServiceDependen
     }
   }
 
+  /** The log walked window by window, a transaction each, until a window holds nothing due. */
+  async function eventPayloadsBefore(before: number): Promise<number> {
+    let total = 0;
+    let step: PurgeStep = { purged: 0, next: 0 };
+    while (step.next !== undefined) {
+      const after = step.next;
+      step = await store.write((trx) => purgeEventPayloads(trx, before, after));
+      total += step.purged;
+    }
+    return total;
+  }
+
   return {
     async purge(): Promise<Purged> {
       const now = clock.now();
-      const eventPayloads = await inBatches((trx) =>
-        purgeEventPayloads(trx, now - config.eventRetentionDays * DAY_MS),
-      );
+      const eventPayloads = await eventPayloadsBefore(now - config.eventRetentionDays * DAY_MS);
       const checkins = await inBatches((trx) =>
         purgeUnpaidCheckins(trx, now - config.retentionDays * DAY_MS),
       );
