@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggedEvent } from '../domain/events.js';
-import { latestPosition, listEvents, type EventFilter } from '../store/event-repository.js';
+import { latestPosition, scanEvents, type EventFilter } from '../store/event-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /** How often the log's head is read while anyone follows it; idle screens cost one tiny query per tick in all. */
@@ -64,13 +64,16 @@ export function createEventFeed({ store }: Pick<ServiceDependencies, 'store'>, p
       let cursor = after;
       while (!stop.aborted) {
         const head = await latestPosition(store.db);
-        const rows: LoggedEvent[] = await listEvents(store.db, { ...filter, after: cursor }, BATCH);
-        const batch = rows.slice(0, BATCH);
-        if (batch.length > 0) {
+        const read = await scanEvents(store.db, { ...filter, after: cursor }, BATCH);
+        const batch: LoggedEvent[] = read.events.slice(0, BATCH);
+        if (batch.length > 0) yield batch;
+        if (read.events.length > BATCH) {
           cursor = batch.at(-1)?.position ?? cursor;
-          yield batch;
+          continue;
         }
-        if (rows.length <= BATCH) await waitBeyond(Math.max(head, cursor), stop);
+        // Nothing up to where the read looked matches but this batch: the next read starts there.
+        cursor = Math.max(cursor, batch.at(-1)?.position ?? cursor, read.readTo ?? cursor);
+        if (!read.cut) await waitBeyond(Math.max(head, cursor), stop);
       }
     },
 

@@ -1,10 +1,13 @@
 import type { LoggedEvent } from '../domain/events.js';
-import { listEvents, type EventFilter } from '../store/event-repository.js';
+import { scanEvents, type EventFilter } from '../store/event-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface EventPage {
   readonly items: LoggedEvent[];
-  /** Where to continue: the last position returned, or `after` itself when nothing was. */
+  /**
+   * Where to continue: the last position returned, or `after` itself when nothing was; when a filtered read stopped
+   * short of the log's end, the last position it looked at (nothing before it matches but the items).
+   */
   readonly nextAfter: number;
   readonly hasMore: boolean;
 }
@@ -13,9 +16,14 @@ export interface EventPage {
 export function createEventService({ store }: ServiceDependencies) {
   return {
     async list(filter: EventFilter, limit: number): Promise<EventPage> {
-      const rows = await listEvents(store.db, filter, limit);
-      const items = rows.slice(0, limit);
-      return { items, nextAfter: items.at(-1)?.position ?? filter.after, hasMore: rows.length > limit };
+      const { events, readTo, cut } = await scanEvents(store.db, filter, limit);
+      const items = events.slice(0, limit);
+      const last = items.at(-1)?.position ?? filter.after;
+      if (events.length > limit) return { items, nextAfter: last, hasMore: true };
+      // A page cut short by the scan may hold fewer items than asked, even none: has_more says to go on.
+      return cut && readTo !== undefined
+        ? { items, nextAfter: readTo, hasMore: true }
+        : { items, nextAfter: last, hasMore: false };
     },
   };
 }

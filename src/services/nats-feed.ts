@@ -74,7 +74,7 @@ export function createNatsFeed(options: NatsFeedOptions) {
   async function publishBatch(): Promise<number> {
     const js = await ready();
     const cursor = await readFeedCursor(store.db, stream);
-    const events = (await listEvents(store.db, { after: cursor }, BATCH, false)).slice(0, BATCH);
+    const events = (await listEvents(store.db, cursor, BATCH, false)).slice(0, BATCH);
     let published = cursor;
     try {
       for (const event of events) {

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../domain/events.js';
 import { newEventId } from '../domain/events.js';
 import { isPostgres } from './column-types.js';
 import { horizonPosition, readHorizon } from './commit-horizon.js';
-import type { Database } from './database.js';
+import type { Database, EventsTable } from './database.js';
 
 type Db = Kysely<Database>;
 
@@ -33,29 +33,90 @@ export interface EventFilter {
   readonly gymId?: number;
 }
 
+/** Events a filtered read looks through at most: a page of a quiet gym's events costs a bounded scan. */
+export const EVENT_SCAN = 10_000;
+
+export interface EventScan {
+  /** The matching events in position order, up to limit + 1 (the extra one tells whether there is more). */
+  readonly events: LoggedEvent[];
+  /**
+   * The last position the read looked at, matching or not (undefined when it found no event at all). Nothing
+   * between `after` and here matches but `events`.
+   */
+  readonly readTo: number | undefined;
+  /** The read stopped after EVENT_SCAN events, short of the log's end: more may match after `readTo`. */
+  readonly cut: boolean;
+}
+
 /**
- * The log in position order, up to limit + 1 events (the extra one tells whether there is more). On PostgreSQL only
- * the events below the horizon, where no event can appear later (src/store/commit-horizon.ts).
+ * The log in position order, up to limit + 1 matching events. On PostgreSQL only the events below the horizon, where
+ * no event can appear later (src/store/commit-horizon.ts). The log has no index but its order: a filtered read
+ * (a type, a partner, a gym) looks through at most `scan` events after `after` and says where it stopped, so a
+ * reader resumes there and never misses an event, and appending an event (every change does) maintains no index
+ * for the filters.
  */
-export async function listEvents(
+export async function scanEvents(
   db: Db,
   filter: EventFilter,
   limit: number,
   /** false for a reader that polls anyway (webhook dispatch): it never waits for a client's own change. */
   readYourWrites = true,
-): Promise<LoggedEvent[]> {
-  let query = db.selectFrom('events').selectAll().where('position', '>', filter.after);
-  if (isPostgres(db)) {
-    query = query.where('position', '<', horizonPosition(await readHorizon(db, readYourWrites)));
+  scan = EVENT_SCAN,
+): Promise<EventScan> {
+  const below = isPostgres(db) ? horizonPosition(await readHorizon(db, readYourWrites)) : undefined;
+  let window = db.selectFrom('events').where('position', '>', filter.after);
+  if (below !== undefined) window = window.where('position', '<', below);
+  const filtered = filter.type !== undefined || filter.partnerId !== undefined || filter.gymId !== undefined;
+  if (!filtered) {
+    const events = (
+      await window
+        .selectAll()
+        .orderBy('position')
+        .limit(limit + 1)
+        .execute()
+    ).map(toEvent);
+    return { events, readTo: events.at(-1)?.position, cut: false };
   }
-  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
-  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
-  if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
-  const rows = await query
+  const looked = window
+    .select(['position', 'type', 'partner_id', 'gym_id'])
     .orderBy('position')
-    .limit(limit + 1)
+    .limit(scan)
+    .as('looked');
+  let matching = db.selectFrom(looked).select('looked.position');
+  if (filter.type !== undefined) matching = matching.where('looked.type', '=', filter.type);
+  if (filter.partnerId !== undefined) matching = matching.where('looked.partner_id', '=', filter.partnerId);
+  if (filter.gymId !== undefined) matching = matching.where('looked.gym_id', '=', filter.gymId);
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('position', 'in', matching.orderBy('looked.position').limit(limit + 1))
+    .orderBy('position')
     .execute();
-  return rows.map((row) => ({
+  const events = rows.map(toEvent);
+  if (events.length > limit) return { events, readTo: events.at(-1)?.position, cut: false };
+  const extent = await db
+    .selectFrom(looked)
+    .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('looked.position').as('last')])
+    .executeTakeFirst();
+  return {
+    events,
+    readTo: extent?.last == null ? undefined : Number(extent.last),
+    cut: Number(extent?.count ?? 0) >= scan,
+  };
+}
+
+/** The log in position order, up to limit + 1 events of every kind (the readers that take them all). */
+export async function listEvents(
+  db: Db,
+  after: number,
+  limit: number,
+  readYourWrites = true,
+): Promise<LoggedEvent[]> {
+  return (await scanEvents(db, { after }, limit, readYourWrites)).events;
+}
+
+function toEvent(row: Selectable<EventsTable>): LoggedEvent {
+  return {
     position: row.position,
     id: row.id,
     type: row.type as EventType,
@@ -63,7 +124,7 @@ export async function listEvents(
     partnerId: row.partner_id,
     gymId: row.gym_id,
     data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
-  }));
+  };
 }
 
 /**

@@ -61,7 +61,7 @@ export async function advanceDispatchCursor(db: Db, position: number): Promise<v
  * without waiting for newer ones — the dispatcher polls, and holds its cursor's lock meanwhile.
  */
 export async function eventsAfter(db: Db, position: number, limit: number): Promise<LoggedEvent[]> {
-  return (await listEvents(db, { after: position }, limit, false)).slice(0, limit);
+  return (await listEvents(db, position, limit, false)).slice(0, limit);
 }
 
 /** Writes the deliveries and moves the cursor, in the caller's transaction. */

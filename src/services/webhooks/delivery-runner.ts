@@ -61,7 +61,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const started = performance.now();
-    const [event] = await listEvents(store.db, { after: claim.eventPosition - 1 }, 1);
+    const [event] = await listEvents(store.db, claim.eventPosition - 1, 1);
     const secrets = await options.endpoints.signingSecrets(claim.endpointId);
     const request =
       event?.data === null || event?.data === undefined

@@ -7,13 +7,15 @@ import * as webhooks from './0005-webhooks.js';
 import * as operators from './0006-operators.js';
 import * as money from './0007-money.js';
 import * as wellhub from './0008-wellhub.js';
+import * as eventScan from './0009-event-scan.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
  *
  * Migrations only add (tables, nullable or defaulted columns, indexes): a fleet upgrades one process at a time,
- * so the previous release must keep working on the new schema. Dropping or renaming waits a release, until no
- * process of the release that used it can still be running.
+ * so the previous release must keep working on the new schema. Dropping or renaming a table or column waits a
+ * release, until no process of the release that used it can still be running; an index may go at once (a query
+ * without it is slower, never wrong).
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
@@ -24,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0006-operators': operators,
   '0007-money': money,
   '0008-wellhub': wellhub,
+  '0009-event-scan': eventScan,
 };
