@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 
@@ -163,6 +163,57 @@ export function createdCheckin(id: number, input: CreateInput, at: number) {
     validated_at: null,
     cancelled_at: null,
   };
+}
+
+/** What a baseline's event says about a check-in: the facts gatehouse's events carry, as gatehouse writes them. */
+export interface CheckinEventFacts {
+  readonly id: number;
+  readonly platformId: string;
+  readonly gymId: number;
+  readonly product: { readonly id: number; readonly description: string };
+  readonly checkedInAt: number;
+  readonly expiresAt: number;
+}
+
+/** A new event's id: 128 random bits, as gatehouse makes them. */
+export function eventId(): string {
+  return `evt_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** The JSON payload of a `checkin.created` event. */
+export function createdEventData(c: CheckinEventFacts): string {
+  return JSON.stringify({
+    checkin_id: c.id,
+    platform_id: c.platformId,
+    gym_id: c.gymId,
+    product: c.product,
+    status: 'pending',
+    checked_in_at: new Date(c.checkedInAt).toISOString(),
+    expires_at: new Date(c.expiresAt).toISOString(),
+  });
+}
+
+/** The JSON payload of a `checkin.validated` event, with the ledger row it wrote. */
+export function validatedEventData(
+  c: CheckinEventFacts,
+  transactionId: number,
+  at: number,
+  payoutCents: number,
+  currency: string,
+): string {
+  return JSON.stringify({
+    checkin_id: c.id,
+    platform_id: c.platformId,
+    gym_id: c.gymId,
+    product: c.product,
+    status: 'validated',
+    checked_in_at: new Date(c.checkedInAt).toISOString(),
+    expires_at: new Date(c.expiresAt).toISOString(),
+    transaction_id: transactionId,
+    validated_at: new Date(at).toISOString(),
+    payout_cents: payoutCents,
+    currency,
+  });
 }
 
 export const NO_PRODUCT = envelope('product.not-found', 'product not found');

@@ -9,6 +9,7 @@ import {
   WRONG_GYM,
   createdCheckin,
   dayOf,
+  eventId,
   envelope,
   send,
   serveValidate,
@@ -19,11 +20,12 @@ import {
 /**
  * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement classifies the
  * latest check-in and, when it is valid, flips it and records its transaction (`WITH upd AS (UPDATE … RETURNING)
- * INSERT … SELECT`). Keys and gyms' owners are cached as gatehouse caches them (5 s), so a request that hits the
+ * INSERT … SELECT`), and appends its event to the log as gatehouse must (the same row, its JSON built by the
+ * statement; its position, as gatehouse's, comes from the column's default). Keys and gyms' owners are cached as gatehouse caches them (5 s), so a request that hits the
  * cache costs that one statement. It creates check-ins too (`POST /admin/v1/checkins`), also in one round trip:
  * BEGIN, the member's advisory lock (so the daily limit holds under races, as in gatehouse), then in a snapshot taken
  * after it the product's gym, the member's validated visits that day and the insert of the check-in and its audit
- * row, COMMIT (no event log: the baselines keep none). Usage: raw-pg-server <postgres url>
+ * row and its event, COMMIT. Usage: raw-pg-server <postgres url>
  */
 const [url = ''] = process.argv.slice(2);
 pg.types.setTypeParser(20, Number);
@@ -68,6 +70,10 @@ async function authorize(hash: string, gymId: number, now: number): Promise<Cach
   return key.gyms === null || key.gyms.has(gymId) ? key : undefined;
 }
 
+/** An instant (ms) as gatehouse writes it in an event: ISO 8601 in UTC, with milliseconds. */
+const iso = (ms: string) =>
+  `to_char(to_timestamp(${ms} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 const VALIDATE = `
 with c as (
   select checkins.id, checkins.status, checkins.expires_at, checkins.product_id
@@ -77,12 +83,21 @@ with c as (
 ), upd as (
   update checkins set status = 'validated', validated_at = $3
   from c where checkins.id = c.id and checkins.status = 'pending' and c.status = 'pending' and c.expires_at > $3
-  returning checkins.id, checkins.product_id
+  returning checkins.id, checkins.product_id, checkins.checked_in_at, checkins.expires_at
 ), ins as (
   insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
   select upd.id, $4, $1, upd.product_id, $2, p.payout_cents, p.currency, $3
   from upd join products p on p.id = upd.product_id
-  returning checkin_id
+  returning id, checkin_id, payout_cents, currency
+), ev as (
+  insert into events (id, type, occurred_at, partner_id, gym_id, data)
+  select $5, 'checkin.validated', $3, $4, $1, json_build_object(
+    'checkin_id', upd.id, 'platform_id', $2::text, 'gym_id', $1::bigint,
+    'product', json_build_object('id', p.id, 'description', p.description), 'status', 'validated',
+    'checked_in_at', ${iso('upd.checked_in_at')}, 'expires_at', ${iso('upd.expires_at')},
+    'transaction_id', ins.id, 'validated_at', ${iso('$3::bigint')}, 'payout_cents', ins.payout_cents,
+    'currency', ins.currency)::text
+  from ins join upd on upd.id = ins.checkin_id join products p on p.id = upd.product_id
 )
 select c.status, c.expires_at, c.product_id, p.description, (select count(*) from ins) as inserted
 from (select 1) one left join c on true left join products p on p.id = c.product_id`;
@@ -102,7 +117,8 @@ serveValidate(
     try {
       const key = await authorize(input.hash, input.gymId, now);
       if (key === undefined) return send(response, 403, DENY);
-      row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId])).rows[0];
+      row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId, eventId()]))
+        .rows[0];
     } catch {
       return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
     }
@@ -132,7 +148,10 @@ serveValidate(
     const { platformId, gymId, productId } = input;
     const text = `begin;
 select pg_advisory_xact_lock(hashtextextended('member:${gymId}:${platformId}', 0));
-with p as (select gym_id from products where id = ${productId}),
+with p as (
+  select products.gym_id, products.description, gyms.partner_id
+  from products join gyms on gyms.id = products.gym_id where products.id = ${productId}
+),
 v as (
   select count(*) as n from checkins
   where gym_id = ${gymId} and platform_id = '${platformId}' and validated_at >= ${day.start} and validated_at < ${day.end}
@@ -146,6 +165,14 @@ ins as (
 a as (
   insert into audit_log (actor, action, entity, entity_id, at)
   select 'operator', 'create', 'checkin', ins.id::text, ${now} from ins
+),
+e as (
+  insert into events (id, type, occurred_at, partner_id, gym_id, data)
+  select '${eventId()}', 'checkin.created', ${now}, p.partner_id, ${gymId}, json_build_object(
+    'checkin_id', ins.id, 'platform_id', '${platformId}', 'gym_id', ${gymId},
+    'product', json_build_object('id', ${productId}, 'description', p.description), 'status', 'pending',
+    'checked_in_at', '${new Date(now).toISOString()}', 'expires_at', '${new Date(now + CHECKIN_TTL_MS).toISOString()}')::text
+  from ins, p
 )
 select (select gym_id from p) as gym_id, (select n from v) as visits, (select id from ins) as id;
 commit;`;

@@ -9,6 +9,9 @@ import {
   WRONG_GYM,
   createAuthCache,
   createdCheckin,
+  createdEventData,
+  eventId,
+  validatedEventData,
   dayOf,
   envelope,
   send,
@@ -21,8 +24,9 @@ import {
  * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
  * gatehouse's own schema, with the same checks and replies, keys and gyms' owners cached as gatehouse caches them.
  * It creates check-ins too (`POST /admin/v1/checkins`): the product's gym, the member's validated visits that day
- * against the daily limit, the check-in and its audit row, in one transaction (no event log: the baselines keep
- * none). Usage: raw-sqlite-server <db path> <normal|full>
+ * against the daily limit, the check-in and its audit row, in one transaction. Each validation and creation also
+ * appends its event to the log, as gatehouse must (the same row: a random id, the check-in's facts as JSON), in the
+ * same transaction. Usage: raw-sqlite-server <db path> <normal|full>
  */
 const [path = '', synchronous = 'normal'] = process.argv.slice(2);
 const db = new SqliteDatabase(path, { timeout: 250 });
@@ -45,7 +49,7 @@ const auth = createAuthCache(
   (gymId) => gymOwner.get(gymId) as number | undefined,
 );
 const latest = db.prepare(
-  `select c.id, c.status, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency
+  `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency
    from checkins c join products p on p.id = c.product_id
    where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
 );
@@ -57,9 +61,14 @@ const record = db.prepare(
    values (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 
+const appendEvent = db.prepare(
+  'insert into events (id, type, occurred_at, partner_id, gym_id, data) values (?, ?, ?, ?, ?, ?)',
+);
+
 interface Latest {
   id: number;
   status: string;
+  checked_in_at: number;
   expires_at: number;
   product_id: number;
   description: string;
@@ -74,7 +83,7 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
   if (checkin.status === 'cancelled') return { refusal: 'cancelled' };
   if (now >= checkin.expires_at) return { refusal: 'expired' };
   if (flip.run(now, checkin.id).changes === 0) return { refusal: 'validated' };
-  record.run(
+  const { lastInsertRowid } = record.run(
     checkin.id,
     partnerId,
     gymId,
@@ -84,10 +93,28 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
     checkin.currency,
     now,
   );
+  const facts = {
+    id: checkin.id,
+    platformId,
+    gymId,
+    product: { id: checkin.product_id, description: checkin.description },
+    checkedInAt: checkin.checked_in_at,
+    expiresAt: checkin.expires_at,
+  };
+  const data = validatedEventData(
+    facts,
+    Number(lastInsertRowid),
+    now,
+    checkin.payout_cents,
+    checkin.currency,
+  );
+  appendEvent.run(eventId(), 'checkin.validated', now, partnerId, gymId, data);
   return { checkin };
 });
 
-const productGym = db.prepare('select gym_id from products where id = ?').pluck();
+const productOf = db.prepare(
+  'select p.gym_id, p.description, g.partner_id from products p join gyms g on g.id = p.gym_id where p.id = ?',
+);
 const visitsThatDay = db
   .prepare(
     'select count(*) from checkins where gym_id = ? and platform_id = ? and validated_at >= ? and validated_at < ?',
@@ -102,9 +129,10 @@ const audit = db.prepare(
 );
 
 const create = db.transaction((input: CreateInput, now: number) => {
-  const gymId = productGym.get(input.productId) as number | undefined;
-  if (gymId === undefined) return { refusal: [404, NO_PRODUCT] as const };
-  if (gymId !== input.gymId) return { refusal: [400, WRONG_GYM] as const };
+  const product = productOf.get(input.productId) as
+    { gym_id: number; description: string; partner_id: number } | undefined;
+  if (product === undefined) return { refusal: [404, NO_PRODUCT] as const };
+  if (product.gym_id !== input.gymId) return { refusal: [400, WRONG_GYM] as const };
   const day = dayOf(now);
   if ((visitsThatDay.get(input.gymId, input.platformId, day.start, day.end) as number) >= DAILY_VISIT_LIMIT) {
     return { refusal: [409, DAILY_LIMIT] as const };
@@ -117,8 +145,18 @@ const create = db.transaction((input: CreateInput, now: number) => {
     now + CHECKIN_TTL_MS,
     now,
   );
-  audit.run(String(lastInsertRowid), now);
-  return { id: Number(lastInsertRowid) };
+  const id = Number(lastInsertRowid);
+  audit.run(String(id), now);
+  const data = createdEventData({
+    id,
+    platformId: input.platformId,
+    gymId: input.gymId,
+    product: { id: input.productId, description: product.description },
+    checkedInAt: now,
+    expiresAt: now + CHECKIN_TTL_MS,
+  });
+  appendEvent.run(eventId(), 'checkin.created', now, product.partner_id, input.gymId, data);
+  return { id };
 });
 
 serveValidate(
