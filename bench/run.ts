@@ -36,7 +36,12 @@ const checkins = Number(values.checkins ?? (quick ? 60_000 : 200_000));
 const connections = values.connections ?? '50';
 const base = values.base === undefined ? undefined : buildBase(values.base);
 process.once('exit', () => base?.remove());
-const candidates = [...VARIANTS, ...(base?.variants ?? [])];
+// Each build of the base runs right after the same variant of this build: the machine's speed drifts over minutes,
+// and their ratio is the one measured.
+const candidates = VARIANTS.flatMap((variant) => [
+  variant,
+  ...(base?.variants.filter((other) => other.name === `${variant.name}@base`) ?? []),
+]);
 const variants =
   values.only === undefined ? candidates : candidates.filter((v) => values.only?.split(',').includes(v.name));
 
