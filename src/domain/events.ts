@@ -34,6 +34,12 @@ export interface LoggedEvent extends Omit<NewEvent, 'data'> {
   readonly data: Readonly<Record<string, unknown>> | null;
 }
 
+/**
+ * Events a filtered read of the log looks through at most (the log is indexed by its order only): a page of a quiet
+ * gym's events costs a bounded scan, and says where it stopped.
+ */
+export const EVENT_SCAN = 10_000;
+
 export function newEventId(): string {
   return `evt_${randomUUID().replaceAll('-', '')}`;
 }

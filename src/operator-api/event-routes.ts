@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EVENT_TYPES, type EventType as EventTypeName } from '../domain/events.js';
+import { EVENT_SCAN, EVENT_TYPES, type EventType as EventTypeName } from '../domain/events.js';
 import { InputError } from '../domain/errors.js';
 import { pageLimit } from '../domain/pagination.js';
 import { presentEvent } from '../presenters/event.js';
@@ -29,7 +29,9 @@ const Event = Type.Object({
 const EventsPage = Type.Object({
   items: Type.Array(Event),
   next_after: Type.Integer({ minimum: 0, description: 'Pass as `after` to continue, now or later' }),
-  has_more: Type.Boolean(),
+  has_more: Type.Boolean({
+    description: `More may follow \`next_after\`. A filtered page looks through at most ${EVENT_SCAN} events: it may hold fewer items than \`limit\`, even none, and still have more`,
+  }),
 });
 
 function parseAfter(after: string | undefined): number {

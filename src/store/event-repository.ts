@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../domain/events.js';
-import { newEventId } from '../domain/events.js';
+import { EVENT_SCAN, newEventId } from '../domain/events.js';
 import { isPostgres } from './column-types.js';
 import { horizonPosition, readHorizon } from './commit-horizon.js';
 import type { Database, EventsTable } from './database.js';
@@ -32,9 +32,6 @@ export interface EventFilter {
   readonly partnerId?: number;
   readonly gymId?: number;
 }
-
-/** Events a filtered read looks through at most: a page of a quiet gym's events costs a bounded scan. */
-export const EVENT_SCAN = 10_000;
 
 export interface EventScan {
   /** The matching events in position order, up to limit + 1 (the extra one tells whether there is more). */

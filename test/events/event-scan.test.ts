@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { NewEvent } from '../../src/domain/events.js';
-import { appendEvents, EVENT_SCAN, scanEvents } from '../../src/store/event-repository.js';
+import { EVENT_SCAN, type NewEvent } from '../../src/domain/events.js';
+import { appendEvents, scanEvents } from '../../src/store/event-repository.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 
