@@ -79,7 +79,15 @@ export async function scanEvents(
     .orderBy('position')
     .limit(scan)
     .as('looked');
-  let matching = db.selectFrom(looked).select('looked.position');
+  // The window's end first, and the matches read up to it: an event appended in between (SQLite's log has no
+  // horizon) lies beyond it, so `readTo` never passes an event the read did not return.
+  const extent = await db
+    .selectFrom(looked)
+    .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('looked.position').as('last')])
+    .executeTakeFirst();
+  if (extent?.last == null) return { events: [], readTo: undefined, cut: false };
+  const last = Number(extent.last);
+  let matching = db.selectFrom(looked).select('looked.position').where('looked.position', '<=', last);
   if (filter.type !== undefined) matching = matching.where('looked.type', '=', filter.type);
   if (filter.partnerId !== undefined) matching = matching.where('looked.partner_id', '=', filter.partnerId);
   if (filter.gymId !== undefined) matching = matching.where('looked.gym_id', '=', filter.gymId);
@@ -91,15 +99,7 @@ export async function scanEvents(
     .execute();
   const events = rows.map(toEvent);
   if (events.length > limit) return { events, readTo: events.at(-1)?.position, cut: false };
-  const extent = await db
-    .selectFrom(looked)
-    .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('looked.position').as('last')])
-    .executeTakeFirst();
-  return {
-    events,
-    readTo: extent?.last == null ? undefined : Number(extent.last),
-    cut: Number(extent?.count ?? 0) >= scan,
-  };
+  return { events, readTo: last, cut: Number(extent.count) >= scan };
 }
 
 /** The log in position order, up to limit + 1 events of every kind (the readers that take them all). */
