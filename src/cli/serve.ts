@@ -17,6 +17,20 @@ import { scheduleDailyPurge } from './purge-schedule.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
+/**
+ * Signals a fault raises on the thread that caused it (a native crash). close-with-grace listens for them too, but a
+ * listener makes the kernel return to the faulting instruction, which faults again: the process spun at full CPU
+ * for ever instead of ending (seen when the terminal of a `serve` went away). Left to their default, they end it.
+ */
+const FAULT_SIGNALS: closeWithGrace.AllEvents[] = [
+  'SIGSEGV',
+  'SIGBUS',
+  'SIGFPE',
+  'SIGILL',
+  'SIGTRAP',
+  'SIGABRT',
+];
+
 /** On the default database only, and only when it is empty: seed the demo and say how to try it. */
 async function demoBanner(config: Config, services: Services, baseUrl: string): Promise<string | undefined> {
   if (!config.databaseUrlIsDefault) return undefined;
@@ -93,18 +107,21 @@ export async function serve(config: Config): Promise<void> {
     logger,
     isAccepting: () => state.migrated,
   });
-  const shutdown = closeWithGrace({ delay: config.shutdownGraceMs }, async ({ err, signal }) => {
-    state.closing = true;
-    state.stopPurge();
-    if (err !== undefined) server.log.error({ error: loggableError(err) }, 'shutting down after an error');
-    else server.log.info({ signal }, 'shutting down');
-    // Deliveries in flight are cut short and sent again by the next start: none is lost.
-    await webhookRunner.stop();
-    await natsFeed?.stop();
-    await server.close();
-    await store.close();
-    log.stop();
-  });
+  const shutdown = closeWithGrace(
+    { delay: config.shutdownGraceMs, skip: FAULT_SIGNALS },
+    async ({ err, signal }) => {
+      state.closing = true;
+      state.stopPurge();
+      if (err !== undefined) server.log.error({ error: loggableError(err) }, 'shutting down after an error');
+      else server.log.info({ signal }, 'shutting down');
+      // Deliveries in flight are cut short and sent again by the next start: none is lost.
+      await webhookRunner.stop();
+      await natsFeed?.stop();
+      await server.close();
+      await store.close();
+      log.stop();
+    },
+  );
   try {
     await start(config, { server, services, store, state });
     if (state.migrated && !state.closing) {
