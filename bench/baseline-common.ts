@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server } from 'node:net';
 
@@ -175,22 +175,22 @@ export interface CheckinEventFacts {
   readonly expiresAt: number;
 }
 
-/** A new event's id: 128 random bits, as gatehouse makes them. */
-export function eventId(): string {
-  return `evt_${randomUUID().replaceAll('-', '')}`;
-}
-
-/** The JSON payload of a `checkin.created` event. */
-export function createdEventData(c: CheckinEventFacts): string {
-  return JSON.stringify({
+/** What every check-in event says, whatever happened to the check-in. */
+function checkinEventFields(c: CheckinEventFacts, status: 'pending' | 'validated') {
+  return {
     checkin_id: c.id,
     platform_id: c.platformId,
     gym_id: c.gymId,
     product: c.product,
-    status: 'pending',
+    status,
     checked_in_at: new Date(c.checkedInAt).toISOString(),
     expires_at: new Date(c.expiresAt).toISOString(),
-  });
+  };
+}
+
+/** The JSON payload of a `checkin.created` event. */
+export function createdEventData(c: CheckinEventFacts): string {
+  return JSON.stringify(checkinEventFields(c, 'pending'));
 }
 
 /** The JSON payload of a `checkin.validated` event, with the ledger row it wrote. */
@@ -202,13 +202,7 @@ export function validatedEventData(
   currency: string,
 ): string {
   return JSON.stringify({
-    checkin_id: c.id,
-    platform_id: c.platformId,
-    gym_id: c.gymId,
-    product: c.product,
-    status: 'validated',
-    checked_in_at: new Date(c.checkedInAt).toISOString(),
-    expires_at: new Date(c.expiresAt).toISOString(),
+    ...checkinEventFields(c, 'validated'),
     transaction_id: transactionId,
     validated_at: new Date(at).toISOString(),
     payout_cents: payoutCents,

@@ -9,13 +9,13 @@ import {
   WRONG_GYM,
   createdCheckin,
   dayOf,
-  eventId,
   envelope,
   send,
   serveValidate,
   success,
   type CachedKey,
 } from './baseline-common.js';
+import { newEventId } from '../src/domain/events.js';
 
 /**
  * Baseline "raw-pg": node:http + node-postgres, one round trip per validation: a single statement classifies the
@@ -117,8 +117,9 @@ serveValidate(
     try {
       const key = await authorize(input.hash, input.gymId, now);
       if (key === undefined) return send(response, 403, DENY);
-      row = (await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId, eventId()]))
-        .rows[0];
+      row = (
+        await pool.query<Row>(VALIDATE, [input.gymId, input.platformId, now, key.partnerId, newEventId()])
+      ).rows[0];
     } catch {
       return send(response, 503, envelope('service.unavailable', 'service temporarily unavailable'));
     }
@@ -168,7 +169,7 @@ a as (
 ),
 e as (
   insert into events (id, type, occurred_at, partner_id, gym_id, data)
-  select '${eventId()}', 'checkin.created', ${now}, p.partner_id, ${gymId}, json_build_object(
+  select '${newEventId()}', 'checkin.created', ${now}, p.partner_id, ${gymId}, json_build_object(
     'checkin_id', ins.id, 'platform_id', '${platformId}', 'gym_id', ${gymId},
     'product', json_build_object('id', ${productId}, 'description', p.description), 'status', 'pending',
     'checked_in_at', '${new Date(now).toISOString()}', 'expires_at', '${new Date(now + CHECKIN_TTL_MS).toISOString()}')::text

@@ -10,7 +10,6 @@ import {
   createAuthCache,
   createdCheckin,
   createdEventData,
-  eventId,
   validatedEventData,
   dayOf,
   envelope,
@@ -19,6 +18,7 @@ import {
   success,
   type CreateInput,
 } from './baseline-common.js';
+import { newEventId } from '../src/domain/events.js';
 
 /**
  * Baseline "raw-sqlite": node:http + better-sqlite3 prepared statements, one transaction per request, on
@@ -108,7 +108,7 @@ const validate = db.transaction((gymId: number, partnerId: number, platformId: s
     checkin.payout_cents,
     checkin.currency,
   );
-  appendEvent.run(eventId(), 'checkin.validated', now, partnerId, gymId, data);
+  appendEvent.run(newEventId(), 'checkin.validated', now, partnerId, gymId, data);
   return { checkin };
 });
 
@@ -155,7 +155,7 @@ const create = db.transaction((input: CreateInput, now: number) => {
     checkedInAt: now,
     expiresAt: now + CHECKIN_TTL_MS,
   });
-  appendEvent.run(eventId(), 'checkin.created', now, product.partner_id, input.gymId, data);
+  appendEvent.run(newEventId(), 'checkin.created', now, product.partner_id, input.gymId, data);
   return { id };
 });
 
