@@ -71,8 +71,8 @@ export function createEventFeed({ store }: Pick<ServiceDependencies, 'store'>, p
           cursor = batch.at(-1)?.position ?? cursor;
           continue;
         }
-        // Nothing up to where the read looked matches but this batch: the next read starts there.
-        cursor = Math.max(cursor, batch.at(-1)?.position ?? cursor, read.readTo ?? cursor);
+        // Nothing up to where the read looked (its last match, or further) matches but this batch: the next read starts there.
+        cursor = Math.max(cursor, read.readTo ?? cursor);
         if (!read.cut) await waitBeyond(Math.max(head, cursor), stop);
       }
     },

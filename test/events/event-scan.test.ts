@@ -3,6 +3,7 @@ import { EVENT_SCAN, type NewEvent } from '../../src/domain/events.js';
 import { appendEvents, scanEvents } from '../../src/store/event-repository.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
+import { lastEventPosition } from '../fixtures/store-state.js';
 
 interface Gyms {
   readonly quiet: { partnerId: number; gymId: number };
@@ -48,7 +49,7 @@ describe.each(dialects)('filtered reads of the event log scan it in bounded step
   test('when a gym filter looks through a bounded window, then it returns the matches in it, where it stopped, and whether it was cut short', async () => {
     const t = app();
     const { quiet, busy } = await twoGyms(t);
-    const after = (await positions(t)).at(-1) ?? 0;
+    const after = await lastEventPosition(t.store);
     const p = await append(t, [busy, quiet, busy, busy, quiet, quiet, busy]);
     const read = (from: number, limit: number) =>
       t.store.db
@@ -85,7 +86,7 @@ describe.each(dialects)('filtered reads of the event log scan it in bounded step
   test('when a quiet gym has one event behind more than a scan of other events, then the first page is empty with has_more and a cursor past them, and the next finds it', async () => {
     const t = app();
     const { quiet, busy } = await twoGyms(t);
-    const after = (await positions(t)).at(-1) ?? 0;
+    const after = await lastEventPosition(t.store);
     const p = await append(t, [...Array.from({ length: EVENT_SCAN + 5 }, () => busy), quiet]);
 
     const first = await op.admin(t, 'GET', `/events?after=${after}&gym_id=${quiet.gymId}&limit=10`);
@@ -111,7 +112,7 @@ describe.each(dialects)('filtered reads of the event log scan it in bounded step
   test('when a gym is followed live behind more than a scan of other events, then the follower passes them without waiting and yields the gym event', async () => {
     const t = app();
     const { quiet, busy } = await twoGyms(t);
-    const after = (await positions(t)).at(-1) ?? 0;
+    const after = await lastEventPosition(t.store);
     const p = await append(t, [...Array.from({ length: EVENT_SCAN * 2 + 1 }, () => busy), quiet]);
     const stop = new AbortController();
 
