@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { loggableUrl } from './logging.js';
+import { loggableUrl, requestLineLogger } from './logging.js';
 import type { Metrics } from './metrics.js';
 
 /** A refused key's reason and prefix (when the token had the shape of a key): the operator can tell why. */
@@ -13,13 +13,16 @@ function refusalFields(refusal: FastifyReply['refusal'] | undefined): Record<str
 }
 
 function logRequest(
+  log: FastifyBaseLogger,
   request: FastifyRequest,
   result: { status?: number; outcome: string; refusal?: FastifyReply['refusal'] },
   elapsedMs?: number,
 ): void {
   const partner = request.partner;
-  request.log.info(
+  log.info(
     {
+      // As Fastify's own request logger binds it.
+      reqId: request.id,
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
       // A route whose path names a person (an erasure) logs its pattern, never the URL.
@@ -45,6 +48,7 @@ function logRequest(
  */
 export const observabilityPlugin = fp(
   (app: FastifyInstance, { metrics }: { metrics: Metrics }) => {
+    const log = requestLineLogger(app.log);
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       const status = String(reply.statusCode);
@@ -52,6 +56,7 @@ export const observabilityPlugin = fp(
       metrics.requests.inc({ route, method: request.method, status });
       metrics.requestDuration.observe({ route, method: request.method, status }, seconds);
       logRequest(
+        log,
         request,
         { status: reply.statusCode, outcome: reply.outcome ?? 'ok', refusal: reply.refusal },
         reply.elapsedTime,
@@ -60,7 +65,7 @@ export const observabilityPlugin = fp(
     });
     // A client that closes its connection before the answer (an aborted upload) gets no onResponse: one line still.
     app.addHook('onRequestAbort', (request, done) => {
-      logRequest(request, { outcome: 'request.aborted' });
+      logRequest(log, request, { outcome: 'request.aborted' });
       done();
     });
     return Promise.resolve();
