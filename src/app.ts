@@ -135,8 +135,10 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     done();
   });
   const isAccepting = () => !closing && (deps.isAccepting?.() ?? true);
-  server.addHook('onRequest', async (request) => {
-    if (!isAccepting() && /^\/(access|admin)\//.test(request.url)) throw new ServiceUnavailableError();
+  server.addHook('onRequest', (request, _reply, done) => {
+    done(
+      !isAccepting() && /^\/(access|admin)\//.test(request.url) ? new ServiceUnavailableError() : undefined,
+    );
   });
   await server.register(contentTypesPlugin);
   await server.register(observabilityPlugin, { metrics });

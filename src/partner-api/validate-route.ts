@@ -19,7 +19,10 @@ export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
       config: { unexpectedErrorKey: 'checkin.validation.unexpected-error' },
       // The alias conflict is a platform_id error, and platform_id errors come before custom_code ones.
-      preValidation: async (request) => assertIdsAgree(request.body),
+      preValidation: (request, _reply, done) => {
+        assertIdsAgree(request.body);
+        done();
+      },
     },
     async (request) => {
       const { gymId, actor } = principalOf(request);
