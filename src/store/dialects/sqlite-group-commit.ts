@@ -63,6 +63,9 @@ const syncReaders: SyncReaders = {
   'delete-code': codeState,
 };
 
+/** Changes waiting after the first turn from which a batch waits one more (see flush). */
+const COMPANY = 2;
+
 interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
   readonly kind: K;
   readonly request: ChangeRequest<K>;
@@ -180,6 +183,11 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   async function flush(): Promise<void> {
     // Let every request that is already readable join this batch before the write begins.
     await nextTurn();
+    // Under load (company already waiting), one more I/O turn lets the requests on the wire join too: every batch
+    // pays an fsync and its shared pages (the tables' last leaves, interior pages) once, so fewer, larger batches
+    // cost less per change. Alone, a change waits one turn only. Measured in alternating runs: +8% validations/s
+    // at 50 connections, p99 no higher; waiting up to three more turns did worse.
+    if (queue.length >= COMPANY) await nextTurn();
     scheduled = false;
     const batch = queue;
     queue = [];
