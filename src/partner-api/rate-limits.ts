@@ -53,16 +53,22 @@ export async function createPartnerRateLimits(
   });
   const authLimited = config.authFailureLimitPerMinute > 0;
   const keyLimited = config.rateLimitPerSecond > 0;
+  // In memory, a minute after this process last counted a failure every address's window has ended, so the read
+  // that every request would make before its authentication is skipped. In Redis, other processes count too.
+  let lastFailureAt = Number.NEGATIVE_INFINITY;
+  const noFailureInWindow = () => redis === undefined && Date.now() - lastFailureAt >= MINUTE_MS;
 
   return {
     async assertAuthAllowed(request) {
-      if (!authLimited) return;
+      if (!authLimited || noFailureInWindow()) return;
       const status = await failures(request, { increment: false });
       // A read counts nothing: the address is refused once its failures have reached the limit, not passed it.
       if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
     },
     async recordAuthFailure(request) {
-      if (authLimited) await failures(request);
+      if (!authLimited) return;
+      lastFailureAt = Date.now();
+      await failures(request);
     },
     async consumeKeyQuota(request, reply, keyId) {
       if (!keyLimited) return;
