@@ -2,12 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { redactCredentials } from '../domain/credentials.js';
 
+/** Names redacted at the top level of every log line, the request line's included. */
+const TOP_LEVEL_REDACTED = ['authorization', 'custom_code', 'key', 'secret', 'member'];
+
 /**
  * Secrets and members' details never reach the logs: the Authorization header, any custom code and member details are
- * redacted wherever they appear,
- * and request logs carry no headers or bodies in the first place.
+ * redacted wherever they appear, and request logs carry no headers or bodies in the first place.
  */
-const TOP_LEVEL_REDACTED = ['authorization', 'custom_code', 'key', 'secret', 'member'];
 const REDACTED_PATHS = [
   ...TOP_LEVEL_REDACTED,
   'req.headers.authorization',
