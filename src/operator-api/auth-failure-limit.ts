@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../domain/errors.js';
+import { failureWindow } from '../http/failure-window.js';
 
 const MINUTE_MS = 60_000;
 
@@ -34,14 +35,17 @@ export async function createAuthFailureLimit(
     keyGenerator: (request) => `auth-failure:${request.ip}`,
   });
   const limited = limitPerMinute > 0;
+  const window = failureWindow(MINUTE_MS, redis !== undefined);
   return {
     async assertAllowed(request) {
-      if (!limited) return;
+      if (!limited || !window.mayBeOpen()) return;
       const status = await failures(request, { increment: false });
       if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
     },
     async recordFailure(request) {
-      if (limited) await failures(request);
+      if (!limited) return;
+      window.counted();
+      await failures(request);
     },
   };
 }

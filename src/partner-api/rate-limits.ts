@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { RateLimitedError } from '../domain/errors.js';
+import { failureWindow } from '../http/failure-window.js';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
@@ -53,21 +54,18 @@ export async function createPartnerRateLimits(
   });
   const authLimited = config.authFailureLimitPerMinute > 0;
   const keyLimited = config.rateLimitPerSecond > 0;
-  // In memory, a minute after this process last counted a failure every address's window has ended, so the read
-  // that every request would make before its authentication is skipped. In Redis, other processes count too.
-  let lastFailureAt = Number.NEGATIVE_INFINITY;
-  const noFailureInWindow = () => redis === undefined && Date.now() - lastFailureAt >= MINUTE_MS;
+  const window = failureWindow(MINUTE_MS, redis !== undefined);
 
   return {
     async assertAuthAllowed(request) {
-      if (!authLimited || noFailureInWindow()) return;
+      if (!authLimited || !window.mayBeOpen()) return;
       const status = await failures(request, { increment: false });
       // A read counts nothing: the address is refused once its failures have reached the limit, not passed it.
       if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
     },
     async recordAuthFailure(request) {
       if (!authLimited) return;
-      lastFailureAt = Date.now();
+      window.counted();
       await failures(request);
     },
     async consumeKeyQuota(request, reply, keyId) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, test } from 'vitest';
+import { describe, test, vi } from 'vitest';
 import { arrangePartner, platformId, type Arranged } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
 import { build, dialects, type TestApp } from '../fixtures/test-app.js';
@@ -42,6 +42,19 @@ describe.each(dialects)('the failed-authentication limit per client address (%s)
     await failAuthentication(t, a, 3);
     expectRateLimited(await readCode(t, a.headers, platformId()), 60);
     expectRateLimited(await readCode(t, withToken(a, unknownKey()), platformId()), 60);
+  });
+
+  test('when a minute has passed since its last refused key, then the address is served again', async () => {
+    const { t, a } = await start('3');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      await failAuthentication(t, a, 3);
+      expectRateLimited(await readCode(t, a.headers, platformId()), 60);
+      vi.setSystemTime(Date.now() + 60_000);
+      partner.expectReply(await readCode(t, a.headers, platformId()), 404, partner.CODE_NOT_FOUND);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('when one address is over its failed-authentication limit, then another address is served', async () => {
