@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
 import { AppError } from '../domain/errors.js';
@@ -17,7 +17,7 @@ const DISABLED =
   'the operator API is disabled: set GATEHOUSE_ADMIN_TOKEN or create an operator (gatehouse operator create) to enable it';
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
 
 /**
