@@ -56,6 +56,8 @@ export interface CreationState {
  * validated, whenever the member checked in, and a check-in's own date can neither lift nor move the limit.
  */
 export function visitsToday(request: CheckinCreation, state: CreationState): number {
+  // Nothing to count (a new member, most often): the day's bounds are not needed.
+  if (state.recentValidations.length === 0) return 0;
   const day = localDayBounds(request.now, state.gym?.timezone ?? request.timezone);
   return state.recentValidations.filter((at) => at >= day.start && at < day.end).length;
 }
