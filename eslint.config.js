@@ -25,7 +25,7 @@ export default tseslint.config(
     files: [
       'src/store/migrations/**',
       'src/store/column-types.ts',
-      'src/store/dialects/postgres-introspector.ts',
+      'src/store/dialects/postgres/postgres-introspector.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

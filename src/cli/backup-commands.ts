@@ -10,7 +10,7 @@ export function addBackupCommands(program: Command): void {
     .action(async (file: string) => {
       const [{ loadConfig }, { backupSqlite, sqlitePath }] = await Promise.all([
         import('../config.js'),
-        import('../store/sqlite-backup.js'),
+        import('../store/dialects/sqlite/sqlite-backup.js'),
       ]);
       const source = sqlitePath(loadConfig().databaseUrl, 'backup');
       const { pages } = await backupSqlite(source, file);
@@ -27,7 +27,7 @@ export function addBackupCommands(program: Command): void {
     .action(async (file: string) => {
       const [{ loadConfig }, { restoreSqlite, sqlitePath }] = await Promise.all([
         import('../config.js'),
-        import('../store/sqlite-backup.js'),
+        import('../store/dialects/sqlite/sqlite-backup.js'),
       ]);
       const target = sqlitePath(loadConfig().databaseUrl, 'restore');
       await restoreSqlite(file, target);

@@ -1,7 +1,7 @@
 import { generateApiKey, hashApiKey, presentedPrefix } from '../domain/api-key.js';
 import type { ApiKey } from '../domain/entities.js';
 import { EntityNotFoundError, ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
-import { findGym, findPartner } from '../store/catalog-repository.js';
+import { findGym, findPartner } from '../store/catalog/catalog-repository.js';
 import { createGymOwners, type GymOwners } from './gym-owners.js';
 import {
   findApiKey,
@@ -9,11 +9,11 @@ import {
   insertApiKey,
   listPartnerKeys,
   revokeApiKey,
-} from '../store/api-key-repository.js';
+} from '../store/access/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { assertOperatorText } from '../domain/operator-text.js';
-import { recordAudit } from '../store/audit-repository.js';
+import { recordAudit } from '../store/access/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
 import { createKeyUsage } from './key-usage.js';

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../domain/audit.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
-import { listAudit, type AuditFilter } from '../store/audit-repository.js';
+import { listAudit, type AuditFilter } from '../store/access/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /** Who created, changed or revoked keys, codes and check-ins, and when. */

@@ -3,15 +3,15 @@ import type { Gym, Partner, Product } from '../domain/entities.js';
 import { EntityNotFoundError, InputError } from '../domain/errors.js';
 import { assertOperatorText } from '../domain/operator-text.js';
 import { parseTimeZone } from '../domain/time-zone.js';
-import { recordAudit } from '../store/audit-repository.js';
+import { recordAudit } from '../store/access/audit-repository.js';
 import {
   offboardPartnerRows,
   retireRow,
   updateGymRow,
   updatePartnerRow,
   updateProductRow,
-} from '../store/catalog-changes.js';
-import { findGym, findPartner, findProduct } from '../store/catalog-repository.js';
+} from '../store/catalog/catalog-changes.js';
+import { findGym, findPartner, findProduct } from '../store/catalog/catalog-repository.js';
 import type { StoreTransaction } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 

@@ -11,12 +11,12 @@ import {
   listGymProducts,
   listGyms,
   listPartners,
-} from '../store/catalog-repository.js';
+} from '../store/catalog/catalog-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { assertOperatorText } from '../domain/operator-text.js';
 import { parseTimeZone } from '../domain/time-zone.js';
-import { recordAudit } from '../store/audit-repository.js';
+import { recordAudit } from '../store/access/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import type { GymOwners } from './gym-owners.js';
 

@@ -3,8 +3,8 @@ import type { MemberDetails } from '../domain/member-details.js';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { findCheckin, listCheckins, type CheckinFilter } from '../store/checkin-repository.js';
-import { listWaitingCheckins, type WaitingCheckin } from '../store/waiting-list-repository.js';
+import { findCheckin, listCheckins, type CheckinFilter } from '../store/access/checkin-repository.js';
+import { listWaitingCheckins, type WaitingCheckin } from '../store/access/waiting-list-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewCheckin {

@@ -2,8 +2,8 @@ import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { CodeKey } from '../domain/decisions/custom-code.js';
 import type { CustomCode } from '../domain/entities.js';
 import { CustomCodeNotFoundError } from '../domain/errors.js';
-import { recordAudit } from '../store/audit-repository.js';
-import { findCustomCode } from '../store/custom-code-repository.js';
+import { recordAudit } from '../store/access/audit-repository.js';
+import { findCustomCode } from '../store/members/custom-code-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /** The member's custom entry code at a gym: one per member·gym, created, replaced, deleted and read by partners. */

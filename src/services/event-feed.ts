@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggedEvent } from '../domain/events.js';
-import { latestPosition, scanEvents, type EventFilter } from '../store/event-repository.js';
+import { latestPosition, scanEvents, type EventFilter } from '../store/events/event-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /** How often the log's head is read while anyone follows it; idle screens cost one tiny query per tick in all. */

@@ -1,5 +1,5 @@
 import type { LoggedEvent } from '../domain/events.js';
-import { scanEvents, type EventFilter } from '../store/event-repository.js';
+import { scanEvents, type EventFilter } from '../store/events/event-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface EventPage {

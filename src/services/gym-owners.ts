@@ -1,4 +1,4 @@
-import { findGym } from '../store/catalog-repository.js';
+import { findGym } from '../store/catalog/catalog-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 const MAX_ENTRIES = 100_000;

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import { touchApiKeys } from '../store/api-key-repository.js';
+import { touchApiKeys } from '../store/access/api-key-repository.js';
 
 /**
  * `last_used_at` without a write per request: uses are noted in memory and written in one transaction every

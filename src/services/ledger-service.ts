@@ -10,8 +10,8 @@ import {
   type Page,
   type PageRequest,
 } from '../domain/pagination.js';
-import { listEntries, listGymEntries, sumPayouts, type GymEntry } from '../store/ledger-reports.js';
-import type { EntryFilter } from '../store/ledger-entries.js';
+import { listEntries, listGymEntries, sumPayouts, type GymEntry } from '../store/ledger/ledger-reports.js';
+import type { EntryFilter } from '../store/ledger/ledger-entries.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 const EXPORT_BATCH = 1000;

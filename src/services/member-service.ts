@@ -2,8 +2,8 @@ import { OPERATOR, type Actor } from '../domain/audit.js';
 import { InputError } from '../domain/errors.js';
 import { PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import { pseudonymOf } from '../domain/pseudonym.js';
-import { recordAudit } from '../store/audit-repository.js';
-import { eraseMemberRows, pseudonymSecret, type ErasedRows } from '../store/member-erasure.js';
+import { recordAudit } from '../store/access/audit-repository.js';
+import { eraseMemberRows, pseudonymSecret, type ErasedRows } from '../store/members/member-erasure.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface Erasure {

@@ -3,8 +3,8 @@ import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient } 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { feedMessage, feedSubject, feedSubjects } from '../domain/broker-feed.js';
 import type { Clock } from '../domain/clock.js';
-import { listEvents } from '../store/event-repository.js';
-import { readFeedCursor, saveFeedCursor } from '../store/nats-feed-repository.js';
+import { listEvents } from '../store/events/event-repository.js';
+import { readFeedCursor, saveFeedCursor } from '../store/events/nats-feed-repository.js';
 import type { Store } from '../store/store.js';
 
 export interface NatsFeedOptions {

@@ -15,7 +15,7 @@ import {
   type Role,
 } from '../domain/operator.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
-import { recordAudit } from '../store/audit-repository.js';
+import { recordAudit } from '../store/access/audit-repository.js';
 import {
   anyLiveOperator,
   findLiveOperatorByName,
@@ -24,7 +24,7 @@ import {
   insertOperator,
   listOperators,
   revokeOperator,
-} from '../store/operator-repository.js';
+} from '../store/access/operator-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewOperator {

@@ -3,7 +3,7 @@ import {
   purgeEventPayloads,
   purgeUnpaidCheckins,
   type PurgeStep,
-} from '../store/retention-repository.js';
+} from '../store/events/retention-repository.js';
 import type { StoreTransaction } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 

@@ -5,7 +5,7 @@ import { EntityNotFoundError, ForbiddenError } from '../domain/errors.js';
 import type { MemberDetails } from '../domain/member-details.js';
 import { wellhubPayload, type WellhubCheckinPayload } from '../domain/webhooks/wellhub-format.js';
 import { checkinEventData } from '../domain/events.js';
-import { findGym, findProduct, listGymProducts } from '../store/catalog-repository.js';
+import { findGym, findProduct, listGymProducts } from '../store/catalog/catalog-repository.js';
 import type { CheckinService } from './checkin-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 

@@ -9,9 +9,9 @@ import {
   type Period,
   type Settlement,
 } from '../domain/settlement.js';
-import { recordAudit } from '../store/audit-repository.js';
-import { findPartner } from '../store/catalog-repository.js';
-import { settlementEntries, type DescribedEntry } from '../store/ledger-reports.js';
+import { recordAudit } from '../store/access/audit-repository.js';
+import { findPartner } from '../store/catalog/catalog-repository.js';
+import { settlementEntries, type DescribedEntry } from '../store/ledger/ledger-reports.js';
 import {
   insertSettlement,
   listSettlements,
@@ -20,7 +20,7 @@ import {
   partnersWithEntries,
   unsettledTotals,
   type SettlementFilter,
-} from '../store/settlement-repository.js';
+} from '../store/ledger/settlement-repository.js';
 import type { StoreTransaction } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 

@@ -1,5 +1,5 @@
 import { statPeriod, summarise, type StatBucket, type ValidationStats } from '../domain/validation-stats.js';
-import { countValidations } from '../store/stats-repository.js';
+import { countValidations } from '../store/ledger/stats-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface StatsQuery {

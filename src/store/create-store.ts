@@ -1,5 +1,5 @@
-import { createPostgresStore, isPostgresUnavailable } from './dialects/postgres.js';
-import { createSqliteStore, isSqliteUnavailable } from './dialects/sqlite.js';
+import { createPostgresStore, isPostgresUnavailable } from './dialects/postgres/postgres-store.js';
+import { createSqliteStore, isSqliteUnavailable } from './dialects/sqlite/sqlite-store.js';
 import type { Store, StoreOptions } from './store.js';
 
 export class UnsupportedDatabaseError extends Error {}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { EVENT_SCAN, type NewEvent } from '../../src/domain/events.js';
-import { appendEvents, scanEvents } from '../../src/store/event-repository.js';
+import { appendEvents, scanEvents } from '../../src/store/events/event-repository.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 import { lastEventPosition } from '../fixtures/store-state.js';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { appendEvents } from '../../src/store/event-repository.js';
-import { purgeEventPayloads, type PurgeStep } from '../../src/store/retention-repository.js';
+import { appendEvents } from '../../src/store/events/event-repository.js';
+import { purgeEventPayloads, type PurgeStep } from '../../src/store/events/retention-repository.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { OPERATOR } from '../../src/domain/audit.js';
 import type { ChangeKind, ChangeRequest } from '../../src/domain/changes.js';
 import { StaleDecisionError } from '../../src/domain/writes.js';
-import { runBatch, type BatchItem } from '../../src/store/dialects/postgres-change-batch.js';
+import { runBatch, type BatchItem } from '../../src/store/dialects/postgres/postgres-change-batch.js';
 import { arrangePartner, type Arranged } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { startTestApp, type TestApp } from '../fixtures/test-app.js';

@@ -4,7 +4,7 @@ import {
   noteEndpointHealth,
   recordAttempt,
   type ClaimedDelivery,
-} from '../../store/webhook-claim-repository.js';
+} from '../../store/webhooks/webhook-claim-repository.js';
 import type { EndpointService } from './endpoint-service.js';
 
 interface Pending {

@@ -2,11 +2,11 @@ import type { Actor } from '../../domain/audit.js';
 import { OPERATOR } from '../../domain/audit.js';
 import { EntityNotFoundError } from '../../domain/errors.js';
 import { toPage, type Page, type PageRequest } from '../../domain/pagination.js';
-import { recordAudit } from '../../store/audit-repository.js';
+import { recordAudit } from '../../store/access/audit-repository.js';
 import type { StoreTransaction } from '../../store/store.js';
-import * as deliveries from '../../store/webhook-delivery-repository.js';
-import type { Delivery, DeliveryFilter } from '../../store/webhook-delivery-repository.js';
-import { findEndpoint } from '../../store/webhook-endpoint-repository.js';
+import * as deliveries from '../../store/webhooks/webhook-delivery-repository.js';
+import type { Delivery, DeliveryFilter } from '../../store/webhooks/webhook-delivery-repository.js';
+import { findEndpoint } from '../../store/webhooks/webhook-endpoint-repository.js';
 import type { ServiceDependencies } from '../dependencies.js';
 import { mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 

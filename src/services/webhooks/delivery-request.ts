@@ -6,7 +6,7 @@ import {
   wellhubBody,
   wellhubSignature,
 } from '../../domain/webhooks/wellhub-format.js';
-import { findGym } from '../../store/catalog-repository.js';
+import { findGym } from '../../store/catalog/catalog-repository.js';
 import type { Store } from '../../store/store.js';
 
 export interface DeliveryRequest {

@@ -1,13 +1,13 @@
 import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attempt-outcome.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
-import { listEvents } from '../../store/event-repository.js';
+import { listEvents } from '../../store/events/event-repository.js';
 import {
   claimDueDeliveries,
   hasDueDeliveries,
   releaseClaim,
   type ClaimedDelivery,
-} from '../../store/webhook-claim-repository.js';
+} from '../../store/webhooks/webhook-claim-repository.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
 import { dispatchEvents } from './dispatcher.js';

@@ -1,7 +1,7 @@
 import { endpointWants, memberKey } from '../../domain/webhooks/endpoint.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
-import { allEndpoints } from '../../store/webhook-endpoint-repository.js';
+import { allEndpoints } from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
   hasEventsAfter,
@@ -9,7 +9,7 @@ import {
   readDispatchCursor,
   recordDispatch,
   type NewDelivery,
-} from '../../store/webhook-dispatch-repository.js';
+} from '../../store/webhooks/webhook-dispatch-repository.js';
 
 const BATCH = 1000;
 

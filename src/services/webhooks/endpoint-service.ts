@@ -16,10 +16,10 @@ import {
   WELLHUB_TIMEOUT_MS,
   wellhubEventTypes,
 } from '../../domain/webhooks/wellhub-format.js';
-import { recordAudit } from '../../store/audit-repository.js';
+import { recordAudit } from '../../store/access/audit-repository.js';
 import type { StoreTransaction } from '../../store/store.js';
-import { findGym, findPartner } from '../../store/catalog-repository.js';
-import * as endpoints from '../../store/webhook-endpoint-repository.js';
+import { findGym, findPartner } from '../../store/catalog/catalog-repository.js';
+import * as endpoints from '../../store/webhooks/webhook-endpoint-repository.js';
 import type { ServiceDependencies } from '../dependencies.js';
 import { assertGymsInScope, mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 import { assertDeliverableHost, systemResolver } from './resolver.js';

@@ -6,7 +6,7 @@ import { isPostgres, serialPrimaryKey } from '../column-types.js';
  * that correct a visit, never an edit of it) and settlements (closed periods, with the entries each holds).
  *
  * A reversal's id comes from the transactions' id space, so the ledger and the partner feed list visits and
- * reversals in one order by id without two rows ever sharing one (src/store/reversal-repository.ts).
+ * reversals in one order by id without two rows ever sharing one (src/store/ledger/reversal-repository.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   // null: the server's GATEHOUSE_TIMEZONE, as every gym had before.

@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import { actorName, type AuditEntry, type AuditEvent } from '../../domain/audit.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { Database } from '../database.js';
+
+type Db = Kysely<Database>;
+
+export async function recordAudit(db: Db, event: AuditEvent, at: number): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      actor: actorName(event.actor),
+      action: event.action,
+      entity: event.entity,
+      entity_id: String(event.entityId),
+      at,
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  readonly from?: number;
+  readonly to?: number;
+  readonly entity?: string;
+}
+
+export async function listAudit(db: Db, filter: AuditFilter, page: PageRequest): Promise<AuditEntry[]> {
+  let query = db.selectFrom('audit_log').selectAll().where('id', '>', page.afterId);
+  if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('at', '<', filter.to);
+  if (filter.entity !== undefined) query = query.where('entity', '=', filter.entity);
+  const rows = await query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    actor: row.actor,
+    action: row.action,
+    entity: row.entity,
+    entityId: row.entity_id,
+    at: row.at,
+  }));
+}

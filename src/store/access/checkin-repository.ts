@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { CheckinStatus } from '../../domain/checkin-condition.js';
+import type { Checkin } from '../../domain/entities.js';
+import { memberColumn, memberFromColumn, type MemberDetails } from '../../domain/member-details.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { CheckinRow, Database } from '../database.js';
+
+type Db = Kysely<Database>;
+
+export function toCheckin(row: CheckinRow): Checkin {
+  return {
+    id: row.id,
+    platformId: row.platform_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    validatedAt: row.validated_at,
+    cancelledAt: row.cancelled_at,
+    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
+  };
+}
+
+/** Inserts a check-in with the id the store reserved for it. */
+export async function insertCheckinRow(
+  db: Db,
+  checkin: {
+    id: number;
+    platformId: string;
+    gymId: number;
+    productId: number;
+    checkedInAt: number;
+    expiresAt: number;
+    createdAt: number;
+    member: MemberDetails | undefined;
+  },
+): Promise<void> {
+  await db
+    .insertInto('checkins')
+    .values({
+      id: checkin.id,
+      platform_id: checkin.platformId,
+      gym_id: checkin.gymId,
+      product_id: checkin.productId,
+      status: 'pending',
+      checked_in_at: checkin.checkedInAt,
+      expires_at: checkin.expiresAt,
+      created_at: checkin.createdAt,
+      member: memberColumn(checkin.member),
+    })
+    .execute();
+}
+
+export async function findCheckin(db: Db, id: number): Promise<Checkin | undefined> {
+  const row = await db.selectFrom('checkins').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toCheckin(row);
+}
+
+/** Moves a check-in from one status to another; false when it was not in the `from` status. */
+export async function setCheckinStatus(
+  db: Db,
+  change: { checkinId: number; from: CheckinStatus; to: 'validated' | 'cancelled'; at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('checkins')
+    .set(
+      change.to === 'validated'
+        ? { status: 'validated', validated_at: change.at }
+        : { status: 'cancelled', cancelled_at: change.at },
+    )
+    .where('id', '=', change.checkinId)
+    .where('status', '=', change.from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** When the member's validations at a gym were made, those with validated_at in [start, end). */
+export async function validationsBetween(
+  db: Db,
+  member: { gymId: number; platformId: string },
+  start: number,
+  end: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('checkins')
+    .select('validated_at')
+    .where('gym_id', '=', member.gymId)
+    .where('platform_id', '=', member.platformId)
+    .where('status', '=', 'validated')
+    .where('validated_at', '>=', start)
+    .where('validated_at', '<', end)
+    .execute();
+  return rows.map((row) => Number(row.validated_at));
+}
+
+export interface CheckinFilter {
+  readonly platformId?: string;
+  readonly gymId?: number;
+  /** `expired` and `pending` are told apart by time: a pending check-in past expires_at is expired. */
+  readonly status?: CheckinStatus | 'expired';
+}
+
+export async function listCheckins(
+  db: Db,
+  filter: CheckinFilter,
+  page: PageRequest,
+  now: number,
+): Promise<Checkin[]> {
+  let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
+  if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
+  if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
+  if (filter.status === 'expired')
+    query = query.where('status', '=', 'pending').where('expires_at', '<=', now);
+  else if (filter.status === 'pending')
+    query = query.where('status', '=', 'pending').where('expires_at', '>', now);
+  else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  const rows = await query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map(toCheckin);
+}

@@ -1,0 +1,160 @@
+import type { CancellationState, CreationState } from '../../../domain/decisions/checkin.js';
+import type { CodeState } from '../../../domain/decisions/custom-code.js';
+import type { ValidationState } from '../../../domain/decisions/validation.js';
+import { toLatestCheckin, type LatestCheckinRow } from '../../changes/change-readers.js';
+import { toCheckin } from '../../access/checkin-repository.js';
+import type { CheckinRow } from '../../database.js';
+
+/**
+ * The reads of PostgreSQL's batched changes (postgres-batched-changes.ts), hand-written beside the query-builder
+ * readers (src/store/changes/change-readers.ts) they must match. Each takes the requests of one kind as one json array of
+ * rows (postgres-json-rows.ts) and returns one row per request, in request order, so a batch of any size costs one
+ * statement per kind it holds, all of them sent with BEGIN and the locks in one round trip (postgres-pipeline.ts).
+ */
+
+/**
+ * The batch's transaction: BEGIN, then the members' advisory locks — the same keys as
+ * `store.serialize(trx, memberLockKey(…))`, taken in one stable order so two batches (or a batch and another
+ * change) never wait on each other in a cycle; PostgreSQL evaluates volatile functions of the select list after
+ * ORDER BY. The keys are one json array of strings.
+ */
+export const BEGIN = 'begin';
+export const MEMBER_LOCKS = `
+select pg_advisory_xact_lock(hashtextextended(k, 0)) from json_array_elements_text($1::json) as k order by k`;
+export const COMMIT = 'commit';
+
+/**
+ * What each validation is decided from, in a snapshot taken after the locks: the member's most recent check-in
+ * (greatest checked_in_at, then id) with its product and gym, and the member's code at the gym for the requests
+ * that carry one.
+ */
+export const VALIDATION_STATE = `
+select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
+       g.partner_id, c.member, case when r.wants_code then cc.code end as code
+from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text, wants_code boolean))
+  with ordinality as r(gym_id, platform_id, wants_code, ord)
+left join lateral (
+  select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
+         checkins.member
+  from checkins
+  where checkins.gym_id = r.gym_id and checkins.platform_id = r.platform_id
+  order by checkins.checked_in_at desc, checkins.id desc
+  limit 1
+) c on true
+left join products p on p.id = c.product_id
+left join gyms g on g.id = r.gym_id
+left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
+order by r.ord`;
+
+/** A request's row: the latest check-in's columns (all null when there is none) and the member's code. */
+export type ValidationStateRow = (LatestCheckinRow | { readonly [K in keyof LatestCheckinRow]: null }) & {
+  readonly code: string | null;
+};
+
+export function toValidationState(row: ValidationStateRow): ValidationState {
+  return { latest: row.id === null ? undefined : toLatestCheckin(row), code: row.code ?? undefined };
+}
+
+/**
+ * What each check-in creation is decided from: the gym (partner, time zone, retired), the product, when the
+ * member's validations at the gym around now were made, and the id the new check-in will take (refused creations
+ * skip theirs, as the query-builder reservation does).
+ */
+export const CREATION_STATE = `
+select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
+       p.id as product_id, p.gym_id as product_gym_id, p.description, p.retired_at as product_retired_at,
+       array(select c.validated_at from checkins c
+        where c.gym_id = r.gym_id and c.platform_id = r.platform_id and c.status = 'validated'
+          and c.validated_at >= r.since and c.validated_at < r.until) as validations,
+       nextval(pg_get_serial_sequence('checkins', 'id')) as checkin_id
+from rows from (json_to_recordset($1::json)
+  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint))
+  with ordinality as r(gym_id, platform_id, product_id, since, until, ord)
+left join gyms g on g.id = r.gym_id
+left join products p on p.id = r.product_id
+order by r.ord`;
+
+export interface CreationStateRow {
+  readonly partner_id: number | null;
+  readonly timezone: string | null;
+  readonly gym_retired_at: number | null;
+  readonly product_id: number | null;
+  readonly product_gym_id: number | null;
+  readonly description: string | null;
+  readonly product_retired_at: number | null;
+  readonly validations: readonly (number | string)[];
+  readonly checkin_id: number;
+}
+
+export function toCreationState(row: CreationStateRow): CreationState {
+  return {
+    gym:
+      row.partner_id === null
+        ? undefined
+        : { partnerId: row.partner_id, timezone: row.timezone, retired: row.gym_retired_at !== null },
+    product:
+      row.product_id === null
+        ? undefined
+        : {
+            id: row.product_id,
+            gymId: row.product_gym_id ?? 0,
+            description: row.description ?? '',
+            retired: row.product_retired_at !== null,
+          },
+    recentValidations: row.validations.map(Number),
+    checkinId: row.checkin_id,
+  };
+}
+
+/** What each cancellation is decided from: the check-in as it is now, its gym's partner and its product. */
+export const CANCELLATION_STATE = `
+select c.*, g.partner_id, p.description
+from rows from (json_to_recordset($1::json) as (id bigint)) with ordinality as r(id, ord)
+left join checkins c on c.id = r.id
+left join gyms g on g.id = c.gym_id
+left join products p on p.id = c.product_id
+order by r.ord`;
+
+export type CancellationStateRow = (CheckinRow | { readonly [K in keyof CheckinRow]: null }) & {
+  readonly partner_id: number | null;
+  readonly description: string | null;
+};
+
+export function toCancellationState(row: CancellationStateRow): CancellationState {
+  if (row.id === null) return { checkin: undefined };
+  if (row.partner_id === null || row.description === null)
+    throw new Error(`check-in ${row.id} lost its gym or product`);
+  const checkin = toCheckin(row);
+  return {
+    checkin: {
+      ...checkin,
+      partnerId: row.partner_id,
+      product: { id: checkin.productId, description: row.description },
+    },
+  };
+}
+
+/** What each custom-code write is decided from: the member's code at the gym, and the gym's partner. */
+export const CODE_STATE = `
+select cc.code, cc.updated_at, g.partner_id
+from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text))
+  with ordinality as r(gym_id, platform_id, ord)
+left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
+left join gyms g on g.id = r.gym_id
+order by r.ord`;
+
+export interface CodeStateRow {
+  readonly code: string | null;
+  readonly updated_at: number | null;
+  readonly partner_id: number | null;
+}
+
+export function toCodeState(key: { gymId: number; platformId: string }, row: CodeStateRow): CodeState {
+  return {
+    existing:
+      row.code === null
+        ? undefined
+        : { gymId: key.gymId, platformId: key.platformId, code: row.code, updatedAt: row.updated_at ?? 0 },
+    partnerId: row.partner_id ?? undefined,
+  };
+}

@@ -1,0 +1,186 @@
+import pg from 'pg';
+import { actorName } from '../../../domain/audit.js';
+import { newEventId } from '../../../domain/events.js';
+import { memberColumn } from '../../../domain/member-details.js';
+import { StaleDecisionError, type Write } from '../../../domain/writes.js';
+import { jsonRows } from './postgres-json-rows.js';
+import type { Step } from './postgres-pipeline.js';
+
+/** How the statement's refusal starts when a guarded write missed. */
+const STALE = 'gatehouse: the state changed under a decision: ';
+
+/**
+ * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
+ * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/changes/write-applier.ts):
+ * the same guarded status changes and code updates; ledger rows and events take their places from the
+ * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them. It fails as a
+ * whole when a guarded write missed, so that the COMMIT pipelined behind it never runs.
+ */
+const WRITE_BATCH = `
+with status as (
+  update checkins c
+  set status = s.to_status,
+      validated_at = case when s.to_status = 'validated' then s.at else c.validated_at end,
+      cancelled_at = case when s.to_status = 'cancelled' then s.at else c.cancelled_at end
+  from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
+  where c.id = s.id and c.status = s.from_status
+  returning 1
+), new_checkins as (
+  insert into checkins
+    (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
+  select n.id, n.platform_id, n.gym_id, n.product_id, 'pending', n.checked_in_at, n.expires_at, n.created_at,
+         n.member
+  from json_to_recordset($2::json) as n(id bigint, platform_id text, gym_id bigint, product_id bigint,
+                                        checked_in_at bigint, expires_at bigint, created_at bigint, member text)
+  returning 1
+), new_transactions as (
+  insert into transactions
+    (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
+  select * from json_to_recordset($3::json) as t(checkin_id bigint, partner_id bigint, gym_id bigint,
+                                                 product_id bigint, platform_id text, payout_cents bigint,
+                                                 currency text, validated_at bigint)
+  returning id, checkin_id
+), new_codes as (
+  insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
+  select x.gym_id, x.platform_id, x.code, x.at, x.at
+  from json_to_recordset($4::json) as x(gym_id bigint, platform_id text, code text, at bigint)
+  returning 1
+), updated_codes as (
+  update custom_codes cc set code = u.code, updated_at = u.at
+  from json_to_recordset($5::json) as u(gym_id bigint, platform_id text, code text, at bigint)
+  where cc.gym_id = u.gym_id and cc.platform_id = u.platform_id
+  returning 1
+), deleted_codes as (
+  delete from custom_codes cc
+  using json_to_recordset($6::json) as d(gym_id bigint, platform_id text)
+  where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
+  returning 1
+), audited as (
+  insert into audit_log (actor, action, entity, entity_id, at)
+  select * from json_to_recordset($7::json) as a(actor text, action text, entity text, entity_id text, at bigint)
+  returning 1
+), logged as (
+  insert into events (id, type, occurred_at, partner_id, gym_id, data)
+  select e.id, e.type, e.occurred_at, e.partner_id, e.gym_id,
+         -- The id the insert above gave the transaction the event names (its data holds null there until now).
+         case when t.id is null then e.data
+              else replace(e.data, '"transaction_id":null', '"transaction_id":' || t.id) end
+  from rows from (json_to_recordset($8::json) as (id text, type text, occurred_at bigint, partner_id bigint,
+                                                 gym_id bigint, data text, transaction_of bigint))
+    with ordinality as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of, ord)
+  left join new_transactions t on t.checkin_id = e.transaction_of
+  order by e.ord
+  returning 1
+), missed as (
+  select case
+    when (select count(*) from status) <> json_array_length($1::json) then 'checkin-status'
+    when (select count(*) from updated_codes) <> json_array_length($5::json) then 'update-code'
+    when (select count(*) from deleted_codes) <> json_array_length($6::json) then 'delete-code'
+  end as kind
+)
+-- A guarded write that missed fails the statement (a cast the server refuses, naming the write's kind), so the
+-- COMMIT sent behind it never runs and nothing of the batch is kept.
+select case when kind is null then 'written' else ('${STALE}' || kind)::int::text end as written from missed`;
+
+/** The statement's parameters: the rows of each kind of write, keyed by the columns the statement reads. */
+function parametersOf(writes: readonly Write[]): string[] {
+  const status: object[] = [];
+  const checkins: object[] = [];
+  const transactions: object[] = [];
+  const newCodes: object[] = [];
+  const updatedCodes: object[] = [];
+  const deletedCodes: object[] = [];
+  const audit: object[] = [];
+  const events: object[] = [];
+  for (const write of writes) {
+    switch (write.kind) {
+      case 'checkin-status':
+        status.push({ id: write.checkinId, from_status: write.from, to_status: write.to, at: write.at });
+        break;
+      case 'insert-reversal':
+        throw new Error('a reversal is carried out by the unit of work, never in a batch');
+      case 'insert-checkin': {
+        const c = write.checkin;
+        checkins.push({
+          id: c.id,
+          platform_id: c.platformId,
+          gym_id: c.gymId,
+          product_id: c.productId,
+          checked_in_at: c.checkedInAt,
+          expires_at: c.expiresAt,
+          created_at: c.createdAt,
+          member: memberColumn(c.member),
+        });
+        break;
+      }
+      case 'insert-transaction': {
+        const t = write.transaction;
+        transactions.push({
+          checkin_id: t.checkinId,
+          partner_id: t.partnerId,
+          gym_id: t.gymId,
+          product_id: t.productId,
+          platform_id: t.platformId,
+          payout_cents: t.payoutCents,
+          currency: t.currency,
+          validated_at: t.validatedAt,
+        });
+        break;
+      }
+      case 'insert-code':
+      case 'update-code':
+        (write.kind === 'insert-code' ? newCodes : updatedCodes).push({
+          gym_id: write.gymId,
+          platform_id: write.platformId,
+          code: write.code,
+          at: write.at,
+        });
+        break;
+      case 'delete-code':
+        deletedCodes.push({ gym_id: write.gymId, platform_id: write.platformId });
+        break;
+      case 'audit': {
+        const e = write.entry;
+        audit.push({
+          actor: actorName(e.actor),
+          action: e.action,
+          entity: e.entity,
+          entity_id: String(e.entityId),
+          at: write.at,
+        });
+        break;
+      }
+      case 'event': {
+        const e = write.event;
+        events.push({
+          id: newEventId(),
+          type: e.type,
+          occurred_at: e.occurredAt,
+          partner_id: e.partnerId,
+          gym_id: e.gymId,
+          // The column holds the payload's JSON text exactly as JSON.stringify wrote it.
+          data: JSON.stringify(e.data),
+          transaction_of: write.transactionOf ?? null,
+        });
+        break;
+      }
+    }
+  }
+  // In the order of the statement's parameters, $1 to $8.
+  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events].map(jsonRows);
+}
+
+/** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */
+export function writeStep(writes: readonly Write[]): Step | undefined {
+  if (writes.length === 0) return undefined;
+  return { name: 'gatehouse_batch_write', text: WRITE_BATCH, values: parametersOf(writes) };
+}
+
+/** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
+export function asStaleDecision(error: unknown): unknown {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '22P02') return error;
+  const kind = STALE_KINDS.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
+  return kind === undefined ? error : new StaleDecisionError(kind);
+}
+
+const STALE_KINDS = ['checkin-status', 'update-code', 'delete-code'] as const;

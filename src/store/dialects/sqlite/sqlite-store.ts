@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from '../../database.js';
+import { isMigrated, migrateToLatest } from '../../migrator.js';
+import type { Store, StoreOptions } from '../../store.js';
+import { runChange } from '../../changes/unit-of-work.js';
+import { isBatched, type ChangeRequest } from '../../../domain/changes.js';
+import { watchDataVersion } from './sqlite-change-feed.js';
+import { createGroupCommit } from './sqlite-group-commit.js';
+
+function open(options: StoreOptions): SqliteDatabase.Database {
+  const path = options.databaseUrl.slice('sqlite:'.length);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
+  if (path !== ':memory:') {
+    database.pragma('journal_mode = WAL');
+    // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
+    // touches (each gym's newest entries) are written back once per checkpoint however often they changed, so
+    // fewer checkpoints write far fewer pages. Measured in alternating rounds: +20% req/s at full load, and at a
+    // fixed 2,000 req/s with 2M check-ins the mean 8.95 → 6.92 ms and p99 112 → 28 ms. (Turning automatic
+    // checkpoints off was slower: an unbounded WAL makes every read search a growing index.)
+    database.pragma('wal_autocheckpoint = 4000');
+  }
+  database.pragma(`synchronous = ${options.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+  database.pragma('foreign_keys = ON');
+  return database;
+}
+
+/** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
+export function createSqliteStore(options: StoreOptions): Store {
+  const database = open(options);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const unwatch: (() => void)[] = [];
+  const write: Store['write'] = (work) =>
+    db.connection().execute(async (connection) => {
+      await sql`begin immediate`.execute(connection);
+      try {
+        const result = await work(connection);
+        await sql`commit`.execute(connection);
+        return result;
+      } catch (error) {
+        if (database.inTransaction) await sql`rollback`.execute(connection);
+        throw error;
+      }
+    });
+  const serialize: Store['serialize'] = () => Promise.resolve();
+  const groupCommit = options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db);
+  return {
+    dialect: 'sqlite',
+    db,
+    write,
+    serialize,
+    apply: (kind, request) =>
+      groupCommit === undefined || !isBatched(kind)
+        ? runChange({ write, serialize, dialect: 'sqlite' }, kind, request)
+        : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
+    watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
+    announceKeyChange: () => Promise.resolve(),
+    migrate: () => migrateToLatest(db),
+    isReady: () => isMigrated(db),
+    close: async () => {
+      for (const stop of unwatch) stop();
+      await db.destroy();
+    },
+  };
+}
+
+const UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
+
+export function isSqliteUnavailable(code: string): boolean {
+  return UNAVAILABLE.has(code);
+}

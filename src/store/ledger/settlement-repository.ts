@@ -1,0 +1,191 @@
+import { sql, type Kysely } from 'kysely';
+import type { Period, Settlement, SettlementLine } from '../../domain/settlement.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type { Database } from '../database.js';
+import { ledgerEntries } from './ledger-entries.js';
+
+type Db = Kysely<Database>;
+
+interface SettlementRow {
+  id: number;
+  partner_id: number;
+  currency: string;
+  period_start: number;
+  period_end: number;
+  status: string;
+  total_cents: number;
+  count: number;
+  created_by: string;
+  created_at: number;
+  paid_at: number | null;
+  paid_reference: string | null;
+}
+
+function toSettlement(row: SettlementRow, lines: readonly SettlementLine[]): Settlement {
+  return {
+    id: Number(row.id),
+    partnerId: Number(row.partner_id),
+    currency: row.currency,
+    periodStart: Number(row.period_start),
+    periodEnd: Number(row.period_end),
+    status: row.status === 'paid' ? 'paid' : 'closed',
+    totalCents: Number(row.total_cents),
+    count: Number(row.count),
+    lines,
+    createdBy: row.created_by,
+    createdAt: Number(row.created_at),
+    paidAt: row.paid_at === null ? null : Number(row.paid_at),
+    reference: row.paid_reference,
+  };
+}
+
+/** The lines of settlements, per gym, in gym order; `gymIds` narrows them to the gyms a key may see. */
+async function linesOf(db: Db, ids: readonly number[], gymIds?: readonly number[]) {
+  const lines = new Map<number, SettlementLine[]>();
+  if (ids.length === 0) return lines;
+  let query = db
+    .selectFrom('settlement_entries')
+    .select((eb) => [
+      'settlement_id',
+      'gym_id',
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string>('payout_cents').as('total'),
+    ])
+    .where('settlement_id', 'in', ids);
+  if (gymIds !== undefined) query = query.where('gym_id', 'in', gymIds.length === 0 ? [0] : gymIds);
+  const rows = await query.groupBy(['settlement_id', 'gym_id']).orderBy('gym_id').execute();
+  for (const row of rows) {
+    const id = Number(row.settlement_id);
+    const line = { gymId: Number(row.gym_id), count: Number(row.count), totalCents: Number(row.total) };
+    lines.set(id, [...(lines.get(id) ?? []), line]);
+  }
+  return lines;
+}
+
+export interface SettlementFilter {
+  readonly partnerId?: number;
+  readonly status?: 'closed' | 'paid';
+  readonly ids?: readonly number[];
+}
+
+export async function listSettlements(
+  db: Db,
+  filter: SettlementFilter,
+  page: PageRequest,
+  gymIds?: readonly number[],
+): Promise<Settlement[]> {
+  let query = db.selectFrom('settlements').selectAll().where('id', '>', page.afterId);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids.length === 0 ? [0] : filter.ids);
+  const rows = await query
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  const lines = await linesOf(
+    db,
+    rows.map((row) => Number(row.id)),
+    gymIds,
+  );
+  return rows.map((row) => toSettlement(row, lines.get(Number(row.id)) ?? []));
+}
+
+/** A partner's settlements whose periods share an instant with `period`. */
+export async function overlappingSettlements(db: Db, partnerId: number, period: Period) {
+  const rows = await db
+    .selectFrom('settlements')
+    .select(['id', 'period_start', 'period_end'])
+    .where('partner_id', '=', partnerId)
+    .where('period_start', '<', period.end)
+    .where('period_end', '>', period.start)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    start: Number(row.period_start),
+    end: Number(row.period_end),
+  }));
+}
+
+/** Per currency: the partner's entries effective in the period that no settlement holds yet. */
+export async function unsettledTotals(db: Db, partnerId: number, period: Period) {
+  const rows = await ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
+    .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
+    .where('s.entry_id', 'is', null)
+    .select((eb) => ['e.currency', eb.fn.countAll<number | string>().as('count')])
+    .groupBy('e.currency')
+    .orderBy('e.currency')
+    .execute();
+  return rows.map((row) => ({ currency: row.currency, count: Number(row.count) }));
+}
+
+/**
+ * Creates the settlement of one partner·currency for the period and moves into it every unsettled entry
+ * effective in the period (the caller holds the settlements' lock). Returns its id.
+ */
+export async function insertSettlement(
+  db: Db,
+  settlement: { partnerId: number; currency: string; period: Period; createdBy: string; now: number },
+): Promise<number> {
+  const { partnerId, currency, period } = settlement;
+  const inserted = await db
+    .insertInto('settlements')
+    .values({
+      partner_id: partnerId,
+      currency,
+      period_start: period.start,
+      period_end: period.end,
+      status: 'closed',
+      total_cents: 0,
+      count: 0,
+      created_by: settlement.createdBy,
+      created_at: settlement.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  const entries = ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
+    .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
+    .where('s.entry_id', 'is', null)
+    .where('e.currency', '=', currency)
+    .select(['e.id', sql<number>`${id}`.as('settlement_id'), 'e.gym_id', 'e.payout_cents']);
+  await db
+    .insertInto('settlement_entries')
+    .columns(['entry_id', 'settlement_id', 'gym_id', 'payout_cents'])
+    .expression(entries)
+    .execute();
+  const totals = await db
+    .selectFrom('settlement_entries')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string>('payout_cents').as('total'),
+    ])
+    .where('settlement_id', '=', id)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('settlements')
+    .set({ count: Number(totals.count), total_cents: Number(totals.total ?? 0) })
+    .where('id', '=', id)
+    .execute();
+  return id;
+}
+
+/** Marks a settlement paid; false when it was already paid. */
+export async function markPaid(db: Db, id: number, paid: { reference: string; by: string; at: number }) {
+  const result = await db
+    .updateTable('settlements')
+    .set({ status: 'paid', paid_at: paid.at, paid_reference: paid.reference, paid_by: paid.by })
+    .where('id', '=', id)
+    .where('status', '=', 'closed')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Every partner with an entry effective in the period: the ones a close for every partner looks at. */
+export async function partnersWithEntries(db: Db, period: Period): Promise<number[]> {
+  const rows = await ledgerEntries(db, { from: period.start, to: period.end, sandbox: false }, {})
+    .select('e.partner_id')
+    .distinct()
+    .orderBy('e.partner_id')
+    .execute();
+  return rows.map((row) => Number(row.partner_id));
+}

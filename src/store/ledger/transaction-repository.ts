@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import type { LedgerTransaction } from '../../domain/entities.js';
+import type { Database, TransactionRow } from '../database.js';
+
+type Db = Kysely<Database>;
+
+function toTransaction(row: TransactionRow): LedgerTransaction {
+  return {
+    id: row.id,
+    checkinId: row.checkin_id,
+    partnerId: row.partner_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    platformId: row.platform_id,
+    payoutCents: row.payout_cents,
+    currency: row.currency,
+    validatedAt: row.validated_at,
+  };
+}
+
+/** A visit's transaction by id. */
+export async function findTransaction(db: Db, id: number): Promise<LedgerTransaction | undefined> {
+  const row = await db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toTransaction(row);
+}
+
+/** Inserts a transaction and returns the id the database gave it. */
+export async function insertTransaction(db: Db, transaction: Omit<LedgerTransaction, 'id'>): Promise<number> {
+  const row = await db
+    .insertInto('transactions')
+    .values({
+      checkin_id: transaction.checkinId,
+      partner_id: transaction.partnerId,
+      gym_id: transaction.gymId,
+      product_id: transaction.productId,
+      platform_id: transaction.platformId,
+      payout_cents: transaction.payoutCents,
+      currency: transaction.currency,
+      validated_at: transaction.validatedAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

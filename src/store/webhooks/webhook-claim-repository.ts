@@ -1,0 +1,180 @@
+import type { WebhookFormat } from '../../domain/webhooks/endpoint.js';
+import { sql, type Kysely } from 'kysely';
+import type { DeliveryStatus } from '../../domain/webhooks/delivery.js';
+import type { Database } from '../database.js';
+import type { Dialect } from '../store.js';
+
+type Db = Kysely<Database>;
+
+/** A delivery a process has claimed: its attempt is this process's alone until `claimedUntil`. */
+export interface ClaimedDelivery {
+  readonly id: number;
+  readonly endpointId: number;
+  readonly url: string;
+  readonly format: WebhookFormat;
+  readonly timeoutMs: number;
+  readonly eventPosition: number;
+  readonly eventId: string;
+  readonly roundFailures: number;
+  readonly failingSince: number | null;
+  readonly claimedUntil: number;
+}
+
+/**
+ * Margin past an endpoint's timeout before a claim of a crashed process may be taken over. A process that records
+ * later than that finds its claim taken and records nothing: the delivery may then be sent twice, never lost.
+ */
+const CLAIM_MARGIN_MS = 5_000;
+
+/**
+ * Inside a write transaction: claims up to `limit` due deliveries of enabled endpoints, leaving out `busy`
+ * endpoints and every delivery that waits for an earlier one of the same member·gym to the same endpoint. On
+ * PostgreSQL the rows are locked with SKIP LOCKED, so concurrent processes claim disjoint sets.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  dialect: Dialect,
+  options: { now: number; limit: number; busy: readonly number[] },
+): Promise<ClaimedDelivery[]> {
+  const { now, limit, busy } = options;
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'd.event_position',
+      'd.event_id',
+      'd.round_failures',
+      'e.url',
+      'e.format',
+      'e.timeout_ms',
+      'e.failing_since',
+    ])
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
+    .where('e.status', '=', 'enabled')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries as p')
+            .select('p.id')
+            .whereRef('p.endpoint_id', '=', 'd.endpoint_id')
+            .whereRef('p.member_key', '=', 'd.member_key')
+            .where('p.status', '=', 'pending')
+            .whereRef('p.event_position', '<', 'd.event_position'),
+        ),
+      ),
+    );
+  if (busy.length > 0) query = query.where('d.endpoint_id', 'not in', busy);
+  query = query.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit);
+  const rows = await (dialect === 'postgres' ? query.forUpdate('d').skipLocked() : query).execute();
+  const claimed = rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    format: row.format as WebhookFormat,
+    timeoutMs: row.timeout_ms,
+    eventPosition: row.event_position,
+    eventId: row.event_id,
+    roundFailures: row.round_failures,
+    failingSince: row.failing_since,
+    claimedUntil: now + row.timeout_ms + CLAIM_MARGIN_MS,
+  }));
+  // One statement per lease length (one per endpoint timeout), not one per row.
+  const byLease = new Map<number, ClaimedDelivery[]>();
+  for (const delivery of claimed)
+    byLease.set(delivery.claimedUntil, [...(byLease.get(delivery.claimedUntil) ?? []), delivery]);
+  for (const [claimedUntil, deliveries] of byLease) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ claimed_until: claimedUntil })
+      .where(
+        'id',
+        'in',
+        deliveries.map((delivery) => delivery.id),
+      )
+      .execute();
+  }
+  return claimed;
+}
+
+/** Whether any delivery is due: a cheap look before a write transaction. */
+export async function hasDueDeliveries(db: Db, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface AttemptRecord {
+  readonly status: DeliveryStatus;
+  readonly roundFailures: number;
+  readonly nextAttemptAt: number;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: number | null;
+}
+
+/**
+ * Records an attempt, only while the claim is still this process's (a claim taken over after its lease ran out
+ * is the other process's to record). Returns whether it was recorded.
+ */
+export async function recordAttempt(
+  db: Db,
+  claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>,
+  record: AttemptRecord,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({
+      status: record.status,
+      attempts: eb('attempts', '+', 1),
+      round_failures: record.roundFailures,
+      next_attempt_at: record.nextAttemptAt,
+      last_status_code: record.lastStatusCode,
+      last_error: record.lastError,
+      last_attempt_at: now,
+      delivered_at: record.deliveredAt,
+      claimed_until: null,
+    }))
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimedUntil)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Gives a claim back without an attempt counted (the process is stopping): it is due again at once. */
+export async function releaseClaim(
+  db: Db,
+  claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>,
+): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ claimed_until: null })
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimedUntil)
+    .execute();
+}
+
+/** After an attempt: a success clears the endpoint's run of failures, a failure starts one if none is running. */
+export async function noteEndpointHealth(
+  db: Db,
+  endpointId: number,
+  healthy: boolean,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ failing_since: healthy ? null : eb.fn.coalesce('failing_since', sql.lit(now)) }))
+    .where('id', '=', endpointId)
+    .execute();
+}

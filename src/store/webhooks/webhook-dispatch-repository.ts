@@ -1,0 +1,92 @@
+import type { Kysely } from 'kysely';
+import type { LoggedEvent } from '../../domain/events.js';
+import type { Database } from '../database.js';
+import { listEvents } from '../events/event-repository.js';
+import type { Dialect } from '../store.js';
+
+type Db = Kysely<Database>;
+
+/** A delivery the dispatcher makes of an event for one endpoint. */
+export interface NewDelivery {
+  readonly endpointId: number;
+  readonly event: LoggedEvent;
+  readonly memberKey: string;
+}
+
+/**
+ * Inside a write transaction: the dispatcher's place in the log, locked on PostgreSQL so two processes never
+ * fan out the same events (SQLite's single writer already serialises).
+ */
+export async function lockDispatchCursor(db: Db, dialect: Dialect): Promise<number> {
+  const query = db.selectFrom('webhook_dispatch').select('position').where('id', '=', 1);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return Number(row.position);
+}
+
+/** Whether any event was committed after `position`: a cheap look before a write transaction. */
+export async function hasEventsAfter(db: Db, position: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('events')
+    .select('position')
+    .where('position', '>', position)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function readDispatchCursor(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_dispatch')
+    .select('position')
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.position);
+}
+
+/**
+ * Moves the cursor up to `position` (never back), in the caller's transaction: the first endpoint's creation
+ * does, since the dispatcher leaves the cursor alone while nobody listens.
+ */
+export async function advanceDispatchCursor(db: Db, position: number): Promise<void> {
+  await db
+    .updateTable('webhook_dispatch')
+    .set({ position })
+    .where('id', '=', 1)
+    .where('position', '<', position)
+    .execute();
+}
+
+/**
+ * The next events after the cursor, in commit order: on PostgreSQL those below the horizon (src/store/commit-horizon.ts),
+ * without waiting for newer ones — the dispatcher polls, and holds its cursor's lock meanwhile.
+ */
+export async function eventsAfter(db: Db, position: number, limit: number): Promise<LoggedEvent[]> {
+  return (await listEvents(db, position, limit, false)).slice(0, limit);
+}
+
+/** Writes the deliveries and moves the cursor, in the caller's transaction. */
+export async function recordDispatch(
+  db: Db,
+  deliveries: readonly NewDelivery[],
+  position: number,
+  now: number,
+): Promise<void> {
+  for (let start = 0; start < deliveries.length; start += 500) {
+    await db
+      .insertInto('webhook_deliveries')
+      .values(
+        deliveries.slice(start, start + 500).map(({ endpointId, event, memberKey }) => ({
+          endpoint_id: endpointId,
+          event_position: event.position,
+          event_id: event.id,
+          event_type: event.type,
+          member_key: memberKey,
+          status: 'pending',
+          next_attempt_at: now,
+          created_at: now,
+        })),
+      )
+      .execute();
+  }
+  await db.updateTable('webhook_dispatch').set({ position }).where('id', '=', 1).execute();
+}

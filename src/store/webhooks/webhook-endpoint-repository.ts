@@ -1,0 +1,192 @@
+import { isPostgres } from '../column-types.js';
+import { latestPosition } from '../events/event-repository.js';
+import { advanceDispatchCursor, lockDispatchCursor } from './webhook-dispatch-repository.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { EventType } from '../../domain/events.js';
+import type { PageRequest } from '../../domain/pagination.js';
+import type {
+  DisabledReason,
+  EndpointStatus,
+  WebhookEndpoint,
+  WebhookFormat,
+} from '../../domain/webhooks/endpoint.js';
+import type { Database, WebhookEndpointsTable } from '../database.js';
+
+type Db = Kysely<Database>;
+
+const parseList = <T>(text: string | null): T[] | null => (text === null ? null : (JSON.parse(text) as T[]));
+const listText = (list: readonly unknown[] | null) => (list === null ? null : JSON.stringify(list));
+
+export function toEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    url: row.url,
+    eventTypes: parseList<EventType>(row.event_types),
+    gymIds: parseList<number>(row.gym_ids),
+    format: row.format as WebhookFormat,
+    timeoutMs: row.timeout_ms,
+    status: row.status as EndpointStatus,
+    disabledReason: row.disabled_reason as DisabledReason | null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface NewEndpoint {
+  readonly partnerId: number;
+  readonly url: string;
+  readonly eventTypes: readonly EventType[] | null;
+  readonly gymIds: readonly number[] | null;
+  readonly format: WebhookFormat;
+  readonly timeoutMs: number;
+  /** Sealed already. */
+  readonly secret: string;
+}
+
+/** The endpoint hears of events after the last one committed now (on PostgreSQL, later commits come after). */
+export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number): Promise<WebhookEndpoint> {
+  // It hears of what commits after it: from the last position a reader may pass, read under the dispatcher's lock,
+  // so a dispatch running now ends before it is read, and the next dispatch sees this endpoint.
+  await lockDispatchCursor(db, isPostgres(db) ? 'postgres' : 'sqlite');
+  const last = { last: await latestPosition(db) };
+  // The dispatcher leaves its cursor alone while there is no endpoint: the first one brings it up to date, so the
+  // purge (which spares what the dispatcher has not reached) is not held back by events nobody will be sent.
+  const others = await db.selectFrom('webhook_endpoints').select('id').limit(1).executeTakeFirst();
+  if (others === undefined) await advanceDispatchCursor(db, Number(last.last ?? 0));
+  const row = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      partner_id: endpoint.partnerId,
+      url: endpoint.url,
+      event_types: listText(endpoint.eventTypes),
+      gym_ids: listText(endpoint.gymIds),
+      format: endpoint.format,
+      timeout_ms: endpoint.timeoutMs,
+      secret: endpoint.secret,
+      status: 'enabled',
+      from_position: Number(last?.last ?? 0),
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toEndpoint(row);
+}
+
+export async function findEndpoint(db: Db, id: number): Promise<WebhookEndpoint | undefined> {
+  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toEndpoint(row);
+}
+
+/** Every endpoint of every partner: the dispatcher matches events against them. */
+export async function allEndpoints(db: Db): Promise<(WebhookEndpoint & { fromPosition: number })[]> {
+  const rows = await db.selectFrom('webhook_endpoints').selectAll().execute();
+  return rows.map((row) => ({ ...toEndpoint(row), fromPosition: row.from_position }));
+}
+
+export async function listPartnerEndpoints(
+  db: Db,
+  partnerId: number,
+  page: PageRequest,
+): Promise<WebhookEndpoint[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('id', '>', page.afterId)
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map(toEndpoint);
+}
+
+export interface EndpointChanges {
+  readonly url?: string;
+  readonly eventTypes?: readonly EventType[] | null;
+  readonly gymIds?: readonly number[] | null;
+  readonly timeoutMs?: number;
+}
+
+export async function updateEndpoint(
+  db: Db,
+  id: number,
+  changes: EndpointChanges,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({
+      ...(changes.url === undefined ? {} : { url: changes.url }),
+      ...(changes.eventTypes === undefined ? {} : { event_types: listText(changes.eventTypes) }),
+      ...(changes.gymIds === undefined ? {} : { gym_ids: listText(changes.gymIds) }),
+      ...(changes.timeoutMs === undefined ? {} : { timeout_ms: changes.timeoutMs }),
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Removes an endpoint and its delivery log. */
+export async function deleteEndpoint(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+export async function setEndpointStatus(
+  db: Db,
+  id: number,
+  status: EndpointStatus,
+  reason: DisabledReason | null,
+  now: number,
+): Promise<boolean> {
+  let query = db
+    .updateTable('webhook_endpoints')
+    .set({ status, disabled_reason: reason, failing_since: null, updated_at: now })
+    .where('id', '=', id);
+  // gatehouse disables an endpoint once, however many attempts fail at the same moment.
+  if (status === 'disabled') query = query.where('status', '=', 'enabled');
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export interface StoredSecrets {
+  readonly secret: string;
+  readonly previousSecret: string | null;
+  readonly previousExpiresAt: number | null;
+}
+
+export async function endpointSecrets(db: Db, id: number): Promise<StoredSecrets | undefined> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select(['secret', 'previous_secret', 'previous_secret_expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (
+    row && {
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousExpiresAt: row.previous_secret_expires_at,
+    }
+  );
+}
+
+/** The new secret signs from now on; the current one keeps signing beside it until `previousUntil`. */
+export async function rotateSecret(
+  db: Db,
+  id: number,
+  sealed: string,
+  previousUntil: number,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret: eb.ref('secret'),
+      previous_secret_expires_at: previousUntil,
+      secret: sealed,
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
