@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { ServiceUnavailableError } from './domain/errors.js';
 import { consolePlugin } from './http/console.js';
