@@ -98,8 +98,8 @@ describe('the layers, as npm run lint enforces them', () => {
     ],
     [
       'src/config/crossing.ts',
-      "import { isIP } from '../http/trusted-proxies.js';\nexport const i = isIP;\n",
-      'no-restricted-imports: \'../http/trusted-proxies.js\' import is restricted from being used by a pattern. The configuration imports only the domain: every layer reads it, so it reads no layer (see docs/architecture.md, "Layers").',
+      "import { errorEnvelope } from '../http/envelope.js';\nexport const e = errorEnvelope;\n",
+      'no-restricted-imports: \'../http/envelope.js\' import is restricted from being used by a pattern. The configuration imports only the domain: every layer reads it, so it reads no layer (see docs/architecture.md, "Layers").',
     ],
     [
       'src/config/crossing.ts',
