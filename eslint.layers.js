@@ -4,6 +4,9 @@
  * to a layer both sides may import, not by an exception here. The entry points that wire the store into the app
  * are the one exception, and are named below.
  *
+ * The configuration (src/config) is read by every layer above the domain, so it imports only the domain, node:
+ * built-ins and packages; so does any module at the root of src/ that is not an entry point (src/version.ts).
+ *
  * Paths are matched on the import as written. Relative imports climb with `../`, so `(\.\.\/)+store\/` is "the
  * store, from any depth". Patterns avoid a literal slash (`\x2F`) so that they also work in the selectors that
  * catch dynamic `import()`, which `no-restricted-imports` does not see.
@@ -14,8 +17,10 @@ const UP = `^(?:\\.\\.${SLASH})+`;
 
 /** A folder of src/, from a file in another folder of src/ (any depth). */
 const folders = (...names) => `${UP}(?:${names.join('|')})${SLASH}`;
-/** A module at the root of src/ (app.ts, config.ts, …). */
+/** A module at the root of src/ (app.ts, version.ts), from a file in a folder of src/. */
 const rootModules = (...names) => `${UP}(?:${names.join('|')})\\.js$`;
+/** The configuration folder, or the app that wires it: the domain, the store and the presenters import neither. */
+const CONFIG_OR_APP = `${UP}(?:config${SLASH}|app\\.js$)`;
 
 const FASTIFY = `^(?:fastify|fastify-plugin|@fastify${SLASH}.*)$`;
 const SQL = `^(?:kysely|pg|better-sqlite3)$`;
@@ -29,7 +34,7 @@ const DOMAIN = [
     message: `The domain imports only the domain: rules stay pure, with no I/O (${WHY}).`,
   },
   {
-    regex: rootModules('app', 'config', 'config-error', 'config-messages'),
+    regex: CONFIG_OR_APP,
     message: `The domain does not read configuration: a service passes it what it needs (${WHY}).`,
   },
 ];
@@ -48,7 +53,7 @@ const STORE = [
     message: `The store never imports services, presenters, HTTP or the CLI: it carries out changes the domain decided (${WHY}).`,
   },
   {
-    regex: rootModules('app', 'config', 'config-error', 'config-messages'),
+    regex: CONFIG_OR_APP,
     message: `The store takes its options from its creator, not from the configuration module (${WHY}).`,
   },
   { regex: FASTIFY, message: `The store knows nothing of HTTP (${WHY}).` },
@@ -74,7 +79,7 @@ const PRESENTERS = [
     regex: folders('store', 'services', 'http', 'partner-api', 'operator-api', 'cli'),
     message: `Presenters turn domain records into wire shapes and import only the domain (${WHY}).`,
   },
-  { regex: rootModules('app', 'config'), message: `Presenters import only the domain (${WHY}).` },
+  { regex: CONFIG_OR_APP, message: `Presenters import only the domain (${WHY}).` },
   { regex: FASTIFY, message: `Presenters are shared by the CLI: no HTTP in them (${WHY}).` },
   SQL_ONLY_IN_STORE,
 ];
@@ -109,6 +114,23 @@ const PARTNER_API = [
 const OPERATOR_API = [
   ...PARTNER_API.slice(0, 3),
   { ...PARTNER_API[3], regex: folders('partner-api') },
+  SQL_ONLY_IN_STORE,
+];
+
+/** From src/config: anything outside the folder but the domain (`../domain/…`). */
+const CONFIG = [
+  {
+    regex: `${UP}(?!\\.\\.${SLASH}|domain${SLASH})`,
+    message: `The configuration imports only the domain: every layer reads it, so it reads no layer (${WHY}).`,
+  },
+  SQL_ONLY_IN_STORE,
+];
+/** From a module at the root of src/: any folder but the domain (`./domain/…`). */
+const ROOT = [
+  {
+    regex: `^\\.${SLASH}(?!domain${SLASH})`,
+    message: `A module at the root of src/ that is not an entry point imports only the domain: any layer may import it (${WHY}).`,
+  },
   SQL_ONLY_IN_STORE,
 ];
 
@@ -180,6 +202,9 @@ export const layers = [
   { name: 'layers/partner-api', files: ['src/partner-api/**/*.ts'], rules: restrict(PARTNER_API) },
   { name: 'layers/operator-api', files: ['src/operator-api/**/*.ts'], rules: restrict(OPERATOR_API) },
   { name: 'layers/cli', files: ['src/cli/**/*.ts'], rules: restrict(CLI) },
+  { name: 'layers/config', files: ['src/config/**/*.ts'], rules: restrict(CONFIG) },
+  // The root files: the entry points among them (src/app.ts) are let off below.
+  { name: 'layers/root', files: ['src/*.ts'], rules: restrict(ROOT) },
   { name: 'layers/sdk', files: ['sdk/src/**/*.ts'], rules: restrict(SDK) },
   {
     name: 'layers/entry-points',

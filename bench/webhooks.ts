@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
 import { createStore } from '../src/store/create-store.js';

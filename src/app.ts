@@ -7,9 +7,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { ServiceUnavailableError } from './domain/errors.js';
+import { BODY_LIMIT_BYTES } from './http/body-limit.js';
 import { consolePlugin } from './http/console.js';
 import { contentTypesPlugin } from './http/content-types.js';
 import { errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
@@ -52,7 +53,6 @@ export interface AppDependencies {
   readonly schemaController?: FastifyServerOptions['schemaController'];
 }
 
-export const BODY_LIMIT_BYTES = 65_536;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Takes the caller's X-Request-Id when it is a sane token, otherwise makes one. */

@@ -9,7 +9,7 @@ export function addBackupCommands(program: Command): void {
     .argument('<file>', 'where to write the copy (must not exist)')
     .action(async (file: string) => {
       const [{ loadConfig }, { backupSqlite, sqlitePath }] = await Promise.all([
-        import('../config.js'),
+        import('../config/index.js'),
         import('../store/dialects/sqlite/sqlite-backup.js'),
       ]);
       const source = sqlitePath(loadConfig().databaseUrl, 'backup');
@@ -26,7 +26,7 @@ export function addBackupCommands(program: Command): void {
     .argument('<file>', 'the backup')
     .action(async (file: string) => {
       const [{ loadConfig }, { restoreSqlite, sqlitePath }] = await Promise.all([
-        import('../config.js'),
+        import('../config/index.js'),
         import('../store/dialects/sqlite/sqlite-backup.js'),
       ]);
       const target = sqlitePath(loadConfig().databaseUrl, 'restore');

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
 import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.js';
 
@@ -13,7 +13,7 @@ export async function withServices<T>(
   options: { readonly migrate?: boolean } = {},
 ): Promise<T> {
   const [{ loadConfig }, { systemClock }, { createServices }, { createStore }] = await Promise.all([
-    import('../config.js'),
+    import('../config/index.js'),
     import('../domain/clock.js'),
     import('../services/index.js'),
     import('../store/create-store.js'),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { withoutPassword } from '../config-messages.js';
+import { withoutPassword } from '../config/messages.js';
 import type { Store } from '../store/store.js';
 
 /** The configured database cannot be used, and waiting will not change that: the process stops with one line. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../config/errors.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { addBackupCommands } from './backup-commands.js';
@@ -52,7 +52,10 @@ function buildProgram(): Command {
       'serve the partner and operator APIs (applies pending migrations unless GATEHOUSE_MIGRATE=false)',
     )
     .action(async () => {
-      const [{ loadConfig }, { serve }] = await Promise.all([import('../config.js'), import('./serve.js')]);
+      const [{ loadConfig }, { serve }] = await Promise.all([
+        import('../config/index.js'),
+        import('./serve.js'),
+      ]);
       await serve(loadConfig());
     });
   program

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { buildApp, type App } from '../app.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { flushLog, loggableError, loggerOptions } from '../http/logging.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { curlValidateLine, seedDemo } from '../services/demo.js';
 import type { Services } from '../services/index.js';
 import { createStore, isStoreUnavailable } from '../store/create-store.js';

@@ -1,3 +1,5 @@
+import type { Role } from './operator.js';
+
 /**
  * Typed errors: each carries the HTTP status, its stable key and its message. Services throw them; the one error
  * mapper (src/http/error-mapper.ts) turns them into the envelope. Nothing else writes an error body.
@@ -141,5 +143,49 @@ export class ForbiddenError extends AppError {
 export class UnauthorizedError extends AppError {
   constructor() {
     super(401, 'unauthorized', 'Unauthorized');
+  }
+}
+
+/**
+ * `authorization`: the refusals of the operator API and of /metrics, in the envelope (the partner API's refusals
+ * are the two above, in the spec's own shapes).
+ */
+export class AuthorizationError extends AppError {
+  constructor(statusCode: 401 | 403, message: string) {
+    super(statusCode, 'authorization', message);
+  }
+}
+
+/** 401: no `Authorization: Bearer <token>` at all. */
+export class TokenRequiredError extends AuthorizationError {
+  constructor() {
+    super(401, 'a bearer token is required');
+  }
+}
+
+/** Whose bearer token was wanted: the operator API's (an admin token or an operator's), or /metrics'. */
+export type TokenKind = 'admin' | 'metrics';
+
+/** 403: a bearer token that is not one of those wanted. */
+export class InvalidTokenError extends AuthorizationError {
+  constructor(kind: TokenKind) {
+    super(403, `invalid ${kind} token`);
+  }
+}
+
+/** 403 to everything while the operator API has neither an admin token nor a live operator. */
+export class OperatorApiDisabledError extends AuthorizationError {
+  constructor() {
+    super(
+      403,
+      'the operator API is disabled: set GATEHOUSE_ADMIN_TOKEN or create an operator (gatehouse operator create) to enable it',
+    );
+  }
+}
+
+/** 403 naming the caller's role and what it may not do (`call this route`, `grant the admin role`, …). */
+export class RoleForbiddenError extends AuthorizationError {
+  constructor(role: Role, action: string) {
+    super(403, `the ${role} role may not ${action}`);
   }
 }

@@ -9,6 +9,7 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
 } from '../domain/errors.js';
+import { BODY_TOO_LARGE_MESSAGE } from './body-limit.js';
 import { UNEXPECTED_ERROR_MESSAGE, errorEnvelope, explicitDenyBody } from './envelope.js';
 import { loggableError } from './logging.js';
 import { schemaErrorsToInputError } from './validation-errors.js';
@@ -32,8 +33,7 @@ const DEFAULT_UNEXPECTED_KEY = 'internal.unexpected-error';
 const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError(415, 'request.unsupported-media-type', 'Content-Type must be application/json'),
-  FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new AppError(413, 'request.too-large', 'body must not exceed 65536 bytes'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError(413, 'request.too-large', BODY_TOO_LARGE_MESSAGE),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new InputError('body', 'malformed JSON'),
   FST_ERR_BAD_URL: () => new AppError(400, 'request.invalid-url', 'malformed URL'),
   FST_ERR_MAX_PARAM_LENGTH: () => routeNotFound(),

@@ -48,9 +48,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (
     '/metrics',
     {
       schema: { summary: 'Prometheus metrics', produces: ['text/plain'] },
-      ...(metricsToken === undefined
-        ? {}
-        : { onRequest: requireBearerToken(metricsToken, 'invalid metrics token') }),
+      ...(metricsToken === undefined ? {} : { onRequest: requireBearerToken(metricsToken, 'metrics') }),
     },
     async (_request, reply) =>
       reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),

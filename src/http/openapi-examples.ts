@@ -1,3 +1,4 @@
+import { BODY_TOO_LARGE_MESSAGE } from './body-limit.js';
 import {
   MONEY_PARAMETER_EXAMPLES,
   MONEY_REQUEST_EXAMPLES,
@@ -382,7 +383,7 @@ function errorExample(url: string, status: string): unknown {
         ? envelope('checkin.custom-code.already-exists', 'Custom code already exists')
         : envelope('gym.already-exists', 'gym already exists');
     case '413':
-      return envelope('request.too-large', 'body must not exceed 65536 bytes');
+      return envelope('request.too-large', BODY_TOO_LARGE_MESSAGE);
     case '415':
       return envelope('request.unsupported-media-type', 'Content-Type must be application/json');
     case '429':

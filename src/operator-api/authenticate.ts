@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
-import { AppError } from '../domain/errors.js';
+import { InvalidTokenError, OperatorApiDisabledError, TokenRequiredError } from '../domain/errors.js';
 import type { OperatorPrincipal } from '../domain/operator.js';
 import { actorOf, BOOTSTRAP_ADMIN, type OperatorService } from '../services/operator-service.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
@@ -12,9 +12,6 @@ declare module 'fastify' {
     operatorPrincipal: OperatorPrincipal | null;
   }
 }
-
-const DISABLED =
-  'the operator API is disabled: set GATEHOUSE_ADMIN_TOKEN or create an operator (gatehouse operator create) to enable it';
 
 function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
@@ -41,11 +38,11 @@ export function authenticateOperator(
 
   return async (request: FastifyRequest): Promise<void> => {
     if (expected.length === 0 && !(await operators.anyLive())) {
-      throw new AppError(403, 'authorization', DISABLED);
+      throw new OperatorApiDisabledError();
     }
     await limit.assertAllowed(request);
     const token = parseBearerToken(request.headers.authorization);
-    if (token === undefined) throw new AppError(401, 'authorization', 'a bearer token is required');
+    if (token === undefined) throw new TokenRequiredError();
     if (isAdminToken(token)) {
       request.operatorPrincipal = BOOTSTRAP_ADMIN;
       return;
@@ -53,7 +50,7 @@ export function authenticateOperator(
     const operator = await operators.authenticate(token);
     if (operator === undefined) {
       await limit.recordFailure(request);
-      throw new AppError(403, 'authorization', 'invalid admin token');
+      throw new InvalidTokenError('admin');
     }
     request.operatorPrincipal = { role: operator.role, operator };
   };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../domain/errors.js';
+import { RoleForbiddenError } from '../domain/errors.js';
 import { PERMISSION_WORDS, roleMay, type Permission } from '../domain/operator.js';
 
 /**
@@ -96,5 +96,5 @@ export async function authorizeRole(request: FastifyRequest): Promise<void> {
   if (principal.role === 'admin') return;
   if (permission !== undefined && roleMay(principal.role, permission)) return;
   const words = permission === undefined ? 'call this route' : PERMISSION_WORDS[permission];
-  throw new AppError(403, 'authorization', `the ${principal.role} role may not ${words}`);
+  throw new RoleForbiddenError(principal.role, words);
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
 import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { RateLimitedError } from '../domain/errors.js';
 import { failureWindow } from '../http/failure-window.js';
 

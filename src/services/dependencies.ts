@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Clock } from '../domain/clock.js';
 import type { Store } from '../store/store.js';
 import type { ServiceObserver } from './observer.js';

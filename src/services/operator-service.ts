@@ -1,5 +1,5 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { AppError, EntityNotFoundError, InputError } from '../domain/errors.js';
+import { AppError, EntityNotFoundError, InputError, RoleForbiddenError } from '../domain/errors.js';
 import {
   generateOperatorToken,
   hashOperatorToken,
@@ -56,7 +56,7 @@ export function actorOf(principal: OperatorPrincipal): Actor {
 function grantedExpiry(issuer: OperatorPrincipal, input: NewOperator, now: number): number | null {
   if (!isRole(input.role)) throw new InputError('role', `must be one of ${ROLES.join(', ')}`);
   if (!mayGrant(issuer.role, input.role)) {
-    throw new AppError(403, 'authorization', `the ${issuer.role} role may not grant the ${input.role} role`);
+    throw new RoleForbiddenError(issuer.role, `grant the ${input.role} role`);
   }
   const ceiling = issuer.operator?.expiresAt ?? null;
   const asked = input.expiresAt ?? null;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_DATABASE_URL, SETTINGS } from '../../src/config.js';
+import { DEFAULT_DATABASE_URL, SETTINGS } from '../../src/config/index.js';
 
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');

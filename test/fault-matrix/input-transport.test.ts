@@ -6,6 +6,7 @@ import { rawRequest } from '../fixtures/raw-http.js';
 import { createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
 import { errorEnvelope, JSON_TYPE, validationBody } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
+import { BODY_LIMIT_BYTES } from '../../src/http/body-limit.js';
 import { VERSION } from '../../src/version.js';
 
 const MALFORMED = errorEnvelope('body', 'malformed JSON');
@@ -156,14 +157,17 @@ describe.each(dialects)('transport-level input (%s)', (dialect) => {
     const checkin = await createCheckin(t, a);
     const headers = { ...a.headers, 'content-type': 'application/json' };
     await expectNoWrite(t.store, async () => {
-      for (const payload of [validateBodyOfSize(checkin.platformId, 65_537), 'x'.repeat(2 * 1024 * 1024)]) {
+      for (const payload of [
+        validateBodyOfSize(checkin.platformId, BODY_LIMIT_BYTES + 1),
+        'x'.repeat(2 * 1024 * 1024),
+      ]) {
         const response = await t.app.inject({ method: 'POST', url: '/access/v1/validate', headers, payload });
         expect(response.statusCode).toBe(413);
         expect(response.json()).toEqual(TOO_LARGE);
       }
     });
-    const exact = validateBodyOfSize(checkin.platformId, 65_536);
-    expect(Buffer.byteLength(exact)).toBe(65_536);
+    const exact = validateBodyOfSize(checkin.platformId, BODY_LIMIT_BYTES);
+    expect(Buffer.byteLength(exact)).toBe(BODY_LIMIT_BYTES);
     const response = await t.app.inject({
       method: 'POST',
       url: '/access/v1/validate',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { errorEnvelope, expectReply } from '../fixtures/partner-api.js';
 import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 import { VERSION } from '../../src/version.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/config-error.js';
+import { loadConfig } from '../../src/config/index.js';
+import { ConfigError } from '../../src/config/errors.js';
 import { platformId } from '../fixtures/factories.js';
 import { build, dialects, type TestApp } from '../fixtures/test-app.js';
 import { TestClock } from '../fixtures/test-clock.js';

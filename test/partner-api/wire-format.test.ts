@@ -1,10 +1,9 @@
 import { describe, expect, test } from 'vitest';
+import { BODY_LIMIT_BYTES as BODY_LIMIT } from '../../src/http/body-limit.js';
 import { arrangePartner, platformId } from '../fixtures/factories.js';
 import * as partner from '../fixtures/partner-api.js';
 import { customCodeRow } from '../fixtures/store-state.js';
 import { dialects } from '../fixtures/test-app.js';
-
-const BODY_LIMIT = 65_536;
 
 /** A validate body of exactly `bytes` bytes, padded in an unknown field (ignored). */
 function paddedBody(member: string, bytes: number): string {

@@ -53,8 +53,8 @@ describe('the layers, as npm run lint enforces them', () => {
     ],
     [
       'src/domain/crossing.ts',
-      "import { loadConfig } from '../config.js';\nexport const c = loadConfig;\n",
-      'no-restricted-imports: \'../config.js\' import is restricted from being used by a pattern. The domain does not read configuration: a service passes it what it needs (see docs/architecture.md, "Layers").',
+      "import { loadConfig } from '../config/index.js';\nexport const c = loadConfig;\n",
+      'no-restricted-imports: \'../config/index.js\' import is restricted from being used by a pattern. The domain does not read configuration: a service passes it what it needs (see docs/architecture.md, "Layers").',
     ],
     [
       'src/store/dialects/crossing.ts',
@@ -92,6 +92,31 @@ describe('the layers, as npm run lint enforces them', () => {
       'no-restricted-syntax: CLI commands go through the services and the shared presenters, like the operator API (see docs/architecture.md, "Layers").',
     ],
     [
+      'src/store/crossing.ts',
+      "import type { Config } from '../config/index.js';\nexport type C = Config;\n",
+      'no-restricted-imports: \'../config/index.js\' import is restricted from being used by a pattern. The store takes its options from its creator, not from the configuration module (see docs/architecture.md, "Layers").',
+    ],
+    [
+      'src/config/crossing.ts',
+      "import { errorEnvelope } from '../http/envelope.js';\nexport const e = errorEnvelope;\n",
+      'no-restricted-imports: \'../http/envelope.js\' import is restricted from being used by a pattern. The configuration imports only the domain: every layer reads it, so it reads no layer (see docs/architecture.md, "Layers").',
+    ],
+    [
+      'src/config/crossing.ts',
+      "import type { Store } from '../store/store.js';\nexport type S = Store;\n",
+      'no-restricted-imports: \'../store/store.js\' import is restricted from being used by a pattern. The configuration imports only the domain: every layer reads it, so it reads no layer (see docs/architecture.md, "Layers").',
+    ],
+    [
+      'src/config/crossing.ts',
+      "export const load = () => import('../services/index.js');\n",
+      'no-restricted-syntax: The configuration imports only the domain: every layer reads it, so it reads no layer (see docs/architecture.md, "Layers").',
+    ],
+    [
+      'src/crossing.ts',
+      "import { sendCsv } from './http/csv.js';\nexport const s = sendCsv;\n",
+      'no-restricted-imports: \'./http/csv.js\' import is restricted from being used by a pattern. A module at the root of src/ that is not an entry point imports only the domain: any layer may import it (see docs/architecture.md, "Layers").',
+    ],
+    [
       'sdk/src/crossing.ts',
       "import type { ValidateBody } from '../../src/partner-api/schemas.js';\nexport type B = ValidateBody;\n",
       "no-restricted-imports: '../../src/partner-api/schemas.js' import is restricted from being used by a pattern. The SDK is published alone: it imports nothing outside sdk/src (its wire types are written out, and test/sdk/wire-types.test.ts holds them equal to the server’s schemas).",
@@ -125,6 +150,22 @@ describe('the layers, as npm run lint enforces them', () => {
     [
       'src/cli/allowed.ts',
       "import { presentGym } from '../presenters/records.js';\nexport const load = () => import('../services/index.js');\nexport const p = presentGym;\n",
+    ],
+    [
+      'src/config/allowed.ts',
+      "import envSchema from 'env-schema';\nimport { isIP } from 'node:net';\nimport { parseRetrySchedule } from '../domain/webhooks/retry-schedule.js';\nimport { ConfigError } from './errors.js';\nexport const c = [envSchema, isIP, parseRetrySchedule, ConfigError];\n",
+    ],
+    [
+      'src/services/allowed.ts',
+      "import type { Config } from '../config/index.js';\nexport type C = Config;\n",
+    ],
+    [
+      'src/allowed.ts',
+      "import { readFileSync } from 'node:fs';\nimport type { Clock } from './domain/clock.js';\nexport type C = Clock;\nexport const r = readFileSync;\n",
+    ],
+    [
+      'src/app.ts',
+      "import { createStore } from './store/create-store.js';\nimport { loadConfig } from './config/index.js';\nexport const s = [createStore, loadConfig];\n",
     ],
     [
       'src/cli/serve.ts',

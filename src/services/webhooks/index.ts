@@ -1,5 +1,5 @@
 import type { RunnerLog } from './delivery-runner.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/index.js';
 import type { ServiceDependencies } from '../dependencies.js';
 import { createDeliveryLogService } from './delivery-log-service.js';
 import { createDeliveryRunner, type DeliveryObserver } from './delivery-runner.js';

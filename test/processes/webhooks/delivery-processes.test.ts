@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/domain/clock.js';
 import { createServices, type Services } from '../../../src/services/index.js';
 import { createStore } from '../../../src/store/create-store.js';

@@ -1,14 +1,4 @@
-/** One setting of the environment: a JSON Schema property, with what an error should say about it. */
-export type Setting = (
-  | { type: 'integer'; default?: number; minimum?: number; maximum?: number }
-  | { type: 'boolean'; default?: boolean }
-  | { type: 'string'; default?: string; minLength?: number; pattern?: string; enum?: readonly string[] }
-) & {
-  /** The allowed values in words, where the schema's pattern would not tell a person. */
-  readonly allowed?: string;
-  /** Never echoed in an error: only its length is. */
-  readonly secret?: boolean;
-};
+import type { Setting } from './setting.js';
 
 function allowedValues(setting: Setting): string {
   if (setting.allowed !== undefined) return setting.allowed;
