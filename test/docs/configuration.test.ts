@@ -35,7 +35,7 @@ describe('the configuration the docs describe is the one the code reads', () => 
 
   test('when the README names a GATEHOUSE_ variable anywhere, then the code reads it', () => {
     const mentioned = new Set([...readme.matchAll(/GATEHOUSE_[A-Z0-9_]+/g)].map((match) => match[0]));
-    const tests = new Set(['GATEHOUSE_TEST_PG_URL', 'GATEHOUSE_TEST_REQUIRE_PG']);
+    const tests = new Set(['GATEHOUSE_TEST_PG_URL', 'GATEHOUSE_TEST_REQUIRE_SERVICES']);
 
     expect([...mentioned].filter((name) => !names.includes(name) && !tests.has(name))).toEqual([]);
   });

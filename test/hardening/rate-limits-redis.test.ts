@@ -10,6 +10,7 @@ import { captureLogs } from '../fixtures/log-capture.js';
 import { CODE_NOT_FOUND, EXPLICIT_DENY, expectReply } from '../fixtures/partner-api.js';
 import { dialects, startTestApp, type TestApp } from '../fixtures/test-app.js';
 import { expectRateLimited, readCode, startKeyIdsAt, withToken } from '../fixtures/rate-limits.js';
+import { requireService } from '../fixtures/required-services.js';
 
 const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const COUNTER_PREFIX = 'gatehouse-rate-';
@@ -25,7 +26,7 @@ async function probeRedis(): Promise<boolean> {
     client.disconnect();
   }
 }
-const redisAvailable = await probeRedis();
+const redisAvailable = requireService('Redis', await probeRedis(), `no server answers at ${REDIS_URL}`);
 
 test.skipIf(redisAvailable)(
   `SKIPPED: no Redis answers at ${REDIS_URL}; the shared rate-limit tests did not run`,

@@ -10,10 +10,10 @@ import {
 } from '../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../fixtures/processes/gatehouse-process.js';
 import { pollUntil, reply, send, validate } from '../fixtures/processes/http.js';
-import { privateClusterSupported, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
+import { requirePrivateCluster, usePrivateCluster } from '../fixtures/processes/private-postgres.js';
 import { SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
-describe.skipIf(!privateClusterSupported)('PostgreSQL down when gatehouse starts (private cluster)', () => {
+describe.skipIf(!requirePrivateCluster())('PostgreSQL down when gatehouse starts (private cluster)', () => {
   const cluster = usePrivateCluster();
   const startGatehouse = useGatehouseProcesses();
   const operatorOn = useOperators();

@@ -7,12 +7,12 @@ import {
   validatedBody,
 } from '../fixtures/processes/arrange.js';
 import { pollUntil, reply, send, statusOf, validate } from '../fixtures/processes/http.js';
-import { privateClusterSupported } from '../fixtures/processes/private-postgres.js';
+import { requirePrivateCluster } from '../fixtures/processes/private-postgres.js';
 import { ALREADY_VALIDATED } from '../fixtures/wire-bodies.js';
 
 const APP = 'gh_row31';
 
-describe.skipIf(!privateClusterSupported)(
+describe.skipIf(!requirePrivateCluster())(
   'PostgreSQL connections terminated while idle (private cluster)',
   () => {
     const { cluster, operator, start } = useClusterGatehouse(APP);

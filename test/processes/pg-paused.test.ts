@@ -9,7 +9,7 @@ import {
   validatedBody,
 } from '../fixtures/processes/arrange.js';
 import { pollUntil, reply, statusOf, validate } from '../fixtures/processes/http.js';
-import { privateClusterSupported } from '../fixtures/processes/private-postgres.js';
+import { requirePrivateCluster } from '../fixtures/processes/private-postgres.js';
 import { ALREADY_VALIDATED, NOT_FOUND_CHECKIN, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
 const PAUSE_MS = 10_000;
@@ -20,7 +20,7 @@ const STATEMENT_TIMEOUT_MS = 1500;
  */
 const ANSWER_WITHIN_MS = 2 * (STATEMENT_TIMEOUT_MS + 1000) + 1000;
 
-describe.skipIf(!privateClusterSupported)('PostgreSQL paused with SIGSTOP (private cluster)', () => {
+describe.skipIf(!requirePrivateCluster())('PostgreSQL paused with SIGSTOP (private cluster)', () => {
   const { cluster, operator, start } = useClusterGatehouse('gh_row33');
 
   test('when PostgreSQL is paused for 10 s, then a validate answers 503 within the query timeout, and its retry after resume is 200 or already validated with one transaction', async () => {

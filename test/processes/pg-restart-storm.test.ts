@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { arrangeCheckins, useClusterGatehouse, validatedBody } from '../fixtures/processes/arrange.js';
 import { pollUntil, reply, send, type Outcome } from '../fixtures/processes/http.js';
-import { privateClusterSupported } from '../fixtures/processes/private-postgres.js';
+import { requirePrivateCluster } from '../fixtures/processes/private-postgres.js';
 import { runStorm, type Attempt } from '../fixtures/processes/storm.js';
 import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
 
@@ -29,7 +29,7 @@ function tally(attempts: Attempt[]): Record<string, number> {
   return counts;
 }
 
-describe.skipIf(!privateClusterSupported)(
+describe.skipIf(!requirePrivateCluster())(
   'PostgreSQL restarted during a validate storm (private cluster)',
   () => {
     const { cluster, operator, start } = useClusterGatehouse('gh_row32');

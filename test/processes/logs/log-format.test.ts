@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
+import { requireService } from '../../fixtures/required-services.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(REPO_ROOT, 'dist/cli/main.js');
 const SCRIPT = '/usr/bin/script';
+const terminal = requireService('util-linux script (a terminal)', existsSync(SCRIPT), `${SCRIPT} is missing`);
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-logs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -92,19 +94,16 @@ describe('serve writes JSON lines for machines and readable lines for people', (
     expect(await firstLine(onPipe(), { GATEHOUSE_LOG_FORMAT: 'pretty' })).toMatch(PRETTY);
   });
 
-  test.skipIf(!existsSync(SCRIPT))(
+  test.skipIf(!terminal)(
     'when stdout is a terminal and GATEHOUSE_LOG_FORMAT is unset, then lines are readable',
     async () => {
       expect(await firstLine(onTerminal(), {})).toMatch(PRETTY);
     },
   );
 
-  test.skipIf(!existsSync(SCRIPT))(
-    'when GATEHOUSE_LOG_FORMAT=json on a terminal, then lines stay JSON',
-    async () => {
-      const line = await firstLine(onTerminal(), { GATEHOUSE_LOG_FORMAT: 'json' });
+  test.skipIf(!terminal)('when GATEHOUSE_LOG_FORMAT=json on a terminal, then lines stay JSON', async () => {
+    const line = await firstLine(onTerminal(), { GATEHOUSE_LOG_FORMAT: 'json' });
 
-      expect(JSON.parse(line)).toMatchObject({ msg: expect.stringMatching(LISTENING) as unknown });
-    },
-  );
+    expect(JSON.parse(line)).toMatchObject({ msg: expect.stringMatching(LISTENING) as unknown });
+  });
 });
