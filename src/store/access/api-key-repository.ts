@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { ApiKey } from '../../domain/entities.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRow, Database } from '../database.js';
+import { findById } from '../find-by-id.js';
+import { pageById } from '../paging.js';
+import { stampOnce } from '../stamp-once.js';
 
 type Db = Kysely<Database>;
 
@@ -56,13 +59,15 @@ export async function insertApiKey(
 /** Looks a key up by the hash of the presented secret: the secret itself is never compared. */
 export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKey | undefined> {
   const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
-  if (row === undefined) return undefined;
-  return toApiKey(row, row.scope === 'all' ? null : await keyGymIds(db, row.id));
+  return row && withGyms(db, row);
 }
 
 export async function findApiKey(db: Db, id: number): Promise<ApiKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row === undefined) return undefined;
+  return findById(db, 'api_keys', id, (row) => withGyms(db, row));
+}
+
+/** The key with the gyms it may use (null: every gym of its partner). */
+async function withGyms(db: Db, row: ApiKeyRow): Promise<ApiKey> {
   return toApiKey(row, row.scope === 'all' ? null : await keyGymIds(db, row.id));
 }
 
@@ -78,23 +83,14 @@ async function keyGymIds(db: Db, keyId: number): Promise<number[]> {
 
 /** Marks a key revoked; revoking twice keeps the first revocation time. */
 export async function revokeApiKey(db: Db, id: number, now: number): Promise<void> {
-  await db
-    .updateTable('api_keys')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await stampOnce(db, 'api_keys', 'revoked_at', now).where('id', '=', id).execute();
 }
 
 export async function listPartnerKeys(db: Db, partnerId: number, page: PageRequest): Promise<ApiKey[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('id', '>', page.afterId)
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(
+    db.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId),
+    page,
+  ).execute();
   const listed = rows.filter((row) => row.scope === 'list').map((row) => row.id);
   const scopes =
     listed.length === 0

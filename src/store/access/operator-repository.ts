@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import { isRole, type Operator } from '../../domain/operator.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database, OperatorsTable } from '../database.js';
+import { findById } from '../find-by-id.js';
+import { pageById } from '../paging.js';
+import { stampOnce } from '../stamp-once.js';
 import type { Selectable } from 'kysely';
 
 type Db = Kysely<Database>;
@@ -18,6 +21,10 @@ function toOperator(row: Selectable<OperatorsTable>): Operator {
     createdBy: row.created_by,
     createdAt: row.created_at,
   };
+}
+
+export async function findOperator(db: Db, id: number): Promise<Operator | undefined> {
+  return findById(db, 'operators', id, toOperator);
 }
 
 export async function insertOperator(
@@ -39,11 +46,6 @@ export async function insertOperator(
     .returningAll()
     .executeTakeFirstOrThrow();
   return toOperator(row);
-}
-
-export async function findOperator(db: Db, id: number): Promise<Operator | undefined> {
-  const row = await db.selectFrom('operators').selectAll().where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : toOperator(row);
 }
 
 /** The operator not revoked that holds this name, if any. */
@@ -76,22 +78,11 @@ export async function anyLiveOperator(db: Db, now: number): Promise<boolean> {
 }
 
 export async function listOperators(db: Db, page: PageRequest): Promise<Operator[]> {
-  const rows = await db
-    .selectFrom('operators')
-    .selectAll()
-    .where('id', '>', page.afterId)
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(db.selectFrom('operators').selectAll(), page).execute();
   return rows.map(toOperator);
 }
 
 /** Marks an operator revoked; revoking twice keeps the first revocation time. */
 export async function revokeOperator(db: Db, id: number, now: number): Promise<void> {
-  await db
-    .updateTable('operators')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await stampOnce(db, 'operators', 'revoked_at', now).where('id', '=', id).execute();
 }

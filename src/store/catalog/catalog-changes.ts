@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { stampOnce } from '../stamp-once.js';
 
 type Db = Kysely<Database>;
 
@@ -31,12 +32,7 @@ export async function updateProductRow(
 }
 
 export async function retireRow(db: Db, table: 'gyms' | 'products', id: number, at: number): Promise<void> {
-  await db
-    .updateTable(table)
-    .set({ retired_at: at })
-    .where('id', '=', id)
-    .where('retired_at', 'is', null)
-    .execute();
+  await stampOnce(db, table, 'retired_at', at).where('id', '=', id).execute();
 }
 
 /**
@@ -44,11 +40,8 @@ export async function retireRow(db: Db, table: 'gyms' | 'products', id: number, 
  * and settlements stay. Returns the ids it changed, for the audit.
  */
 export async function offboardPartnerRows(db: Db, partnerId: number, at: number) {
-  const keys = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: at })
+  const keys = await stampOnce(db, 'api_keys', 'revoked_at', at)
     .where('partner_id', '=', partnerId)
-    .where('revoked_at', 'is', null)
     .returning('id')
     .execute();
   const webhooks = await db
@@ -58,19 +51,11 @@ export async function offboardPartnerRows(db: Db, partnerId: number, at: number)
     .where('status', '=', 'enabled')
     .returning('id')
     .execute();
-  const gyms = await db
-    .updateTable('gyms')
-    .set({ retired_at: at })
+  const gyms = await stampOnce(db, 'gyms', 'retired_at', at)
     .where('partner_id', '=', partnerId)
-    .where('retired_at', 'is', null)
     .returning('id')
     .execute();
-  await db
-    .updateTable('partners')
-    .set({ offboarded_at: at })
-    .where('id', '=', partnerId)
-    .where('offboarded_at', 'is', null)
-    .execute();
+  await stampOnce(db, 'partners', 'offboarded_at', at).where('id', '=', partnerId).execute();
   const ids = (rows: { id: number }[]) => rows.map((row) => Number(row.id));
   return { keys: ids(keys), webhooks: ids(webhooks), gyms: ids(gyms) };
 }

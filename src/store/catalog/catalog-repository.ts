@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Gym, Partner, Product } from '../../domain/entities.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database, GymRow, PartnerRow, ProductRow } from '../database.js';
+import { findById } from '../find-by-id.js';
+import { pageById } from '../paging.js';
 
 type Db = Kysely<Database>;
 
@@ -22,6 +24,23 @@ const toGym = (row: GymRow): Gym => ({
   retiredAt: row.retired_at,
 });
 
+const toProduct = (row: ProductRow): Product => ({
+  id: row.id,
+  gymId: row.gym_id,
+  description: row.description,
+  payoutCents: row.payout_cents,
+  currency: row.currency,
+  retiredAt: row.retired_at,
+});
+
+export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
+  return findById(db, 'partners', id, toPartner);
+}
+
+export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
+  return findById(db, 'gyms', id, toGym);
+}
+
 export async function insertPartner(db: Db, name: string, now: number, sandbox = false): Promise<Partner> {
   const row = await db
     .insertInto('partners')
@@ -29,16 +48,6 @@ export async function insertPartner(db: Db, name: string, now: number, sandbox =
     .returningAll()
     .executeTakeFirstOrThrow();
   return toPartner(row);
-}
-
-export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
-  const row = await db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toPartner(row);
-}
-
-export async function findGym(db: Db, id: number): Promise<Gym | undefined> {
-  const row = await db.selectFrom('gyms').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toGym(row);
 }
 
 /**
@@ -69,17 +78,6 @@ export async function insertGym(
   return row && toGym(row);
 }
 
-function toProduct(row: ProductRow): Product {
-  return {
-    id: row.id,
-    gymId: row.gym_id,
-    description: row.description,
-    payoutCents: row.payout_cents,
-    currency: row.currency,
-    retiredAt: row.retired_at,
-  };
-}
-
 export async function insertProduct(
   db: Db,
   product: Omit<Product, 'id' | 'retiredAt'> & { id: number | undefined },
@@ -102,8 +100,7 @@ export async function insertProduct(
 }
 
 export async function findProduct(db: Db, id: number): Promise<Product | undefined> {
-  const row = await db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toProduct(row);
+  return findById(db, 'products', id, toProduct);
 }
 
 export async function hasAnyPartner(db: Db): Promise<boolean> {
@@ -121,22 +118,13 @@ export async function listGymProducts(db: Db, gymId: number): Promise<Product[]>
 }
 
 export async function listPartners(db: Db, page: PageRequest): Promise<Partner[]> {
-  const rows = await db
-    .selectFrom('partners')
-    .selectAll()
-    .where('id', '>', page.afterId)
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(db.selectFrom('partners').selectAll(), page).execute();
   return rows.map(toPartner);
 }
 
 export async function listGyms(db: Db, filter: { partnerId?: number }, page: PageRequest): Promise<Gym[]> {
-  let query = db.selectFrom('gyms').selectAll().where('id', '>', page.afterId);
+  let query = db.selectFrom('gyms').selectAll();
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
-  const rows = await query
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(query, page).execute();
   return rows.map(toGym);
 }

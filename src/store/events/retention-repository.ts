@@ -104,13 +104,7 @@ export async function purgeUnpaidCheckins(db: Db, before: number): Promise<numbe
     .limit(PURGE_BATCH)
     .execute();
   if (due.length === 0) return 0;
-  await db
-    .deleteFrom('checkins')
-    .where(
-      'id',
-      'in',
-      due.map((row) => row.id),
-    )
-    .execute();
-  return due.length;
+  const ids = due.map((row) => row.id);
+  await db.deleteFrom('checkins').where('id', 'in', ids).execute();
+  return ids.length;
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { LedgerEntry } from '../../domain/entities.js';
-import type { Database } from '../database.js';
+import type { Database, TransactionRow } from '../database.js';
 
 type Db = Kysely<Database>;
 
@@ -65,54 +65,36 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
       sql<string | null>`r.reason`.as('reason'),
       'r.commit_order',
     ]);
-  const { partnerId, gymId, from, to, sandbox } = filter;
-  if (sandbox !== undefined) {
+  if (filter.sandbox !== undefined) {
     const sandboxPartners = db.selectFrom('partners').select('partners.id').where('partners.sandbox', '=', 1);
-    visits = visits.where('t.partner_id', sandbox ? 'in' : 'not in', sandboxPartners);
-    reversals = reversals.where('r.partner_id', sandbox ? 'in' : 'not in', sandboxPartners);
+    const operator = filter.sandbox ? 'in' : 'not in';
+    visits = visits.where('t.partner_id', operator, sandboxPartners);
+    reversals = reversals.where('r.partner_id', operator, sandboxPartners);
   }
-  if (partnerId !== undefined) {
-    visits = visits.where('t.partner_id', '=', partnerId);
-    reversals = reversals.where('r.partner_id', '=', partnerId);
-  }
-  if (gymId !== undefined) {
-    visits = visits.where('t.gym_id', '=', gymId);
-    reversals = reversals.where('r.gym_id', '=', gymId);
-  }
-  if (from !== undefined) {
-    visits = visits.where('t.validated_at', '>=', from);
-    reversals = reversals.where('r.effective_at', '>=', from);
-  }
-  if (to !== undefined) {
-    visits = visits.where('t.validated_at', '<', to);
-    reversals = reversals.where('r.effective_at', '<', to);
-  }
-  if (bounds.afterId !== undefined) {
-    visits = visits.where('t.id', '>', bounds.afterId);
-    reversals = reversals.where('r.id', '>', bounds.afterId);
-  }
-  if (bounds.below !== undefined) {
-    visits = visits.where('t.commit_order', '<', bounds.below);
-    reversals = reversals.where('r.commit_order', '<', bounds.below);
+  // Each narrowing as [value, operator, the visit's column, the reversal's column]; absent values narrow nothing.
+  const narrowings = [
+    [filter.partnerId, '=', 't.partner_id', 'r.partner_id'],
+    [filter.gymId, '=', 't.gym_id', 'r.gym_id'],
+    [filter.from, '>=', 't.validated_at', 'r.effective_at'],
+    [filter.to, '<', 't.validated_at', 'r.effective_at'],
+    [bounds.afterId, '>', 't.id', 'r.id'],
+    [bounds.below, '<', 't.commit_order', 'r.commit_order'],
+  ] as const;
+  for (const [value, operator, visitColumn, reversalColumn] of narrowings) {
+    if (value === undefined) continue;
+    visits = visits.where(visitColumn, operator, value);
+    reversals = reversals.where(reversalColumn, operator, value);
   }
   return db.selectFrom(visits.unionAll(reversals).as('e'));
 }
 
-export interface EntryRow {
-  id: number;
+/** A row of the union: a transaction's columns, and what a reversal adds. */
+export type EntryRow = Omit<TransactionRow, 'commit_order'> & {
   kind: string;
-  checkin_id: number;
-  partner_id: number;
-  gym_id: number;
-  product_id: number;
-  platform_id: string;
-  payout_cents: number;
-  currency: string;
-  validated_at: number;
   effective_at: number;
   reverses: number | string | null;
   reason: string | null;
-}
+};
 
 export function toEntry(row: EntryRow): LedgerEntry {
   return {

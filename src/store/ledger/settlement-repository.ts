@@ -1,27 +1,13 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Period, Settlement, SettlementLine } from '../../domain/settlement.js';
 import type { PageRequest } from '../../domain/pagination.js';
-import type { Database } from '../database.js';
+import type { Database, SettlementsTable } from '../database.js';
+import { pageById } from '../paging.js';
 import { ledgerEntries } from './ledger-entries.js';
 
 type Db = Kysely<Database>;
 
-interface SettlementRow {
-  id: number;
-  partner_id: number;
-  currency: string;
-  period_start: number;
-  period_end: number;
-  status: string;
-  total_cents: number;
-  count: number;
-  created_by: string;
-  created_at: number;
-  paid_at: number | null;
-  paid_reference: string | null;
-}
-
-function toSettlement(row: SettlementRow, lines: readonly SettlementLine[]): Settlement {
+function toSettlement(row: Selectable<SettlementsTable>, lines: readonly SettlementLine[]): Settlement {
   return {
     id: Number(row.id),
     partnerId: Number(row.partner_id),
@@ -74,14 +60,11 @@ export async function listSettlements(
   page: PageRequest,
   gymIds?: readonly number[],
 ): Promise<Settlement[]> {
-  let query = db.selectFrom('settlements').selectAll().where('id', '>', page.afterId);
+  let query = db.selectFrom('settlements').selectAll();
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids.length === 0 ? [0] : filter.ids);
-  const rows = await query
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(query, page).execute();
   const lines = await linesOf(
     db,
     rows.map((row) => Number(row.id)),

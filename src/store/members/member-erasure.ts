@@ -8,22 +8,15 @@ const PSEUDONYM_SECRET = 'member-pseudonym';
 
 /** The key of members' pseudonyms: made once, on first use, and kept with the data it protects. */
 export async function pseudonymSecret(db: Db, now: number): Promise<string> {
-  const found = await db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', PSEUDONYM_SECRET)
-    .executeTakeFirst();
+  const secret = db.selectFrom('server_secrets').select('value').where('name', '=', PSEUDONYM_SECRET);
+  const found = await secret.executeTakeFirst();
   if (found !== undefined) return found.value;
   await db
     .insertInto('server_secrets')
     .values({ name: PSEUDONYM_SECRET, value: randomBytes(32).toString('hex'), created_at: now })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const made = await db
-    .selectFrom('server_secrets')
-    .select('value')
-    .where('name', '=', PSEUDONYM_SECRET)
-    .executeTakeFirstOrThrow();
+  const made = await secret.executeTakeFirstOrThrow();
   return made.value;
 }
 

@@ -88,14 +88,11 @@ export async function claimDueDeliveries(
   for (const delivery of claimed)
     byLease.set(delivery.claimedUntil, [...(byLease.get(delivery.claimedUntil) ?? []), delivery]);
   for (const [claimedUntil, deliveries] of byLease) {
+    const ids = deliveries.map((delivery) => delivery.id);
     await db
       .updateTable('webhook_deliveries')
       .set({ claimed_until: claimedUntil })
-      .where(
-        'id',
-        'in',
-        deliveries.map((delivery) => delivery.id),
-      )
+      .where('id', 'in', ids)
       .execute();
   }
   return claimed;
@@ -123,6 +120,14 @@ export interface AttemptRecord {
   readonly deliveredAt: number | null;
 }
 
+/** The claimed delivery's row, while the claim is still this process's. */
+function whileClaimed(db: Db, claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>) {
+  return db
+    .updateTable('webhook_deliveries')
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimedUntil);
+}
+
 /**
  * Records an attempt, only while the claim is still this process's (a claim taken over after its lease ran out
  * is the other process's to record). Returns whether it was recorded.
@@ -133,8 +138,7 @@ export async function recordAttempt(
   record: AttemptRecord,
   now: number,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
+  const result = await whileClaimed(db, claim)
     .set((eb) => ({
       status: record.status,
       attempts: eb('attempts', '+', 1),
@@ -146,8 +150,6 @@ export async function recordAttempt(
       delivered_at: record.deliveredAt,
       claimed_until: null,
     }))
-    .where('id', '=', claim.id)
-    .where('claimed_until', '=', claim.claimedUntil)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -157,12 +159,7 @@ export async function releaseClaim(
   db: Db,
   claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>,
 ): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ claimed_until: null })
-    .where('id', '=', claim.id)
-    .where('claimed_until', '=', claim.claimedUntil)
-    .execute();
+  await whileClaimed(db, claim).set({ claimed_until: null }).execute();
 }
 
 /** After an attempt: a success clears the endpoint's run of failures, a failure starts one if none is running. */

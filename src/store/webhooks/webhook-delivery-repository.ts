@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookDeliveriesTable } from '../database.js';
+import { findById } from '../find-by-id.js';
+import { pageById } from '../paging.js';
 import type { Delivery, DeliveryStatus } from '../../domain/webhooks/delivery.js';
 
 export type { Delivery, DeliveryStatus };
@@ -34,23 +36,15 @@ export async function listDeliveries(
   filter: DeliveryFilter,
   page: { afterId: number; limit: number },
 ): Promise<Delivery[]> {
-  let query = db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('endpoint_id', '=', endpointId)
-    .where('id', '>', page.afterId);
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.eventType !== undefined) query = query.where('event_type', '=', filter.eventType);
-  const rows = await query
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(query, page).execute();
   return rows.map(toDelivery);
 }
 
 export async function findDelivery(db: Db, id: number): Promise<Delivery | undefined> {
-  const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toDelivery(row);
+  return findById(db, 'webhook_deliveries', id, toDelivery);
 }
 
 /** Due now, at the start of a fresh retry schedule (a claimed attempt in flight finishes first). */

@@ -11,6 +11,8 @@ import type {
   WebhookFormat,
 } from '../../domain/webhooks/endpoint.js';
 import type { Database, WebhookEndpointsTable } from '../database.js';
+import { findById } from '../find-by-id.js';
+import { pageById } from '../paging.js';
 
 type Db = Kysely<Database>;
 
@@ -33,16 +35,17 @@ export function toEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpo
   };
 }
 
-export interface NewEndpoint {
-  readonly partnerId: number;
-  readonly url: string;
-  readonly eventTypes: readonly EventType[] | null;
-  readonly gymIds: readonly number[] | null;
-  readonly format: WebhookFormat;
-  readonly timeoutMs: number;
+export async function findEndpoint(db: Db, id: number): Promise<WebhookEndpoint | undefined> {
+  return findById(db, 'webhook_endpoints', id, toEndpoint);
+}
+
+export type NewEndpoint = Pick<
+  WebhookEndpoint,
+  'partnerId' | 'url' | 'eventTypes' | 'gymIds' | 'format' | 'timeoutMs'
+> & {
   /** Sealed already. */
   readonly secret: string;
-}
+};
 
 /** The endpoint hears of events after the last one committed now (on PostgreSQL, later commits come after). */
 export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number): Promise<WebhookEndpoint> {
@@ -74,11 +77,6 @@ export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number)
   return toEndpoint(row);
 }
 
-export async function findEndpoint(db: Db, id: number): Promise<WebhookEndpoint | undefined> {
-  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toEndpoint(row);
-}
-
 /** Every endpoint of every partner: the dispatcher matches events against them. */
 export async function allEndpoints(db: Db): Promise<(WebhookEndpoint & { fromPosition: number })[]> {
   const rows = await db.selectFrom('webhook_endpoints').selectAll().execute();
@@ -90,14 +88,10 @@ export async function listPartnerEndpoints(
   partnerId: number,
   page: PageRequest,
 ): Promise<WebhookEndpoint[]> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('id', '>', page.afterId)
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(
+    db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId),
+    page,
+  ).execute();
   return rows.map(toEndpoint);
 }
 
