@@ -1,55 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { Checkin } from '../../domain/entities.js';
-import { memberColumn, memberFromColumn, type MemberDetails } from '../../domain/member-details.js';
+import { checkinRow, toCheckin } from '../changes/rows.js';
 import type { PageRequest } from '../../domain/pagination.js';
-import type { CheckinRow, Database } from '../database.js';
+import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
-export function toCheckin(row: CheckinRow): Checkin {
-  return {
-    id: row.id,
-    platformId: row.platform_id,
-    gymId: row.gym_id,
-    productId: row.product_id,
-    status: row.status,
-    checkedInAt: row.checked_in_at,
-    expiresAt: row.expires_at,
-    validatedAt: row.validated_at,
-    cancelledAt: row.cancelled_at,
-    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
-  };
-}
-
 /** Inserts a check-in with the id the store reserved for it. */
-export async function insertCheckinRow(
-  db: Db,
-  checkin: {
-    id: number;
-    platformId: string;
-    gymId: number;
-    productId: number;
-    checkedInAt: number;
-    expiresAt: number;
-    createdAt: number;
-    member: MemberDetails | undefined;
-  },
-): Promise<void> {
-  await db
-    .insertInto('checkins')
-    .values({
-      id: checkin.id,
-      platform_id: checkin.platformId,
-      gym_id: checkin.gymId,
-      product_id: checkin.productId,
-      status: 'pending',
-      checked_in_at: checkin.checkedInAt,
-      expires_at: checkin.expiresAt,
-      created_at: checkin.createdAt,
-      member: memberColumn(checkin.member),
-    })
-    .execute();
+export async function insertCheckinRow(db: Db, checkin: Parameters<typeof checkinRow>[0]): Promise<void> {
+  await db.insertInto('checkins').values(checkinRow(checkin)).execute();
 }
 
 export async function findCheckin(db: Db, id: number): Promise<Checkin | undefined> {

@@ -2,13 +2,13 @@ import type { Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../../domain/changes.js';
 import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
-import { memberFromColumn } from '../../domain/member-details.js';
 import { findGym, findProduct } from '../catalog/catalog-repository.js';
 import { findCheckin, validationsBetween } from '../access/checkin-repository.js';
 import { findCustomCode } from '../members/custom-code-repository.js';
 import type { Database } from '../database.js';
 import { reserveId } from './id-reservation.js';
 import { memberLockKey } from './member-lock.js';
+import { toLatestCheckin } from './rows.js';
 import { reserveEntryId, reversedCents } from '../ledger/reversal-repository.js';
 import { findTransaction } from '../ledger/transaction-repository.js';
 
@@ -52,37 +52,6 @@ export async function latestCheckin(
     .limit(1)
     .executeTakeFirst();
   return row && toLatestCheckin(row);
-}
-
-/** The latest check-in as every store implementation reads it (one row: check-in, product, gym's partner). */
-export interface LatestCheckinRow {
-  id: number;
-  status: LatestCheckin['status'];
-  checked_in_at: number;
-  expires_at: number;
-  product_id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-  partner_id: number;
-  member: string | null;
-}
-
-export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
-  return {
-    id: row.id,
-    status: row.status,
-    checkedInAt: row.checked_in_at,
-    expiresAt: row.expires_at,
-    product: {
-      id: row.product_id,
-      description: row.description,
-      payoutCents: row.payout_cents,
-      currency: row.currency,
-    },
-    partnerId: row.partner_id,
-    member: memberFromColumn(row.member),
-  };
 }
 
 async function codeState(ctx: ReadContext, key: { gymId: number; platformId: string }) {

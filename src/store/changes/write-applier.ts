@@ -8,6 +8,7 @@ import type { Database } from '../database.js';
 import { appendEvents } from '../events/event-repository.js';
 import { insertReversal } from '../ledger/reversal-repository.js';
 import { insertTransaction } from '../ledger/transaction-repository.js';
+import { withTransactionId } from './rows.js';
 
 /**
  * Carries out a decision's writes through the query builder, inside the caller's transaction. A write that finds
@@ -24,17 +25,6 @@ export async function applyWrites(db: Kysely<Database>, writes: readonly Write[]
     } else if (!(await applyOne(db, write))) throw new StaleDecisionError(write.kind);
   }
   await appendEvents(db, events);
-}
-
-/** An event that names a transaction this change inserted gets the id the database gave it. */
-export function withTransactionId(
-  write: Extract<Write, { kind: 'event' }>,
-  transactions: ReadonlyMap<number, number>,
-): NewEvent {
-  if (write.transactionOf === undefined) return write.event;
-  const id = transactions.get(write.transactionOf);
-  if (id === undefined) throw new Error('an event names a transaction its change did not insert');
-  return { ...write.event, data: { ...write.event.data, transaction_id: id } };
 }
 
 async function applyOne(

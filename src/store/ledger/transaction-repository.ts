@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LedgerTransaction } from '../../domain/entities.js';
+import { transactionRow } from '../changes/rows.js';
 import type { Database, TransactionRow } from '../database.js';
 
 type Db = Kysely<Database>;
@@ -28,16 +29,7 @@ export async function findTransaction(db: Db, id: number): Promise<LedgerTransac
 export async function insertTransaction(db: Db, transaction: Omit<LedgerTransaction, 'id'>): Promise<number> {
   const row = await db
     .insertInto('transactions')
-    .values({
-      checkin_id: transaction.checkinId,
-      partner_id: transaction.partnerId,
-      gym_id: transaction.gymId,
-      product_id: transaction.productId,
-      platform_id: transaction.platformId,
-      payout_cents: transaction.payoutCents,
-      currency: transaction.currency,
-      validated_at: transaction.validatedAt,
-    })
+    .values(transactionRow(transaction))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -1,8 +1,7 @@
 import type { CancellationState, CreationState } from '../../../domain/decisions/checkin.js';
 import type { CodeState } from '../../../domain/decisions/custom-code.js';
 import type { ValidationState } from '../../../domain/decisions/validation.js';
-import { toLatestCheckin, type LatestCheckinRow } from '../../changes/change-readers.js';
-import { toCheckin } from '../../access/checkin-repository.js';
+import { toCheckin, toLatestCheckin, type LatestCheckinRow } from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
 
 /**

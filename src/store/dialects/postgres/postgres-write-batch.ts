@@ -1,13 +1,32 @@
 import pg from 'pg';
-import { actorName } from '../../../domain/audit.js';
-import { newEventId } from '../../../domain/events.js';
-import { memberColumn } from '../../../domain/member-details.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
+import {
+  AUDIT_COLUMNS,
+  CHECKIN_COLUMNS,
+  TRANSACTION_COLUMNS,
+  auditRow,
+  checkinRow,
+  eventRow,
+  transactionRow,
+} from '../../changes/rows.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
+
+/** `insert into <table> (…) select … from` the json parameter's rows, in the columns the rows are built with. */
+function insertRows(
+  table: string,
+  parameter: string,
+  alias: string,
+  columns: Readonly<Record<string, string>>,
+) {
+  const names = Object.keys(columns).join(', ');
+  const typed = Object.entries(columns).map(([name, type]) => `${name} ${type}`);
+  return `insert into ${table} (${names})
+  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed.join(', ')})`;
+}
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
@@ -26,19 +45,10 @@ with status as (
   where c.id = s.id and c.status = s.from_status
   returning 1
 ), new_checkins as (
-  insert into checkins
-    (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
-  select n.id, n.platform_id, n.gym_id, n.product_id, 'pending', n.checked_in_at, n.expires_at, n.created_at,
-         n.member
-  from json_to_recordset($2::json) as n(id bigint, platform_id text, gym_id bigint, product_id bigint,
-                                        checked_in_at bigint, expires_at bigint, created_at bigint, member text)
+  ${insertRows('checkins', '$2', 'n', CHECKIN_COLUMNS)}
   returning 1
 ), new_transactions as (
-  insert into transactions
-    (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-  select * from json_to_recordset($3::json) as t(checkin_id bigint, partner_id bigint, gym_id bigint,
-                                                 product_id bigint, platform_id text, payout_cents bigint,
-                                                 currency text, validated_at bigint)
+  ${insertRows('transactions', '$3', 't', TRANSACTION_COLUMNS)}
   returning id, checkin_id
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
@@ -56,8 +66,7 @@ with status as (
   where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
   returning 1
 ), audited as (
-  insert into audit_log (actor, action, entity, entity_id, at)
-  select * from json_to_recordset($7::json) as a(actor text, action text, entity text, entity_id text, at bigint)
+  ${insertRows('audit_log', '$7', 'a', AUDIT_COLUMNS)}
   returning 1
 ), logged as (
   insert into events (id, type, occurred_at, partner_id, gym_id, data)
@@ -99,34 +108,12 @@ function parametersOf(writes: readonly Write[]): string[] {
         break;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
-      case 'insert-checkin': {
-        const c = write.checkin;
-        checkins.push({
-          id: c.id,
-          platform_id: c.platformId,
-          gym_id: c.gymId,
-          product_id: c.productId,
-          checked_in_at: c.checkedInAt,
-          expires_at: c.expiresAt,
-          created_at: c.createdAt,
-          member: memberColumn(c.member),
-        });
+      case 'insert-checkin':
+        checkins.push(checkinRow(write.checkin));
         break;
-      }
-      case 'insert-transaction': {
-        const t = write.transaction;
-        transactions.push({
-          checkin_id: t.checkinId,
-          partner_id: t.partnerId,
-          gym_id: t.gymId,
-          product_id: t.productId,
-          platform_id: t.platformId,
-          payout_cents: t.payoutCents,
-          currency: t.currency,
-          validated_at: t.validatedAt,
-        });
+      case 'insert-transaction':
+        transactions.push(transactionRow(write.transaction));
         break;
-      }
       case 'insert-code':
       case 'update-code':
         (write.kind === 'insert-code' ? newCodes : updatedCodes).push({
@@ -139,31 +126,12 @@ function parametersOf(writes: readonly Write[]): string[] {
       case 'delete-code':
         deletedCodes.push({ gym_id: write.gymId, platform_id: write.platformId });
         break;
-      case 'audit': {
-        const e = write.entry;
-        audit.push({
-          actor: actorName(e.actor),
-          action: e.action,
-          entity: e.entity,
-          entity_id: String(e.entityId),
-          at: write.at,
-        });
+      case 'audit':
+        audit.push(auditRow(write.entry, write.at));
         break;
-      }
-      case 'event': {
-        const e = write.event;
-        events.push({
-          id: newEventId(),
-          type: e.type,
-          occurred_at: e.occurredAt,
-          partner_id: e.partnerId,
-          gym_id: e.gymId,
-          // The column holds the payload's JSON text exactly as JSON.stringify wrote it.
-          data: JSON.stringify(e.data),
-          transaction_of: write.transactionOf ?? null,
-        });
+      case 'event':
+        events.push({ ...eventRow(write.event), transaction_of: write.transactionOf ?? null });
         break;
-      }
     }
   }
   // In the order of the statement's parameters, $1 to $8.

@@ -1,15 +1,27 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Checkin } from '../../../domain/entities.js';
 import type { LatestCheckin } from '../../../domain/decisions/validation.js';
-import type { NewEvent } from '../../../domain/events.js';
-import { newEventId } from '../../../domain/events.js';
-import { memberColumn } from '../../../domain/member-details.js';
-import { actorName } from '../../../domain/audit.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import { toLatestCheckin, type LatestCheckinRow } from '../../changes/change-readers.js';
-import { toCheckin } from '../../access/checkin-repository.js';
+import {
+  AUDIT_COLUMNS,
+  CHECKIN_COLUMNS,
+  EVENT_COLUMNS,
+  TRANSACTION_COLUMNS,
+  auditRow,
+  checkinRow,
+  eventRow,
+  insertNamed,
+  toCheckin,
+  toLatestCheckin,
+  transactionRow,
+  withTransactionId,
+  type LatestCheckinRow,
+  type NewAuditRow,
+  type NewCheckinRow,
+  type NewEventRow,
+  type NewTransactionRow,
+} from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
-import { withTransactionId } from '../../changes/write-applier.js';
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite/sqlite-group-commit.ts), prepared
@@ -53,14 +65,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const toCancelled = lazy<[number, number, string]>(
     "update checkins set status = 'cancelled', cancelled_at = ? where id = ? and status = ?",
   );
-  const insertCheckin = lazy<[number, string, number, number, number, number, number, string | null]>(
-    `insert into checkins (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
-     values (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
-  );
-  const insertTransaction = lazy<[number, number, number, number, string, number, string, number]>(
-    `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertCheckin = lazy<[NewCheckinRow]>(insertNamed('checkins', CHECKIN_COLUMNS));
+  const insertTransaction = lazy<[NewTransactionRow]>(insertNamed('transactions', TRANSACTION_COLUMNS));
   const insertCode = lazy<[number, string, string, number, number]>(
     'insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)',
   );
@@ -68,37 +74,18 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
   );
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
-  const audit = lazy<[string, string, string, string, number]>(
-    'insert into audit_log (actor, action, entity, entity_id, at) values (?, ?, ?, ?, ?)',
-  );
-  const event = lazy<[string, string, number, number, number, string]>(
-    'insert into events (id, type, occurred_at, partner_id, gym_id, data) values (?, ?, ?, ?, ?, ?)',
-  );
+  const audit = lazy<[NewAuditRow]>(insertNamed('audit_log', AUDIT_COLUMNS));
+  const event = lazy<[NewEventRow]>(insertNamed('events', EVENT_COLUMNS));
 
   function changed(result: SqliteDatabase.RunResult, write: Write['kind']): void {
     if (result.changes === 0) throw new StaleDecisionError(write);
   }
 
-  function appendEvent(e: NewEvent): void {
-    event().run(newEventId(), e.type, e.occurredAt, e.partnerId, e.gymId, JSON.stringify(e.data));
-  }
-
   function apply(write: Write, transactions: Map<number, number>): void {
     switch (write.kind) {
-      case 'insert-checkin': {
-        const c = write.checkin;
-        insertCheckin().run(
-          c.id,
-          c.platformId,
-          c.gymId,
-          c.productId,
-          c.checkedInAt,
-          c.expiresAt,
-          c.createdAt,
-          memberColumn(c.member),
-        );
+      case 'insert-checkin':
+        insertCheckin().run(checkinRow(write.checkin));
         return;
-      }
       case 'checkin-status': {
         const statement = write.to === 'validated' ? toValidated() : toCancelled();
         changed(statement.run(write.at, write.checkinId, write.from), write.kind);
@@ -106,16 +93,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       }
       case 'insert-transaction': {
         const t = write.transaction;
-        const { lastInsertRowid } = insertTransaction().run(
-          t.checkinId,
-          t.partnerId,
-          t.gymId,
-          t.productId,
-          t.platformId,
-          t.payoutCents,
-          t.currency,
-          t.validatedAt,
-        );
+        const { lastInsertRowid } = insertTransaction().run(transactionRow(t));
         transactions.set(t.checkinId, Number(lastInsertRowid));
         return;
       }
@@ -128,13 +106,11 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'delete-code':
         changed(deleteCode().run(write.gymId, write.platformId), write.kind);
         return;
-      case 'audit': {
-        const e = write.entry;
-        audit().run(actorName(e.actor), e.action, e.entity, String(e.entityId), write.at);
+      case 'audit':
+        audit().run(auditRow(write.entry, write.at));
         return;
-      }
       case 'event':
-        appendEvent(withTransactionId(write, transactions));
+        event().run(eventRow(withTransactionId(write, transactions)));
         return;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');

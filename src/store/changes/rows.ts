@@ -1,0 +1,175 @@
+import { actorName, type AuditEvent } from '../../domain/audit.js';
+import type { LatestCheckin } from '../../domain/decisions/validation.js';
+import type { Checkin, LedgerTransaction } from '../../domain/entities.js';
+import { newEventId, type NewEvent } from '../../domain/events.js';
+import { memberColumn, memberFromColumn } from '../../domain/member-details.js';
+import type { Write } from '../../domain/writes.js';
+import type { AuditLogTable, CheckinRow, EventsTable, TransactionsTable } from '../database.js';
+
+/**
+ * The rows every write path shares — the query builder, SQLite's prepared statements, PostgreSQL's batch — built
+ * and read here once, so the three write and read the same columns and values (docs/architecture.md, "The write
+ * path").
+ */
+
+/** The latest check-in as every path reads it (one row: check-in, product, gym's partner). */
+export interface LatestCheckinRow {
+  id: number;
+  status: LatestCheckin['status'];
+  checked_in_at: number;
+  expires_at: number;
+  product_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  partner_id: number;
+  member: string | null;
+}
+
+export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
+  return {
+    id: row.id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    product: {
+      id: row.product_id,
+      description: row.description,
+      payoutCents: row.payout_cents,
+      currency: row.currency,
+    },
+    partnerId: row.partner_id,
+    member: memberFromColumn(row.member),
+  };
+}
+
+export function toCheckin(row: CheckinRow): Checkin {
+  return {
+    id: row.id,
+    platformId: row.platform_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    validatedAt: row.validated_at,
+    cancelledAt: row.cancelled_at,
+    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
+  };
+}
+
+/** A new check-in's row: pending, with the id the store reserved for it. */
+export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['checkin']) {
+  return {
+    id: checkin.id,
+    platform_id: checkin.platformId,
+    gym_id: checkin.gymId,
+    product_id: checkin.productId,
+    status: 'pending' as const,
+    checked_in_at: checkin.checkedInAt,
+    expires_at: checkin.expiresAt,
+    created_at: checkin.createdAt,
+    member: memberColumn(checkin.member),
+  } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at'>;
+}
+
+/** A visit's transaction row. */
+export function transactionRow(transaction: Omit<LedgerTransaction, 'id'>) {
+  return {
+    checkin_id: transaction.checkinId,
+    partner_id: transaction.partnerId,
+    gym_id: transaction.gymId,
+    product_id: transaction.productId,
+    platform_id: transaction.platformId,
+    payout_cents: transaction.payoutCents,
+    currency: transaction.currency,
+    validated_at: transaction.validatedAt,
+  } satisfies Omit<TransactionsTable, 'id' | 'commit_order'>;
+}
+
+/** An event's row: a fresh id, and its payload's JSON text exactly as JSON.stringify writes it. */
+export function eventRow(event: NewEvent) {
+  return {
+    id: newEventId(),
+    type: event.type,
+    occurred_at: event.occurredAt,
+    partner_id: event.partnerId,
+    gym_id: event.gymId,
+    data: JSON.stringify(event.data),
+  } satisfies Omit<EventsTable, 'position'>;
+}
+
+/** An audit row. */
+export function auditRow(entry: AuditEvent, at: number) {
+  return {
+    actor: actorName(entry.actor),
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: String(entry.entityId),
+    at,
+  } satisfies Omit<AuditLogTable, 'id'>;
+}
+
+export type NewCheckinRow = ReturnType<typeof checkinRow>;
+export type NewTransactionRow = ReturnType<typeof transactionRow>;
+export type NewEventRow = ReturnType<typeof eventRow>;
+export type NewAuditRow = ReturnType<typeof auditRow>;
+
+/** An event that names a transaction this change inserted gets the id the database gave it. */
+export function withTransactionId(
+  write: Extract<Write, { kind: 'event' }>,
+  transactions: ReadonlyMap<number, number>,
+): NewEvent {
+  if (write.transactionOf === undefined) return write.event;
+  const id = transactions.get(write.transactionOf);
+  if (id === undefined) throw new Error('an event names a transaction its change did not insert');
+  return { ...write.event, data: { ...write.event.data, transaction_id: id } };
+}
+
+/** A column's type, as PostgreSQL's batch reads its json rows (SQLite stores the same values). */
+type SqlType = 'bigint' | 'text';
+/** Every column of a kind of new row, once, in the order each statement lists them: a missing one is a type error. */
+type Columns<R> = { readonly [C in keyof R]: SqlType };
+
+export const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
+  id: 'bigint',
+  platform_id: 'text',
+  gym_id: 'bigint',
+  product_id: 'bigint',
+  status: 'text',
+  checked_in_at: 'bigint',
+  expires_at: 'bigint',
+  created_at: 'bigint',
+  member: 'text',
+};
+export const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
+  checkin_id: 'bigint',
+  partner_id: 'bigint',
+  gym_id: 'bigint',
+  product_id: 'bigint',
+  platform_id: 'text',
+  payout_cents: 'bigint',
+  currency: 'text',
+  validated_at: 'bigint',
+};
+export const EVENT_COLUMNS: Columns<NewEventRow> = {
+  id: 'text',
+  type: 'text',
+  occurred_at: 'bigint',
+  partner_id: 'bigint',
+  gym_id: 'bigint',
+  data: 'text',
+};
+export const AUDIT_COLUMNS: Columns<NewAuditRow> = {
+  actor: 'text',
+  action: 'text',
+  entity: 'text',
+  entity_id: 'text',
+  at: 'bigint',
+};
+
+/** `insert into <table> (…) values (@…)`: a statement that takes a row built above as named parameters. */
+export function insertNamed(table: string, columns: Readonly<Record<string, SqlType>>): string {
+  const names = Object.keys(columns);
+  return `insert into ${table} (${names.join(', ')}) values (${names.map((c) => `@${c}`).join(', ')})`;
+}
