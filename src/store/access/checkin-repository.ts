@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { Checkin } from '../../domain/entities.js';
 import { checkinRow, toCheckin } from '../changes/rows.js';
+import { expiredAt, literal, validatedBetween, waitingAt } from '../changes/rule-sql.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -47,9 +48,7 @@ export async function validationsBetween(
     .select('validated_at')
     .where('gym_id', '=', member.gymId)
     .where('platform_id', '=', member.platformId)
-    .where('status', '=', 'validated')
-    .where('validated_at', '>=', start)
-    .where('validated_at', '<', end)
+    .where(sql.raw<boolean>(validatedBetween('checkins', literal(start), literal(end))))
     .execute();
   return rows.map((row) => Number(row.validated_at));
 }
@@ -70,10 +69,9 @@ export async function listCheckins(
   let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
   if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
-  if (filter.status === 'expired')
-    query = query.where('status', '=', 'pending').where('expires_at', '<=', now);
+  if (filter.status === 'expired') query = query.where(sql.raw<boolean>(expiredAt('checkins', literal(now))));
   else if (filter.status === 'pending')
-    query = query.where('status', '=', 'pending').where('expires_at', '>', now);
+    query = query.where(sql.raw<boolean>(waitingAt('checkins', literal(now))));
   else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   const rows = await query
     .orderBy('id')

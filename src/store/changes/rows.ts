@@ -4,7 +4,7 @@ import type { Checkin, LedgerTransaction } from '../../domain/entities.js';
 import { newEventId, type NewEvent } from '../../domain/events.js';
 import { memberColumn, memberFromColumn } from '../../domain/member-details.js';
 import type { Write } from '../../domain/writes.js';
-import type { AuditLogTable, CheckinRow, EventsTable, TransactionsTable } from '../database.js';
+import type { AuditLogTable, CheckinRow, EventsTable, TransactionRow } from '../database.js';
 
 /**
  * The rows every write path shares — the query builder, SQLite's prepared statements, PostgreSQL's batch — built
@@ -24,7 +24,12 @@ export interface LatestCheckinRow {
   currency: string;
   partner_id: number;
   member: string | null;
+  /** The id the validation's transaction takes: reserved where the check-in is pending (id-reservation.ts). */
+  transaction_id: number | string | null;
 }
+
+export const toReservedId = (id: number | string | null): number | undefined =>
+  id === null ? undefined : Number(id);
 
 export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
   return {
@@ -74,8 +79,9 @@ export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['
 }
 
 /** A visit's transaction row. */
-export function transactionRow(transaction: Omit<LedgerTransaction, 'id'>) {
+export function transactionRow(transaction: LedgerTransaction) {
   return {
+    id: transaction.id,
     checkin_id: transaction.checkinId,
     partner_id: transaction.partnerId,
     gym_id: transaction.gymId,
@@ -84,7 +90,7 @@ export function transactionRow(transaction: Omit<LedgerTransaction, 'id'>) {
     payout_cents: transaction.payoutCents,
     currency: transaction.currency,
     validated_at: transaction.validatedAt,
-  } satisfies Omit<TransactionsTable, 'id' | 'commit_order'>;
+  } satisfies Omit<TransactionRow, 'commit_order'>;
 }
 
 /** An event's row: a fresh id, and its payload's JSON text exactly as JSON.stringify writes it. */
@@ -115,17 +121,6 @@ export type NewTransactionRow = ReturnType<typeof transactionRow>;
 export type NewEventRow = ReturnType<typeof eventRow>;
 export type NewAuditRow = ReturnType<typeof auditRow>;
 
-/** An event that names a transaction this change inserted gets the id the database gave it. */
-export function withTransactionId(
-  write: Extract<Write, { kind: 'event' }>,
-  transactions: ReadonlyMap<number, number>,
-): NewEvent {
-  if (write.transactionOf === undefined) return write.event;
-  const id = transactions.get(write.transactionOf);
-  if (id === undefined) throw new Error('an event names a transaction its change did not insert');
-  return { ...write.event, data: { ...write.event.data, transaction_id: id } };
-}
-
 /** A column's type, as PostgreSQL's batch reads its json rows (SQLite stores the same values). */
 type SqlType = 'bigint' | 'text';
 /** Every column of a kind of new row, once, in the order each statement lists them: a missing one is a type error. */
@@ -143,6 +138,7 @@ export const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
   member: 'text',
 };
 export const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
+  id: 'bigint',
   checkin_id: 'bigint',
   partner_id: 'bigint',
   gym_id: 'bigint',

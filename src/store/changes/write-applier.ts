@@ -8,7 +8,6 @@ import type { Database } from '../database.js';
 import { appendEvents } from '../events/event-repository.js';
 import { insertReversal } from '../ledger/reversal-repository.js';
 import { insertTransaction } from '../ledger/transaction-repository.js';
-import { withTransactionId } from './rows.js';
 
 /**
  * Carries out a decision's writes through the query builder, inside the caller's transaction. A write that finds
@@ -16,21 +15,14 @@ import { withTransactionId } from './rows.js';
  */
 export async function applyWrites(db: Kysely<Database>, writes: readonly Write[]): Promise<void> {
   const events: NewEvent[] = [];
-  /** The ids the database gave the transactions inserted here, by check-in. */
-  const transactions = new Map<number, number>();
   for (const write of writes) {
-    if (write.kind === 'event') events.push(withTransactionId(write, transactions));
-    else if (write.kind === 'insert-transaction') {
-      transactions.set(write.transaction.checkinId, await insertTransaction(db, write.transaction));
-    } else if (!(await applyOne(db, write))) throw new StaleDecisionError(write.kind);
+    if (write.kind === 'event') events.push(write.event);
+    else if (!(await applyOne(db, write))) throw new StaleDecisionError(write.kind);
   }
   await appendEvents(db, events);
 }
 
-async function applyOne(
-  db: Kysely<Database>,
-  write: Exclude<Write, { kind: 'event' | 'insert-transaction' }>,
-): Promise<boolean> {
+async function applyOne(db: Kysely<Database>, write: Exclude<Write, { kind: 'event' }>): Promise<boolean> {
   switch (write.kind) {
     case 'insert-checkin':
       await insertCheckinRow(db, write.checkin);
@@ -45,6 +37,9 @@ async function applyOne(
       return deleteCustomCode(db, write);
     case 'audit':
       await recordAudit(db, write.entry, write.at);
+      return true;
+    case 'insert-transaction':
+      await insertTransaction(db, write.transaction);
       return true;
     case 'insert-reversal':
       await insertReversal(db, write.reversal);

@@ -25,12 +25,7 @@ export async function findTransaction(db: Db, id: number): Promise<LedgerTransac
   return row && toTransaction(row);
 }
 
-/** Inserts a transaction and returns the id the database gave it. */
-export async function insertTransaction(db: Db, transaction: Omit<LedgerTransaction, 'id'>): Promise<number> {
-  const row = await db
-    .insertInto('transactions')
-    .values(transactionRow(transaction))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/** Inserts a visit's transaction with the id the store reserved for it (src/store/changes/id-reservation.ts). */
+export async function insertTransaction(db: Db, transaction: LedgerTransaction): Promise<void> {
+  await db.insertInto('transactions').values(transactionRow(transaction)).execute();
 }

@@ -63,6 +63,7 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       gym_id: r.gymId,
       platform_id: r.platformId,
       wants_code: r.customCode !== undefined,
+      now: r.now,
     }),
     toState: toValidationState,
   }),

@@ -3,6 +3,7 @@ import { StaleDecisionError, type Write } from '../../../domain/writes.js';
 import {
   AUDIT_COLUMNS,
   CHECKIN_COLUMNS,
+  EVENT_COLUMNS,
   TRANSACTION_COLUMNS,
   auditRow,
   checkinRow,
@@ -16,17 +17,18 @@ import type { Step } from './postgres-pipeline.js';
 const STALE = 'gatehouse: the state changed under a decision: ';
 
 /** `insert into <table> (…) select … from` the json parameter's rows, in the columns the rows are built with. */
-function insertRows(
-  table: string,
-  parameter: string,
-  alias: string,
-  columns: Readonly<Record<string, string>>,
-) {
+function insertRows(table: string, parameter: string, alias: string, columns: Columns) {
   const names = Object.keys(columns).join(', ');
-  const typed = Object.entries(columns).map(([name, type]) => `${name} ${type}`);
   return `insert into ${table} (${names})
-  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed.join(', ')})`;
+  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed(columns)})`;
 }
+
+type Columns = Readonly<Record<string, string>>;
+const typed = (columns: Columns) =>
+  Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+const EVENTS = Object.keys(EVENT_COLUMNS).join(', ');
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
@@ -49,7 +51,7 @@ with status as (
   returning 1
 ), new_transactions as (
   ${insertRows('transactions', '$3', 't', TRANSACTION_COLUMNS)}
-  returning id, checkin_id
+  returning 1
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
   select x.gym_id, x.platform_id, x.code, x.at, x.at
@@ -69,15 +71,9 @@ with status as (
   ${insertRows('audit_log', '$7', 'a', AUDIT_COLUMNS)}
   returning 1
 ), logged as (
-  insert into events (id, type, occurred_at, partner_id, gym_id, data)
-  select e.id, e.type, e.occurred_at, e.partner_id, e.gym_id,
-         -- The id the insert above gave the transaction the event names (its data holds null there until now).
-         case when t.id is null then e.data
-              else replace(e.data, '"transaction_id":null', '"transaction_id":' || t.id) end
-  from rows from (json_to_recordset($8::json) as (id text, type text, occurred_at bigint, partner_id bigint,
-                                                 gym_id bigint, data text, transaction_of bigint))
-    with ordinality as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of, ord)
-  left join new_transactions t on t.checkin_id = e.transaction_of
+  insert into events (${EVENTS})
+  select ${EVENTS}
+  from rows from (json_to_recordset($8::json) as (${typed(EVENT_COLUMNS)})) with ordinality as e(${EVENTS}, ord)
   order by e.ord
   returning 1
 ), missed as (
@@ -130,7 +126,7 @@ function parametersOf(writes: readonly Write[]): string[] {
         audit.push(auditRow(write.entry, write.at));
         break;
       case 'event':
-        events.push({ ...eventRow(write.event), transaction_of: write.transactionOf ?? null });
+        events.push(eventRow(write.event));
         break;
     }
   }

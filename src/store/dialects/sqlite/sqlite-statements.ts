@@ -1,6 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Checkin } from '../../../domain/entities.js';
-import type { LatestCheckin } from '../../../domain/decisions/validation.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
 import {
   AUDIT_COLUMNS,
@@ -13,8 +12,8 @@ import {
   insertNamed,
   toCheckin,
   toLatestCheckin,
+  toReservedId,
   transactionRow,
-  withTransactionId,
   type LatestCheckinRow,
   type NewAuditRow,
   type NewCheckinRow,
@@ -22,6 +21,8 @@ import {
   type NewTransactionRow,
 } from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
+import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
+import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite/sqlite-group-commit.ts), prepared
@@ -35,11 +36,11 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     return () => (statement ??= database.prepare<P, R>(text));
   }
 
-  const latest = lazy<[number, string], LatestCheckinRow>(
+  const latest = lazy<[number, number, string], LatestCheckinRow>(
     `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
-            g.partner_id, c.member
+            g.partner_id, c.member, ${reservedTransactionId(false, 'c', '?')} as transaction_id
      from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
-     where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
+     where c.gym_id = ? and c.platform_id = ? order by ${latestFirst('c')} limit 1`,
   );
   const code = lazy<[number, string], { code: string; updated_at: number }>(
     'select code, updated_at from custom_codes where gym_id = ? and platform_id = ?',
@@ -52,12 +53,10 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     { id: number; gym_id: number; description: string; retired_at: number | null }
   >('select id, gym_id, description, retired_at from products where id = ?');
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
-    `select validated_at from checkins
-     where gym_id = ? and platform_id = ? and status = 'validated' and validated_at >= ? and validated_at < ?`,
+    `select validated_at from checkins c
+     where c.gym_id = ? and c.platform_id = ? and ${validatedBetween('c', '?', '?')}`,
   );
-  const nextCheckinId = lazy<[], { id: number }>(
-    "select coalesce((select seq from sqlite_sequence where name = 'checkins'), 0) + 1 as id",
-  );
+  const nextCheckinId = lazy<[], { id: number }>(`select ${nextId(false, 'checkins')} as id`);
   const checkin = lazy<[number], CheckinRow>('select * from checkins where id = ?');
   const toValidated = lazy<[number, number, string]>(
     "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
@@ -81,7 +80,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     if (result.changes === 0) throw new StaleDecisionError(write);
   }
 
-  function apply(write: Write, transactions: Map<number, number>): void {
+  function apply(write: Write): void {
     switch (write.kind) {
       case 'insert-checkin':
         insertCheckin().run(checkinRow(write.checkin));
@@ -91,12 +90,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
         changed(statement.run(write.at, write.checkinId, write.from), write.kind);
         return;
       }
-      case 'insert-transaction': {
-        const t = write.transaction;
-        const { lastInsertRowid } = insertTransaction().run(transactionRow(t));
-        transactions.set(t.checkinId, Number(lastInsertRowid));
+      case 'insert-transaction':
+        insertTransaction().run(transactionRow(write.transaction));
         return;
-      }
       case 'insert-code':
         insertCode().run(write.gymId, write.platformId, write.code, write.at, write.at);
         return;
@@ -110,7 +106,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
         audit().run(auditRow(write.entry, write.at));
         return;
       case 'event':
-        event().run(eventRow(withTransactionId(write, transactions)));
+        event().run(eventRow(write.event));
         return;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
@@ -118,9 +114,13 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   }
 
   return {
-    latestCheckin(gymId: number, platformId: string): LatestCheckin | undefined {
-      const row = latest().get(gymId, platformId);
-      return row && toLatestCheckin(row);
+    /** The latest check-in, and the id its validation's transaction would take. */
+    latestCheckin(gymId: number, platformId: string, now: number) {
+      const row = latest().get(now, gymId, platformId);
+      return {
+        latest: row && toLatestCheckin(row),
+        transactionId: toReservedId(row?.transaction_id ?? null),
+      };
     },
     code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
       const row = code().get(gymId, platformId);
@@ -165,8 +165,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
     applyWrites(writes: readonly Write[]): void {
-      const transactions = new Map<number, number>();
-      for (const write of writes) apply(write, transactions);
+      for (const write of writes) apply(write);
     },
   };
 }
