@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { Checkin } from '../../domain/entities.js';
 import { checkinRow, toCheckin } from '../changes/rows.js';
-import { expiredAt, literal, validatedBetween, waitingAt } from '../changes/rule-sql.js';
+import { STAMPED_AT, expiredAt, literal, validatedBetween, waitingAt } from '../changes/rule-sql.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -25,11 +25,7 @@ export async function setCheckinStatus(
 ): Promise<boolean> {
   const result = await db
     .updateTable('checkins')
-    .set(
-      change.to === 'validated'
-        ? { status: 'validated', validated_at: change.at }
-        : { status: 'cancelled', cancelled_at: change.at },
-    )
+    .set({ status: change.to, [STAMPED_AT[change.to]]: change.at })
     .where('id', '=', change.checkinId)
     .where('status', '=', change.from)
     .executeTakeFirst();

@@ -30,3 +30,19 @@ export const literal = (value: number): string => {
   if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
   return String(value);
 };
+
+/**
+ * A status change stamps its time in the target status's column, and is guarded by the status it expects
+ * (`where status = from`): a change that finds another status misses.
+ */
+export const STAMPED_AT = { validated: 'validated_at', cancelled: 'cancelled_at' } as const;
+
+/**
+ * The writes that name the state they expect (a status, an existing code): one that misses means the decision
+ * was made from a state that has changed since, and the change is rolled back and decided again
+ * (StaleDecisionError). The batched paths check these; the query builder too, and reads a code insert that finds
+ * a code as one more (on the batched paths the single writer or the members' locks rule that out, and the unique
+ * key would refuse it).
+ */
+export const GUARDED_WRITES = ['checkin-status', 'update-code', 'delete-code'] as const;
+export type GuardedWrite = (typeof GUARDED_WRITES)[number];

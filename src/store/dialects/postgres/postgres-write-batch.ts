@@ -10,6 +10,7 @@ import {
   eventRow,
   transactionRow,
 } from '../../changes/rows.js';
+import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rule-sql.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 
@@ -30,6 +31,22 @@ const typed = (columns: Columns) =>
     .join(', ');
 const EVENTS = Object.keys(EVENT_COLUMNS).join(', ');
 
+/** Each target status stamps its own column; the others keep theirs. */
+const STAMPS = Object.entries(STAMPED_AT)
+  .map(([to, column]) => `${column} = case when s.to_status = '${to}' then s.at else c.${column} end`)
+  .join(',\n      ');
+
+/** Each guarded write's rows (its CTE) and requests (its parameter): fewer rows than requests is a miss. */
+const GUARDS: { readonly [K in GuardedWrite]: readonly [cte: string, parameter: string] } = {
+  'checkin-status': ['status', '$1'],
+  'update-code': ['updated_codes', '$5'],
+  'delete-code': ['deleted_codes', '$6'],
+};
+const MISSES = GUARDED_WRITES.map((kind) => {
+  const [cte, parameter] = GUARDS[kind];
+  return `when (select count(*) from ${cte}) <> json_array_length(${parameter}::json) then '${kind}'`;
+}).join('\n    ');
+
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
  * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/changes/write-applier.ts):
@@ -40,9 +57,7 @@ const EVENTS = Object.keys(EVENT_COLUMNS).join(', ');
 const WRITE_BATCH = `
 with status as (
   update checkins c
-  set status = s.to_status,
-      validated_at = case when s.to_status = 'validated' then s.at else c.validated_at end,
-      cancelled_at = case when s.to_status = 'cancelled' then s.at else c.cancelled_at end
+  set status = s.to_status, ${STAMPS}
   from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
   where c.id = s.id and c.status = s.from_status
   returning 1
@@ -78,9 +93,7 @@ with status as (
   returning 1
 ), missed as (
   select case
-    when (select count(*) from status) <> json_array_length($1::json) then 'checkin-status'
-    when (select count(*) from updated_codes) <> json_array_length($5::json) then 'update-code'
-    when (select count(*) from deleted_codes) <> json_array_length($6::json) then 'delete-code'
+    ${MISSES}
   end as kind
 )
 -- A guarded write that missed fails the statement (a cast the server refuses, naming the write's kind), so the
@@ -143,8 +156,6 @@ export function writeStep(writes: readonly Write[]): Step | undefined {
 /** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
 export function asStaleDecision(error: unknown): unknown {
   if (!(error instanceof pg.DatabaseError) || error.code !== '22P02') return error;
-  const kind = STALE_KINDS.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
+  const kind = GUARDED_WRITES.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
   return kind === undefined ? error : new StaleDecisionError(kind);
 }
-
-const STALE_KINDS = ['checkin-status', 'update-code', 'delete-code'] as const;

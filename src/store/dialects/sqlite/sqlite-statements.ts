@@ -22,7 +22,7 @@ import {
 } from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
-import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
+import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite/sqlite-group-commit.ts), prepared
@@ -58,12 +58,13 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   );
   const nextCheckinId = lazy<[], { id: number }>(`select ${nextId(false, 'checkins')} as id`);
   const checkin = lazy<[number], CheckinRow>('select * from checkins where id = ?');
-  const toValidated = lazy<[number, number, string]>(
-    "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
-  );
-  const toCancelled = lazy<[number, number, string]>(
-    "update checkins set status = 'cancelled', cancelled_at = ? where id = ? and status = ?",
-  );
+  /** A status change, guarded by the status it expects. */
+  const toStatus = (to: keyof typeof STAMPED_AT) =>
+    lazy<[number, number, string]>(
+      `update checkins set status = '${to}', ${STAMPED_AT[to]} = ? where id = ? and status = ?`,
+    );
+  const toValidated = toStatus('validated');
+  const toCancelled = toStatus('cancelled');
   const insertCheckin = lazy<[NewCheckinRow]>(insertNamed('checkins', CHECKIN_COLUMNS));
   const insertTransaction = lazy<[NewTransactionRow]>(insertNamed('transactions', TRANSACTION_COLUMNS));
   const insertCode = lazy<[number, string, string, number, number]>(
@@ -76,7 +77,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const audit = lazy<[NewAuditRow]>(insertNamed('audit_log', AUDIT_COLUMNS));
   const event = lazy<[NewEventRow]>(insertNamed('events', EVENT_COLUMNS));
 
-  function changed(result: SqliteDatabase.RunResult, write: Write['kind']): void {
+  function changed(result: SqliteDatabase.RunResult, write: GuardedWrite): void {
     if (result.changes === 0) throw new StaleDecisionError(write);
   }
 
