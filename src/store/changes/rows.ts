@@ -126,7 +126,7 @@ type SqlType = 'bigint' | 'text';
 /** Every column of a kind of new row, once, in the order each statement lists them: a missing one is a type error. */
 type Columns<R> = { readonly [C in keyof R]: SqlType };
 
-export const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
+const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
   id: 'bigint',
   platform_id: 'text',
   gym_id: 'bigint',
@@ -137,7 +137,7 @@ export const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
   created_at: 'bigint',
   member: 'text',
 };
-export const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
+const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
   id: 'bigint',
   checkin_id: 'bigint',
   partner_id: 'bigint',
@@ -148,7 +148,7 @@ export const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
   currency: 'text',
   validated_at: 'bigint',
 };
-export const EVENT_COLUMNS: Columns<NewEventRow> = {
+const EVENT_COLUMNS: Columns<NewEventRow> = {
   id: 'text',
   type: 'text',
   occurred_at: 'bigint',
@@ -156,7 +156,7 @@ export const EVENT_COLUMNS: Columns<NewEventRow> = {
   gym_id: 'bigint',
   data: 'text',
 };
-export const AUDIT_COLUMNS: Columns<NewAuditRow> = {
+const AUDIT_COLUMNS: Columns<NewAuditRow> = {
   actor: 'text',
   action: 'text',
   entity: 'text',
@@ -164,8 +164,16 @@ export const AUDIT_COLUMNS: Columns<NewAuditRow> = {
   at: 'bigint',
 };
 
+/** Each table the write paths insert into, with its new row's columns. */
+export const NEW_ROWS = {
+  checkins: CHECKIN_COLUMNS,
+  transactions: TRANSACTION_COLUMNS,
+  events: EVENT_COLUMNS,
+  audit_log: AUDIT_COLUMNS,
+} as const;
+
 /** `insert into <table> (…) values (@…)`: a statement that takes a row built above as named parameters. */
-export function insertNamed(table: string, columns: Readonly<Record<string, SqlType>>): string {
-  const names = Object.keys(columns);
+export function insertNamed(table: keyof typeof NEW_ROWS): string {
+  const names = Object.keys(NEW_ROWS[table]);
   return `insert into ${table} (${names.join(', ')}) values (${names.map((c) => `@${c}`).join(', ')})`;
 }

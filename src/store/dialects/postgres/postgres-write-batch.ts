@@ -1,15 +1,6 @@
 import pg from 'pg';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import {
-  AUDIT_COLUMNS,
-  CHECKIN_COLUMNS,
-  EVENT_COLUMNS,
-  TRANSACTION_COLUMNS,
-  auditRow,
-  checkinRow,
-  eventRow,
-  transactionRow,
-} from '../../changes/rows.js';
+import { NEW_ROWS, auditRow, checkinRow, eventRow, transactionRow } from '../../changes/rows.js';
 import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rule-sql.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
@@ -18,7 +9,8 @@ import type { Step } from './postgres-pipeline.js';
 const STALE = 'gatehouse: the state changed under a decision: ';
 
 /** `insert into <table> (…) select … from` the json parameter's rows, in the columns the rows are built with. */
-function insertRows(table: string, parameter: string, alias: string, columns: Columns) {
+function insertRows(table: keyof typeof NEW_ROWS, parameter: string, alias: string) {
+  const columns = NEW_ROWS[table];
   const names = Object.keys(columns).join(', ');
   return `insert into ${table} (${names})
   select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed(columns)})`;
@@ -29,7 +21,7 @@ const typed = (columns: Columns) =>
   Object.entries(columns)
     .map(([name, type]) => `${name} ${type}`)
     .join(', ');
-const EVENTS = Object.keys(EVENT_COLUMNS).join(', ');
+const EVENTS = Object.keys(NEW_ROWS.events).join(', ');
 
 /** Each target status stamps its own column; the others keep theirs. */
 const STAMPS = Object.entries(STAMPED_AT)
@@ -62,10 +54,10 @@ with status as (
   where c.id = s.id and c.status = s.from_status
   returning 1
 ), new_checkins as (
-  ${insertRows('checkins', '$2', 'n', CHECKIN_COLUMNS)}
+  ${insertRows('checkins', '$2', 'n')}
   returning 1
 ), new_transactions as (
-  ${insertRows('transactions', '$3', 't', TRANSACTION_COLUMNS)}
+  ${insertRows('transactions', '$3', 't')}
   returning 1
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
@@ -83,12 +75,12 @@ with status as (
   where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
   returning 1
 ), audited as (
-  ${insertRows('audit_log', '$7', 'a', AUDIT_COLUMNS)}
+  ${insertRows('audit_log', '$7', 'a')}
   returning 1
 ), logged as (
   insert into events (${EVENTS})
   select ${EVENTS}
-  from rows from (json_to_recordset($8::json) as (${typed(EVENT_COLUMNS)})) with ordinality as e(${EVENTS}, ord)
+  from rows from (json_to_recordset($8::json) as (${typed(NEW_ROWS.events)})) with ordinality as e(${EVENTS}, ord)
   order by e.ord
   returning 1
 ), missed as (

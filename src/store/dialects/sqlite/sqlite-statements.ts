@@ -2,10 +2,6 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { Checkin } from '../../../domain/entities.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
 import {
-  AUDIT_COLUMNS,
-  CHECKIN_COLUMNS,
-  EVENT_COLUMNS,
-  TRANSACTION_COLUMNS,
   auditRow,
   checkinRow,
   eventRow,
@@ -65,8 +61,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     );
   const toValidated = toStatus('validated');
   const toCancelled = toStatus('cancelled');
-  const insertCheckin = lazy<[NewCheckinRow]>(insertNamed('checkins', CHECKIN_COLUMNS));
-  const insertTransaction = lazy<[NewTransactionRow]>(insertNamed('transactions', TRANSACTION_COLUMNS));
+  const insertCheckin = lazy<[NewCheckinRow]>(insertNamed('checkins'));
+  const insertTransaction = lazy<[NewTransactionRow]>(insertNamed('transactions'));
   const insertCode = lazy<[number, string, string, number, number]>(
     'insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)',
   );
@@ -74,8 +70,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
   );
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
-  const audit = lazy<[NewAuditRow]>(insertNamed('audit_log', AUDIT_COLUMNS));
-  const event = lazy<[NewEventRow]>(insertNamed('events', EVENT_COLUMNS));
+  const audit = lazy<[NewAuditRow]>(insertNamed('audit_log'));
+  const event = lazy<[NewEventRow]>(insertNamed('events'));
 
   function changed(result: SqliteDatabase.RunResult, write: GuardedWrite): void {
     if (result.changes === 0) throw new StaleDecisionError(write);
