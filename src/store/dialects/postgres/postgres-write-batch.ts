@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import { NEW_ROWS, auditRow, checkinRow, eventRow, transactionRow } from '../../changes/rows.js';
+import { NEW_ROWS } from '../../changes/row-columns.js';
+import { auditRow, checkinRow, eventRow, transactionRow } from '../../changes/rows.js';
 import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rule-sql.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';

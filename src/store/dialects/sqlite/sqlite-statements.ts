@@ -5,7 +5,6 @@ import {
   auditRow,
   checkinRow,
   eventRow,
-  insertNamed,
   toCheckin,
   toLatestCheckin,
   toReservedId,
@@ -16,6 +15,7 @@ import {
   type NewEventRow,
   type NewTransactionRow,
 } from '../../changes/rows.js';
+import { insertNamed } from '../../changes/row-columns.js';
 import type { CheckinRow } from '../../database.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
 import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
