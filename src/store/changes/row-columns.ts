@@ -56,8 +56,16 @@ export const NEW_ROWS = {
   audit_log: AUDIT_COLUMNS,
 } as const;
 
-/** `insert into <table> (…) values (@…)`: a statement that takes a row built above as named parameters. */
-export function insertNamed(table: keyof typeof NEW_ROWS): string {
-  const names = Object.keys(NEW_ROWS[table]);
-  return `insert into ${table} (${names.join(', ')}) values (${names.map((c) => `@${c}`).join(', ')})`;
+export type NewRowTable = keyof typeof NEW_ROWS;
+
+/**
+ * `insert into <table> (…) values (?, …)`, and how a row built in rows.ts becomes its parameters, in the same
+ * order. Positional: better-sqlite3 binds them faster than named ones (about 0.5 µs an insert).
+ */
+export function positionalInsert<T extends NewRowTable>(table: T) {
+  const names = Object.keys(NEW_ROWS[table]) as (keyof (typeof NEW_ROWS)[T])[];
+  return {
+    text: `insert into ${table} (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`,
+    values: (row: { readonly [C in keyof (typeof NEW_ROWS)[T]]: unknown }) => names.map((name) => row[name]),
+  };
 }

@@ -10,12 +10,8 @@ import {
   toReservedId,
   transactionRow,
   type LatestCheckinRow,
-  type NewAuditRow,
-  type NewCheckinRow,
-  type NewEventRow,
-  type NewTransactionRow,
 } from '../../changes/rows.js';
-import { insertNamed } from '../../changes/row-columns.js';
+import { positionalInsert, type NewRowTable } from '../../changes/row-columns.js';
 import type { CheckinRow } from '../../database.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
 import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
@@ -61,8 +57,14 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     );
   const toValidated = toStatus('validated');
   const toCancelled = toStatus('cancelled');
-  const insertCheckin = lazy<[NewCheckinRow]>(insertNamed('checkins'));
-  const insertTransaction = lazy<[NewTransactionRow]>(insertNamed('transactions'));
+  /** An insert of a row built in src/store/changes/rows.ts. */
+  function insert<T extends NewRowTable>(table: T) {
+    const { text, values } = positionalInsert(table);
+    const statement = lazy<[unknown[]]>(text);
+    return (row: Parameters<typeof values>[0]) => statement().run(values(row));
+  }
+  const insertCheckin = insert('checkins');
+  const insertTransaction = insert('transactions');
   const insertCode = lazy<[number, string, string, number, number]>(
     'insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)',
   );
@@ -70,8 +72,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
   );
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
-  const audit = lazy<[NewAuditRow]>(insertNamed('audit_log'));
-  const event = lazy<[NewEventRow]>(insertNamed('events'));
+  const audit = insert('audit_log');
+  const event = insert('events');
 
   function changed(result: SqliteDatabase.RunResult, write: GuardedWrite): void {
     if (result.changes === 0) throw new StaleDecisionError(write);
@@ -80,7 +82,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   function apply(write: Write): void {
     switch (write.kind) {
       case 'insert-checkin':
-        insertCheckin().run(checkinRow(write.checkin));
+        insertCheckin(checkinRow(write.checkin));
         return;
       case 'checkin-status': {
         const statement = write.to === 'validated' ? toValidated() : toCancelled();
@@ -88,7 +90,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
         return;
       }
       case 'insert-transaction':
-        insertTransaction().run(transactionRow(write.transaction));
+        insertTransaction(transactionRow(write.transaction));
         return;
       case 'insert-code':
         insertCode().run(write.gymId, write.platformId, write.code, write.at, write.at);
@@ -100,10 +102,10 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
         changed(deleteCode().run(write.gymId, write.platformId), write.kind);
         return;
       case 'audit':
-        audit().run(auditRow(write.entry, write.at));
+        audit(auditRow(write.entry, write.at));
         return;
       case 'event':
-        event().run(eventRow(write.event));
+        event(eventRow(write.event));
         return;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
