@@ -188,6 +188,54 @@ function restrict(patterns) {
   };
 }
 
+/*
+ * Inside the store (docs/architecture.md, "The write path"): the change engine in src/store/changes/, one folder
+ * per dialect in src/store/dialects/, the repositories by feature. The engine runs on every dialect, so it
+ * imports none; a dialect never borrows from the other; a repository is plain query-builder code that any
+ * path may call, so it imports no dialect and, of the engine, only the definitions every path shares: the rows
+ * (changes/rows.ts) and the rules' SQL (changes/rule-sql.ts). Each block repeats STORE: a file's last matching
+ * block sets its rules.
+ */
+const WHY_WRITE_PATH = 'see docs/architecture.md, "The write path"';
+const STORE_CHANGES = {
+  regex: `${UP}dialects${SLASH}`,
+  message: `The change engine runs on every dialect and imports none of them; a dialect calls the engine (${WHY_WRITE_PATH}).`,
+};
+const otherDialect = (name) => ({
+  regex: `${UP}(?:dialects${SLASH})?${name}${SLASH}`,
+  message: `One dialect never imports the other: what both need lives in src/store/changes/ (${WHY_WRITE_PATH}).`,
+});
+const STORE_REPOSITORIES = [
+  {
+    regex: `${UP}dialects${SLASH}`,
+    message: `A repository is query-builder code every dialect may call: it imports no dialect (${WHY_WRITE_PATH}).`,
+  },
+  {
+    regex: `${UP}changes${SLASH}(?!rows\\.js$|rule-sql\\.js$)`,
+    message: `Of the change engine a repository imports only the shared rows and rules (changes/rows.ts, changes/rule-sql.ts): the engine calls repositories, not the other way round (${WHY_WRITE_PATH}).`,
+  },
+];
+const REPOSITORY_FOLDERS = ['access', 'catalog', 'events', 'ledger', 'members', 'webhooks'];
+
+export const storeWings = [
+  { name: 'store/changes', files: ['src/store/changes/**/*.ts'], rules: restrict([...STORE, STORE_CHANGES]) },
+  {
+    name: 'store/dialect-sqlite',
+    files: ['src/store/dialects/sqlite/**/*.ts'],
+    rules: restrict([...STORE, otherDialect('postgres')]),
+  },
+  {
+    name: 'store/dialect-postgres',
+    files: ['src/store/dialects/postgres/**/*.ts'],
+    rules: restrict([...STORE, otherDialect('sqlite')]),
+  },
+  {
+    name: 'store/repositories',
+    files: REPOSITORY_FOLDERS.map((folder) => `src/store/${folder}/**/*.ts`),
+    rules: restrict([...STORE, ...STORE_REPOSITORIES]),
+  },
+];
+
 export const layers = [
   { name: 'layers/domain', files: ['src/domain/**/*.ts'], rules: restrict([...DOMAIN, DOMAIN_PACKAGES]) },
   {
@@ -196,6 +244,7 @@ export const layers = [
     rules: restrict([...DOMAIN, DOMAIN_TEST_PACKAGES]),
   },
   { name: 'layers/store', files: ['src/store/**/*.ts'], rules: restrict(STORE) },
+  ...storeWings,
   { name: 'layers/services', files: ['src/services/**/*.ts'], rules: restrict(SERVICES) },
   { name: 'layers/presenters', files: ['src/presenters/**/*.ts'], rules: restrict(PRESENTERS) },
   { name: 'layers/http', files: ['src/http/**/*.ts'], rules: restrict(HTTP) },

@@ -68,8 +68,9 @@ export interface CheckinFacts {
   readonly member?: MemberDetails | undefined;
 }
 
-/** What a validation adds to the check-in's facts: the ledger row it wrote (its id filled in by the store). */
+/** What a validation adds to the check-in's facts: the ledger row it wrote. */
 export interface ValidationFacts {
+  readonly transactionId: number;
   readonly validatedAt: number;
   readonly payoutCents: number;
   readonly currency: string;
@@ -108,7 +109,7 @@ export function checkinEventData(
     checked_in_at: checkedInAt,
     expires_at: expiresAt,
     ...member,
-    transaction_id: null,
+    transaction_id: validation.transactionId,
     validated_at: formatInstant(validation.validatedAt),
     payout_cents: validation.payoutCents,
     currency: validation.currency,

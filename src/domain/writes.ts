@@ -30,8 +30,8 @@ export type Write =
       readonly to: 'validated' | 'cancelled';
       readonly at: number;
     }
-  /** The store assigns the transaction's id when it inserts it. */
-  | { readonly kind: 'insert-transaction'; readonly transaction: Omit<LedgerTransaction, 'id'> }
+  /** The store reserved the transaction's id when it read the state. */
+  | { readonly kind: 'insert-transaction'; readonly transaction: LedgerTransaction }
   /** The store reserved the reversal's id when it read the state. */
   | { readonly kind: 'insert-reversal'; readonly reversal: Reversal }
   | {
@@ -43,15 +43,7 @@ export type Write =
     }
   | { readonly kind: 'delete-code'; readonly gymId: number; readonly platformId: string }
   | { readonly kind: 'audit'; readonly entry: AuditEvent; readonly at: number }
-  | {
-      readonly kind: 'event';
-      readonly event: NewEvent;
-      /**
-       * The event names the transaction this change inserts for that check-in: the store sets its data's
-       * `transaction_id` (null in the decision) to the id it assigned.
-       */
-      readonly transactionOf?: number;
-    };
+  | { readonly kind: 'event'; readonly event: NewEvent };
 
 /** A state change decided: what to answer, and what to write so that the answer is true. */
 export interface Decision<O> {

@@ -175,3 +175,59 @@ describe('the layers, as npm run lint enforces them', () => {
     expect(await layerErrors(filePath, code)).toEqual([]);
   });
 });
+
+describe('inside the store, as npm run lint enforces it', () => {
+  const WHY = 'see docs/architecture.md, "The write path"';
+  const ONE_DIALECT = `One dialect never imports the other: what both need lives in src/store/changes/ (${WHY}).`;
+  test.each([
+    [
+      'src/store/changes/crossing.ts',
+      "import { jsonRows } from '../dialects/postgres/postgres-json-rows.js';\nexport const j = jsonRows;\n",
+      `no-restricted-imports: '../dialects/postgres/postgres-json-rows.js' import is restricted from being used by a pattern. The change engine runs on every dialect and imports none of them; a dialect calls the engine (${WHY}).`,
+    ],
+    [
+      'src/store/dialects/sqlite/crossing.ts',
+      "import { jsonRows } from '../postgres/postgres-json-rows.js';\nexport const j = jsonRows;\n",
+      `no-restricted-imports: '../postgres/postgres-json-rows.js' import is restricted from being used by a pattern. ${ONE_DIALECT}`,
+    ],
+    [
+      'src/store/dialects/postgres/crossing.ts',
+      "export const load = () => import('../sqlite/sqlite-statements.js');\n",
+      `no-restricted-syntax: ${ONE_DIALECT}`,
+    ],
+    [
+      'src/store/ledger/crossing.ts',
+      "import { createSqliteStore } from '../dialects/sqlite/sqlite-store.js';\nexport const c = createSqliteStore;\n",
+      `no-restricted-imports: '../dialects/sqlite/sqlite-store.js' import is restricted from being used by a pattern. A repository is query-builder code every dialect may call: it imports no dialect (${WHY}).`,
+    ],
+    [
+      'src/store/access/crossing.ts',
+      "import { memberLockKey } from '../changes/member-lock.js';\nexport const k = memberLockKey;\n",
+      `no-restricted-imports: '../changes/member-lock.js' import is restricted from being used by a pattern. Of the change engine a repository imports only the shared rows and rules (changes/rows.ts, changes/rule-sql.ts): the engine calls repositories, not the other way round (${WHY}).`,
+    ],
+    [
+      'src/store/changes/crossing.ts',
+      "import type { FastifyRequest } from 'fastify';\nexport type R = FastifyRequest;\n",
+      'no-restricted-imports: \'fastify\' import is restricted from being used by a pattern. The store knows nothing of HTTP (see docs/architecture.md, "Layers").',
+    ],
+  ])('when %s makes a crossing (%j), then the lint fails with why', async (filePath, code, expected) => {
+    expect(await layerErrors(filePath, code)).toEqual([expected]);
+  });
+
+  test.each([
+    [
+      'src/store/events/allowed.ts',
+      "import { eventRow } from '../changes/rows.js';\nimport { waitingAt } from '../changes/rule-sql.js';\nexport const e = [eventRow, waitingAt];\n",
+    ],
+    [
+      'src/store/dialects/sqlite/allowed.ts',
+      "import { runChange } from '../../changes/unit-of-work.js';\nimport { findGym } from '../../catalog/catalog-repository.js';\nexport const r = [runChange, findGym];\n",
+    ],
+    [
+      'src/store/create-store.ts',
+      "import { createSqliteStore } from './dialects/sqlite/sqlite-store.js';\nexport const c = createSqliteStore;\n",
+    ],
+  ])('when %s imports what its wing may, then the lint is silent', async (filePath, code) => {
+    expect(await layerErrors(filePath, code)).toEqual([]);
+  });
+});

@@ -2,9 +2,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import { OPERATOR } from '../../src/domain/audit.js';
-import type { ChangeKind, ChangeRequest } from '../../src/domain/changes.js';
+import type { BatchedChangeKind, ChangeRequest } from '../../src/domain/changes.js';
 import { StaleDecisionError } from '../../src/domain/writes.js';
-import { runBatch, type BatchItem } from '../../src/store/dialects/postgres/postgres-change-batch.js';
+import type { BatchItem } from '../../src/store/dialects/postgres/postgres-batch-item.js';
+import { runBatch } from '../../src/store/dialects/postgres/postgres-change-batch.js';
 import { arrangePartner, type Arranged } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { startTestApp, type TestApp } from '../fixtures/test-app.js';
@@ -51,7 +52,11 @@ describe.skipIf(!pgAvailable)('PostgreSQL batches carry hostile strings', () => 
     for (const own of result.results) expect(own).toMatchObject({ ok: true });
     return result.results.map((own) => (own.ok ? own.outcome : undefined));
   }
-  const item = <K extends ChangeKind>(kind: K, request: ChangeRequest<K>, platformId: string): BatchItem => ({
+  const item = <K extends BatchedChangeKind>(
+    kind: K,
+    request: ChangeRequest<K>,
+    platformId: string,
+  ): BatchItem => ({
     kind,
     request,
     member: { gymId: a.gym.id, platformId },

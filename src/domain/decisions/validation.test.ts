@@ -29,8 +29,8 @@ const latest = (overrides: Partial<LatestCheckin> = {}): LatestCheckin => ({
 const kinds = (writes: readonly Write[]) => writes.map((write) => write.kind);
 
 describe('decideValidation', () => {
-  test('when the latest check-in is pending and unexpired, then it is validated, paid and announced (the store fills in the transaction id)', () => {
-    const decision = decideValidation(request(), { latest: latest(), code: undefined });
+  test('when the latest check-in is pending and unexpired, then it is validated, paid and announced under the transaction id the store reserved', () => {
+    const decision = decideValidation(request(), { latest: latest(), code: undefined, transactionId: 501 });
     expect(decision).toEqual({
       outcome: { condition: 'valid', productId: 3, productDescription: 'Day pass', validatedAt: NOW },
       writes: [
@@ -38,6 +38,7 @@ describe('decideValidation', () => {
         {
           kind: 'insert-transaction',
           transaction: {
+            id: 501,
             checkinId: 7,
             partnerId: 9,
             gymId: 42,
@@ -63,13 +64,12 @@ describe('decideValidation', () => {
               status: 'validated',
               checked_in_at: '2026-11-23T11:59:00.000Z',
               expires_at: '2026-11-23T12:01:00.000Z',
-              transaction_id: null,
+              transaction_id: 501,
               validated_at: '2026-11-23T12:00:00.000Z',
               payout_cents: 1500,
               currency: 'BRL',
             },
           },
-          transactionOf: 7,
         },
       ],
     });
@@ -79,6 +79,7 @@ describe('decideValidation', () => {
     const decision = decideValidation(request({ customCode: '4321' }), {
       latest: latest(),
       code: undefined,
+      transactionId: 501,
     });
     expect(kinds(decision.writes)).toEqual([
       'checkin-status',
@@ -112,6 +113,8 @@ describe('decideValidation', () => {
       const decision = decideValidation(request({ customCode: 'QR-9' }), {
         latest: checkin,
         code: 'OLD',
+        // Reserved where the check-in is pending, as the store does; an expired one leaves its id unused.
+        transactionId: checkin.status === 'pending' ? 501 : undefined,
       });
       expect(decision).toEqual({
         outcome: { condition },
@@ -138,9 +141,13 @@ describe('decideValidation', () => {
   );
 
   test('when there is no check-in, then nothing is written, not even the code', () => {
-    expect(decideValidation(request({ customCode: '4321' }), { latest: undefined, code: undefined })).toEqual(
-      { outcome: { condition: 'notfound' }, writes: [] },
-    );
+    expect(
+      decideValidation(request({ customCode: '4321' }), {
+        latest: undefined,
+        code: undefined,
+        transactionId: undefined,
+      }),
+    ).toEqual({ outcome: { condition: 'notfound' }, writes: [] });
   });
 
   test('for any check-in, time and code: the outcome is the classification, payment iff valid, a code iff a check-in exists', () => {
@@ -160,6 +167,7 @@ describe('decideValidation', () => {
           const state = {
             latest: c && latest({ status: c.status, expiresAt: NOW + c.expiresIn }),
             code: existed ? 'OLD' : undefined,
+            transactionId: c?.status === 'pending' ? 501 : undefined,
           };
           const { outcome, writes } = decideValidation(request({ customCode: code }), state);
           const condition = classifyCheckin(state.latest, NOW);

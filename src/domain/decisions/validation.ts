@@ -41,6 +41,11 @@ export interface ValidationState {
   readonly latest: LatestCheckin | undefined;
   /** The member's code at the gym before this request (read only where one may be stored). */
   readonly code: string | undefined;
+  /**
+   * The id the transaction takes if the check-in is validated, reserved by the store (as a check-in's is) where the
+   * latest check-in is pending; a reserved id left unused is skipped.
+   */
+  readonly transactionId: number | undefined;
 }
 
 export type ValidationOutcome =
@@ -52,7 +57,7 @@ export type ValidationOutcome =
     }
   | { readonly condition: Exclude<CheckinCondition, 'valid'> };
 
-function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
+function validate(request: ValidationRequest, latest: LatestCheckin, transactionId: number): Write[] {
   const { now } = request;
   const facts: CheckinFacts = {
     id: latest.id,
@@ -69,6 +74,7 @@ function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
     {
       kind: 'insert-transaction',
       transaction: {
+        id: transactionId,
         checkinId: latest.id,
         partnerId: latest.partnerId,
         gymId: request.gymId,
@@ -87,12 +93,12 @@ function validate(request: ValidationRequest, latest: LatestCheckin): Write[] {
         partnerId: latest.partnerId,
         gymId: request.gymId,
         data: checkinEventData(facts, {
+          transactionId,
           validatedAt: now,
           payoutCents: latest.product.payoutCents,
           currency: latest.product.currency,
         }),
       },
-      transactionOf: latest.id,
     },
   ];
 }
@@ -106,10 +112,12 @@ export function decideValidation(
   request: ValidationRequest,
   state: ValidationState,
 ): Decision<ValidationOutcome> {
-  const { latest } = state;
+  const { latest, transactionId } = state;
   const condition = classifyCheckin(latest, request.now);
   const valid = condition === 'valid' && latest !== undefined;
-  const writes = valid ? validate(request, latest) : [];
+  if (valid && transactionId === undefined)
+    throw new Error('no transaction id was reserved for a validation');
+  const writes = valid && transactionId !== undefined ? validate(request, latest, transactionId) : [];
   if (request.customCode !== undefined && upsertsCustomCode(condition) && latest !== undefined) {
     writes.push(
       ...codeWrites({

@@ -1,21 +1,13 @@
 import type { Kysely } from 'kysely';
-import { actorName, type AuditEntry, type AuditEvent } from '../../domain/audit.js';
+import type { AuditEntry, AuditEvent } from '../../domain/audit.js';
 import type { PageRequest } from '../../domain/pagination.js';
+import { auditRow } from '../changes/rows.js';
 import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
 export async function recordAudit(db: Db, event: AuditEvent, at: number): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      actor: actorName(event.actor),
-      action: event.action,
-      entity: event.entity,
-      entity_id: String(event.entityId),
-      at,
-    })
-    .execute();
+  await db.insertInto('audit_log').values(auditRow(event, at)).execute();
 }
 
 export interface AuditFilter {

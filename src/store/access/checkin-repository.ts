@@ -1,55 +1,16 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { Checkin } from '../../domain/entities.js';
-import { memberColumn, memberFromColumn, type MemberDetails } from '../../domain/member-details.js';
+import { checkinRow, toCheckin } from '../changes/rows.js';
+import { STAMPED_AT, expiredAt, literal, validatedBetween, waitingAt } from '../changes/rule-sql.js';
 import type { PageRequest } from '../../domain/pagination.js';
-import type { CheckinRow, Database } from '../database.js';
+import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
-export function toCheckin(row: CheckinRow): Checkin {
-  return {
-    id: row.id,
-    platformId: row.platform_id,
-    gymId: row.gym_id,
-    productId: row.product_id,
-    status: row.status,
-    checkedInAt: row.checked_in_at,
-    expiresAt: row.expires_at,
-    validatedAt: row.validated_at,
-    cancelledAt: row.cancelled_at,
-    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
-  };
-}
-
 /** Inserts a check-in with the id the store reserved for it. */
-export async function insertCheckinRow(
-  db: Db,
-  checkin: {
-    id: number;
-    platformId: string;
-    gymId: number;
-    productId: number;
-    checkedInAt: number;
-    expiresAt: number;
-    createdAt: number;
-    member: MemberDetails | undefined;
-  },
-): Promise<void> {
-  await db
-    .insertInto('checkins')
-    .values({
-      id: checkin.id,
-      platform_id: checkin.platformId,
-      gym_id: checkin.gymId,
-      product_id: checkin.productId,
-      status: 'pending',
-      checked_in_at: checkin.checkedInAt,
-      expires_at: checkin.expiresAt,
-      created_at: checkin.createdAt,
-      member: memberColumn(checkin.member),
-    })
-    .execute();
+export async function insertCheckinRow(db: Db, checkin: Parameters<typeof checkinRow>[0]): Promise<void> {
+  await db.insertInto('checkins').values(checkinRow(checkin)).execute();
 }
 
 export async function findCheckin(db: Db, id: number): Promise<Checkin | undefined> {
@@ -64,11 +25,7 @@ export async function setCheckinStatus(
 ): Promise<boolean> {
   const result = await db
     .updateTable('checkins')
-    .set(
-      change.to === 'validated'
-        ? { status: 'validated', validated_at: change.at }
-        : { status: 'cancelled', cancelled_at: change.at },
-    )
+    .set({ status: change.to, [STAMPED_AT[change.to]]: change.at })
     .where('id', '=', change.checkinId)
     .where('status', '=', change.from)
     .executeTakeFirst();
@@ -87,9 +44,7 @@ export async function validationsBetween(
     .select('validated_at')
     .where('gym_id', '=', member.gymId)
     .where('platform_id', '=', member.platformId)
-    .where('status', '=', 'validated')
-    .where('validated_at', '>=', start)
-    .where('validated_at', '<', end)
+    .where(sql.raw<boolean>(validatedBetween('checkins', literal(start), literal(end))))
     .execute();
   return rows.map((row) => Number(row.validated_at));
 }
@@ -110,10 +65,9 @@ export async function listCheckins(
   let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
   if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
-  if (filter.status === 'expired')
-    query = query.where('status', '=', 'pending').where('expires_at', '<=', now);
+  if (filter.status === 'expired') query = query.where(sql.raw<boolean>(expiredAt('checkins', literal(now))));
   else if (filter.status === 'pending')
-    query = query.where('status', '=', 'pending').where('expires_at', '>', now);
+    query = query.where(sql.raw<boolean>(waitingAt('checkins', literal(now))));
   else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   const rows = await query
     .orderBy('id')

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { literal, waitingAt } from '../changes/rule-sql.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -33,8 +34,7 @@ export async function listWaitingCheckins(
       'checkins.expires_at',
     ])
     .where('checkins.gym_id', '=', gymId)
-    .where('checkins.status', '=', 'pending')
-    .where('checkins.expires_at', '>', now)
+    .where(sql.raw<boolean>(waitingAt('checkins', literal(now))))
     .where('checkins.id', '>', page.afterId)
     .orderBy('checkins.id')
     .limit(page.limit + 1)

@@ -1,15 +1,15 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ChangeKind, ChangeRequest, ChangeState } from '../../domain/changes.js';
-import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
-import { memberFromColumn } from '../../domain/member-details.js';
 import { findGym, findProduct } from '../catalog/catalog-repository.js';
 import { findCheckin, validationsBetween } from '../access/checkin-repository.js';
 import { findCustomCode } from '../members/custom-code-repository.js';
 import type { Database } from '../database.js';
-import { reserveId } from './id-reservation.js';
+import { reserveId, reservedTransactionId } from './id-reservation.js';
 import { memberLockKey } from './member-lock.js';
-import { reserveEntryId, reversedCents } from '../ledger/reversal-repository.js';
+import { latestFirst, literal } from './rule-sql.js';
+import { toLatestCheckin, toReservedId, type LatestCheckinRow } from './rows.js';
+import { reversedCents } from '../ledger/reversal-repository.js';
 import { findTransaction } from '../ledger/transaction-repository.js';
 
 type Db = Kysely<Database>;
@@ -23,13 +23,17 @@ export interface ReadContext {
 
 type Reader<K extends ChangeKind> = (ctx: ReadContext, request: ChangeRequest<K>) => Promise<ChangeState<K>>;
 
-/** The member's most recent check-in at the gym: greatest checked_in_at, ties broken by creation order. */
-export async function latestCheckin(
+/**
+ * The member's most recent check-in at the gym (greatest checked_in_at, ties broken by creation order), with the
+ * id its validation's transaction would take.
+ */
+async function latestCheckin(
   db: Db,
-  gymId: number,
-  platformId: string,
-): Promise<LatestCheckin | undefined> {
-  const row = await db
+  postgres: boolean,
+  request: { gymId: number; platformId: string; now: number },
+): Promise<LatestCheckinRow | undefined> {
+  const reserved = reservedTransactionId(postgres, 'checkins', literal(request.now));
+  return db
     .selectFrom('checkins')
     .innerJoin('products', 'products.id', 'checkins.product_id')
     .innerJoin('gyms', 'gyms.id', 'checkins.gym_id')
@@ -44,45 +48,13 @@ export async function latestCheckin(
       'products.payout_cents',
       'products.currency',
       'gyms.partner_id',
+      sql<number | string | null>`${sql.raw(reserved)}`.as('transaction_id'),
     ])
-    .where('checkins.gym_id', '=', gymId)
-    .where('checkins.platform_id', '=', platformId)
-    .orderBy('checkins.checked_in_at', 'desc')
-    .orderBy('checkins.id', 'desc')
+    .where('checkins.gym_id', '=', request.gymId)
+    .where('checkins.platform_id', '=', request.platformId)
+    .orderBy(sql.raw(latestFirst('checkins')))
     .limit(1)
     .executeTakeFirst();
-  return row && toLatestCheckin(row);
-}
-
-/** The latest check-in as every store implementation reads it (one row: check-in, product, gym's partner). */
-export interface LatestCheckinRow {
-  id: number;
-  status: LatestCheckin['status'];
-  checked_in_at: number;
-  expires_at: number;
-  product_id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-  partner_id: number;
-  member: string | null;
-}
-
-export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
-  return {
-    id: row.id,
-    status: row.status,
-    checkedInAt: row.checked_in_at,
-    expiresAt: row.expires_at,
-    product: {
-      id: row.product_id,
-      description: row.description,
-      payoutCents: row.payout_cents,
-      currency: row.currency,
-    },
-    partnerId: row.partner_id,
-    member: memberFromColumn(row.member),
-  };
 }
 
 async function codeState(ctx: ReadContext, key: { gymId: number; platformId: string }) {
@@ -95,12 +67,13 @@ async function codeState(ctx: ReadContext, key: { gymId: number; platformId: str
 export const readers: { [K in ChangeKind]: Reader<K> } = {
   async validate(ctx, request) {
     await ctx.lock(memberLockKey(request));
-    const latest = await latestCheckin(ctx.trx, request.gymId, request.platformId);
+    const row = await latestCheckin(ctx.trx, ctx.postgres, request);
+    const latest = row && toLatestCheckin(row);
     // The code before matters only where one may be stored: a request that carries one, for a member with a
     // check-in (was it created or updated?).
     const stores = request.customCode !== undefined && latest !== undefined;
     const code = stores ? await findCustomCode(ctx.trx, request) : undefined;
-    return { latest, code: code?.code };
+    return { latest, code: code?.code, transactionId: toReservedId(row?.transaction_id ?? null) };
   },
 
   async 'create-checkin'(ctx, request) {
@@ -161,7 +134,7 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     return {
       transaction,
       reversedCents: await reversedCents(ctx.trx, transaction.id),
-      reversalId: await reserveEntryId(ctx.trx, ctx.postgres),
+      reversalId: await reserveId(ctx.trx, ctx.postgres, 'transactions'),
     };
   },
 };

@@ -15,32 +15,14 @@ import { insertTransaction } from '../ledger/transaction-repository.js';
  */
 export async function applyWrites(db: Kysely<Database>, writes: readonly Write[]): Promise<void> {
   const events: NewEvent[] = [];
-  /** The ids the database gave the transactions inserted here, by check-in. */
-  const transactions = new Map<number, number>();
   for (const write of writes) {
-    if (write.kind === 'event') events.push(withTransactionId(write, transactions));
-    else if (write.kind === 'insert-transaction') {
-      transactions.set(write.transaction.checkinId, await insertTransaction(db, write.transaction));
-    } else if (!(await applyOne(db, write))) throw new StaleDecisionError(write.kind);
+    if (write.kind === 'event') events.push(write.event);
+    else if (!(await applyOne(db, write))) throw new StaleDecisionError(write.kind);
   }
   await appendEvents(db, events);
 }
 
-/** An event that names a transaction this change inserted gets the id the database gave it. */
-export function withTransactionId(
-  write: Extract<Write, { kind: 'event' }>,
-  transactions: ReadonlyMap<number, number>,
-): NewEvent {
-  if (write.transactionOf === undefined) return write.event;
-  const id = transactions.get(write.transactionOf);
-  if (id === undefined) throw new Error('an event names a transaction its change did not insert');
-  return { ...write.event, data: { ...write.event.data, transaction_id: id } };
-}
-
-async function applyOne(
-  db: Kysely<Database>,
-  write: Exclude<Write, { kind: 'event' | 'insert-transaction' }>,
-): Promise<boolean> {
+async function applyOne(db: Kysely<Database>, write: Exclude<Write, { kind: 'event' }>): Promise<boolean> {
   switch (write.kind) {
     case 'insert-checkin':
       await insertCheckinRow(db, write.checkin);
@@ -55,6 +37,9 @@ async function applyOne(
       return deleteCustomCode(db, write);
     case 'audit':
       await recordAudit(db, write.entry, write.at);
+      return true;
+    case 'insert-transaction':
+      await insertTransaction(db, write.transaction);
       return true;
     case 'insert-reversal':
       await insertReversal(db, write.reversal);

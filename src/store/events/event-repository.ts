@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../../domain/events.js';
-import { EVENT_SCAN, newEventId } from '../../domain/events.js';
+import { EVENT_SCAN } from '../../domain/events.js';
+import { eventRow } from '../changes/rows.js';
 import { isPostgres } from '../column-types.js';
 import { horizonPosition, readHorizon } from '../commit-horizon.js';
 import type { Database, EventsTable } from '../database.js';
@@ -10,19 +11,7 @@ type Db = Kysely<Database>;
 /** Appends events; their positions come from the row id (SQLite) or the transaction id (src/store/commit-horizon.ts). */
 export async function appendEvents(db: Db, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await db
-    .insertInto('events')
-    .values(
-      events.map((event) => ({
-        id: newEventId(),
-        type: event.type,
-        occurred_at: event.occurredAt,
-        partner_id: event.partnerId,
-        gym_id: event.gymId,
-        data: JSON.stringify(event.data),
-      })),
-    )
-    .execute();
+  await db.insertInto('events').values(events.map(eventRow)).execute();
 }
 
 export interface EventFilter {

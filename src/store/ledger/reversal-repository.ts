@@ -5,24 +5,7 @@ import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
-/**
- * Reserves the id of a new reversal in the transactions' id space, so a visit and a reversal never share an id and
- * the ledger lists both in one id order. PostgreSQL: the transactions' own sequence. SQLite (the caller holds the
- * write lock): one past the greatest id either table ever had; the insert moves the transactions' AUTOINCREMENT
- * counter past it (insertReversal).
- */
-export async function reserveEntryId(db: Db, postgres: boolean): Promise<number> {
-  const query = postgres
-    ? sql<{ id: number }>`select nextval(pg_get_serial_sequence('transactions', 'id')) as id`
-    : sql<{ id: number }>`select max(
-        coalesce((select seq from sqlite_sequence where name = 'transactions'), 0),
-        coalesce((select max(id) from reversals), 0)) + 1 as id`;
-  const { rows } = await query.execute(db);
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('no ledger entry id could be reserved');
-  return Number(id);
-}
-
+/** Inserts a reversal with the id the store reserved for it in the transactions' id space (src/store/changes/id-reservation.ts). */
 export async function insertReversal(db: Db, reversal: Reversal): Promise<void> {
   await db
     .insertInto('reversals')

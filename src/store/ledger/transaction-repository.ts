@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LedgerTransaction } from '../../domain/entities.js';
+import { transactionRow } from '../changes/rows.js';
 import type { Database, TransactionRow } from '../database.js';
 
 type Db = Kysely<Database>;
@@ -24,21 +25,7 @@ export async function findTransaction(db: Db, id: number): Promise<LedgerTransac
   return row && toTransaction(row);
 }
 
-/** Inserts a transaction and returns the id the database gave it. */
-export async function insertTransaction(db: Db, transaction: Omit<LedgerTransaction, 'id'>): Promise<number> {
-  const row = await db
-    .insertInto('transactions')
-    .values({
-      checkin_id: transaction.checkinId,
-      partner_id: transaction.partnerId,
-      gym_id: transaction.gymId,
-      product_id: transaction.productId,
-      platform_id: transaction.platformId,
-      payout_cents: transaction.payoutCents,
-      currency: transaction.currency,
-      validated_at: transaction.validatedAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/** Inserts a visit's transaction with the id the store reserved for it (src/store/changes/id-reservation.ts). */
+export async function insertTransaction(db: Db, transaction: LedgerTransaction): Promise<void> {
+  await db.insertInto('transactions').values(transactionRow(transaction)).execute();
 }

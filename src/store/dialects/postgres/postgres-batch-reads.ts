@@ -1,6 +1,12 @@
-import type { ChangeKind, ChangeRequest } from '../../../domain/changes.js';
+import {
+  decide,
+  type BatchedChangeKind,
+  type ChangeRequest,
+  type ChangeState,
+} from '../../../domain/changes.js';
 import { RECENT_VALIDATIONS_MS } from '../../../domain/decisions/checkin.js';
-import type { BatchItem } from './postgres-change-batch.js';
+import type { Decision } from '../../../domain/writes.js';
+import type { BatchItem } from './postgres-batch-item.js';
 import {
   CANCELLATION_STATE,
   CODE_STATE,
@@ -18,99 +24,112 @@ import {
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 
-/** Each item's state, or the error its reading made, by the item's place in the batch. */
-export type States = Map<number, unknown>;
-type Row = Record<string, unknown>;
-
-/** How one kind of change reads: its statement, the requests as its parameter, and each row as a state. */
-interface Reader {
-  readonly step: (requests: never[]) => Step;
-  readonly toState: (row: never, request: never) => unknown;
+/** A prepared read statement; the kinds whose reads are the same share one, and one parameter. */
+interface ReadStatement {
+  readonly name: string;
+  readonly text: string;
 }
 
-const READERS: Record<(typeof READS)[number], Reader> = {
-  validate: {
-    step: (requests: ChangeRequest<'validate'>[]) => ({
-      name: 'gatehouse_batch_validation_state',
-      text: VALIDATION_STATE,
-      values: [
-        jsonRows(
-          requests.map((r) => ({
-            gym_id: r.gymId,
-            platform_id: r.platformId,
-            wants_code: r.customCode !== undefined,
-          })),
-        ),
-      ],
+/** How one kind of change reads: its statement, its request as a row of the statement's parameter, its state. */
+interface PgReader<K extends BatchedChangeKind> {
+  readonly statement: ReadStatement;
+  readonly parameter: (request: ChangeRequest<K>) => object;
+  readonly toState: (row: unknown, request: ChangeRequest<K>) => ChangeState<K>;
+}
+
+/** A reader whose statement returns rows of type R: the server's rows are typed here, once. */
+function reader<K extends BatchedChangeKind, R>(definition: {
+  readonly statement: ReadStatement;
+  readonly parameter: (request: ChangeRequest<K>) => object;
+  readonly toState: (row: R, request: ChangeRequest<K>) => ChangeState<K>;
+}): PgReader<K> {
+  return { ...definition, toState: (row, request) => definition.toState(row as R, request) };
+}
+
+/** Custom-code writes read the same, with one statement: the member's code at the gym and the gym's partner. */
+const CODE_READ: ReadStatement = { name: 'gatehouse_batch_code_state', text: CODE_STATE };
+const codeReader = <K extends 'create-code' | 'update-code' | 'delete-code'>() =>
+  reader<K, CodeStateRow>({
+    statement: CODE_READ,
+    parameter: (r) => ({ gym_id: r.gymId, platform_id: r.platformId }),
+    toState: (row, request) => toCodeState(request, row),
+  });
+
+/** Every batched kind's reader, keyed by kind: a kind without one is a type error. */
+const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
+  validate: reader<'validate', ValidationStateRow>({
+    statement: { name: 'gatehouse_batch_validation_state', text: VALIDATION_STATE },
+    parameter: (r) => ({
+      gym_id: r.gymId,
+      platform_id: r.platformId,
+      wants_code: r.customCode !== undefined,
+      now: r.now,
     }),
-    toState: (row: ValidationStateRow) => toValidationState(row),
-  },
-  'create-checkin': {
-    step: (requests: ChangeRequest<'create-checkin'>[]) => ({
-      name: 'gatehouse_batch_creation_state',
-      text: CREATION_STATE,
-      values: [
-        jsonRows(
-          requests.map((r) => ({
-            gym_id: r.gymId,
-            platform_id: r.platformId,
-            product_id: r.productId,
-            since: r.now - RECENT_VALIDATIONS_MS,
-            until: r.now + RECENT_VALIDATIONS_MS,
-          })),
-        ),
-      ],
+    toState: toValidationState,
+  }),
+  'create-checkin': reader<'create-checkin', CreationStateRow>({
+    statement: { name: 'gatehouse_batch_creation_state', text: CREATION_STATE },
+    parameter: (r) => ({
+      gym_id: r.gymId,
+      platform_id: r.platformId,
+      product_id: r.productId,
+      since: r.now - RECENT_VALIDATIONS_MS,
+      until: r.now + RECENT_VALIDATIONS_MS,
     }),
-    toState: (row: CreationStateRow) => toCreationState(row),
-  },
-  'cancel-checkin': {
-    step: (requests: ChangeRequest<'cancel-checkin'>[]) => ({
-      name: 'gatehouse_batch_cancellation_state',
-      text: CANCELLATION_STATE,
-      values: [jsonRows(requests.map((r) => ({ id: r.checkinId })))],
-    }),
-    toState: (row: CancellationStateRow) => toCancellationState(row),
-  },
-  'create-code': {
-    step: (requests: ChangeRequest<'create-code'>[]) => ({
-      name: 'gatehouse_batch_code_state',
-      text: CODE_STATE,
-      values: [jsonRows(requests.map((r) => ({ gym_id: r.gymId, platform_id: r.platformId })))],
-    }),
-    toState: (row: CodeStateRow, request: ChangeRequest<'create-code'>) => toCodeState(request, row),
-  },
+    toState: toCreationState,
+  }),
+  'cancel-checkin': reader<'cancel-checkin', CancellationStateRow>({
+    statement: { name: 'gatehouse_batch_cancellation_state', text: CANCELLATION_STATE },
+    parameter: (r) => ({ id: r.checkinId }),
+    toState: toCancellationState,
+  }),
+  'create-code': codeReader(),
+  'update-code': codeReader(),
+  'delete-code': codeReader(),
 };
 
-/** The kinds whose reads differ: code writes share one. */
-const READS = ['validate', 'create-checkin', 'cancel-checkin', 'create-code'] as const;
+/** The read statements in one stable order, each sent once per batch that needs it. */
+const STATEMENTS = [...new Set(Object.values(PG_READERS).map((r) => r.statement))];
 
-/** The batch's reads, one statement per kind it holds, with the items' places in the batch. */
-export function readsOf(items: readonly BatchItem[]) {
-  return READS.flatMap((kind) => {
-    const places = items.flatMap((item, place) => (readKindOf(item.kind) === kind ? [place] : []));
+/** One change of the batch, planned: the statement it reads with, its parameter row, and its decision. */
+export interface PlannedChange {
+  readonly statement: ReadStatement;
+  readonly parameter: object;
+  /** Decides the change from its row; throws the refusal its reading or its decision made. */
+  readonly decide: (row: unknown) => Decision<unknown>;
+}
+
+function plan<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>): PlannedChange {
+  const read: PgReader<K> = PG_READERS[kind];
+  return {
+    statement: read.statement,
+    parameter: read.parameter(request),
+    decide: (row) => decide[kind](request, read.toState(row, request)),
+  };
+}
+
+export function planAll(items: readonly BatchItem[]): PlannedChange[] {
+  return items.map((item) => plan(item.kind, item.request));
+}
+
+/** The batch's reads, one statement per kind of read it holds, with the places in the batch of its changes. */
+export function readsOf(planned: readonly PlannedChange[]) {
+  return STATEMENTS.flatMap((statement) => {
+    const places = planned.flatMap((p, place) => (p.statement === statement ? [place] : []));
     if (places.length === 0) return [];
-    const requests = places.map((place) => items[place]?.request) as never[];
-    return [{ kind, places, requests, step: READERS[kind].step(requests) }];
+    const parameters = places.map((place) => planned[place]?.parameter);
+    const step: Step = { name: statement.name, text: statement.text, values: [jsonRows(parameters)] };
+    return [{ statement, places, step }];
   });
 }
 
-function readKindOf(kind: ChangeKind): ChangeKind {
-  return kind === 'update-code' || kind === 'delete-code' ? 'create-code' : kind;
-}
-
-/** Each item's state (or the error its reading made), by its place in the batch. */
-export function statesOf(reads: ReturnType<typeof readsOf>, results: readonly Row[][]): States {
-  const states: States = new Map();
-  reads.forEach(({ kind, places, requests }, index) => {
-    const rows = results[index] ?? [];
-    if (rows.length !== places.length) throw new Error(`the batched ${kind} lost a request`);
-    places.forEach((place, i) => {
-      try {
-        states.set(place, { state: READERS[kind].toState(rows[i] as never, requests[i] as never) });
-      } catch (error) {
-        states.set(place, { error });
-      }
-    });
+/** Each change's row, by its place in the batch: every statement returns one row per request, in order. */
+export function rowsOf(reads: ReturnType<typeof readsOf>, results: readonly unknown[][]): unknown[] {
+  const rows: unknown[] = [];
+  reads.forEach(({ statement, places }, index) => {
+    const got = results[index] ?? [];
+    if (got.length !== places.length) throw new Error(`the batched ${statement.name} lost a request`);
+    places.forEach((place, i) => (rows[place] = got[i]));
   });
-  return states;
+  return rows;
 }

@@ -1,8 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
-import type { ChangeKind, ChangeOutcome, ChangeRequest } from '../../../domain/changes.js';
+import type { BatchedChangeKind, ChangeKind, ChangeOutcome, ChangeRequest } from '../../../domain/changes.js';
 import { memberLockKey } from '../../changes/member-lock.js';
-import { runBatch, type BatchItem } from './postgres-change-batch.js';
+import type { BatchItem } from './postgres-batch-item.js';
+import { runBatch } from './postgres-change-batch.js';
 
 interface Pending extends BatchItem {
   readonly resolve: (outcome: unknown) => void;
@@ -105,7 +106,7 @@ export function createBatchedChanges(options: BatchedChangesOptions) {
 
   return {
     /** Queues a change on the member·gym it locks; resolves with its outcome once its batch has committed. */
-    apply<K extends ChangeKind>(
+    apply<K extends BatchedChangeKind>(
       kind: K,
       request: ChangeRequest<K>,
       member: { gymId: number; platformId: string },

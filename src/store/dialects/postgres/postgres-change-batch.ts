@@ -1,19 +1,12 @@
 import pg from 'pg';
-import { decide, type ChangeKind, type ChangeRequest, type ChangeState } from '../../../domain/changes.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
 import { memberLockKey } from '../../changes/member-lock.js';
+import type { BatchItem } from './postgres-batch-item.js';
 import { jsonRows } from './postgres-json-rows.js';
 import { pipeline, type Step } from './postgres-pipeline.js';
-import { readsOf, statesOf, type States } from './postgres-batch-reads.js';
+import { planAll, readsOf, rowsOf, type PlannedChange } from './postgres-batch-reads.js';
 import { BEGIN, COMMIT, MEMBER_LOCKS } from './postgres-change-statements.js';
 import { asStaleDecision, writeStep } from './postgres-write-batch.js';
-
-/** One change of a batch, with the member·gym it locks (a cancellation's is looked up before it is queued). */
-export interface BatchItem<K extends ChangeKind = ChangeKind> {
-  readonly kind: K;
-  readonly request: ChangeRequest<K>;
-  readonly member: { readonly gymId: number; readonly platformId: string };
-}
 
 /** A change's own answer: its outcome, or the refusal its decision (or its reading) made. */
 export type ItemResult =
@@ -32,19 +25,16 @@ function refusedByServer(error: unknown): boolean {
   );
 }
 
-function decideOne<K extends ChangeKind>(kind: K, request: ChangeRequest<K>, state: ChangeState<K>) {
-  return decide[kind](request, state);
-}
-
-/** Lets the domain decide each item from its state; collects every decision's writes. */
-function decideAll(items: readonly BatchItem[], states: States): { results: ItemResult[]; writes: Write[] } {
+/** Lets the domain decide each change from its row; collects every decision's writes. */
+function decideAll(
+  planned: readonly PlannedChange[],
+  rows: readonly unknown[],
+): { results: ItemResult[]; writes: Write[] } {
   const writes: Write[] = [];
-  const results = items.map((item, place): ItemResult => {
-    const read = states.get(place) as { state?: unknown; error?: unknown } | undefined;
-    if (read === undefined) return { ok: false, error: new Error('the batch lost a request') };
-    if (!('state' in read)) return { ok: false, error: read.error };
+  const results = planned.map((change, place): ItemResult => {
     try {
-      const decision = decideOne(item.kind, item.request, read.state as ChangeState<ChangeKind>);
+      // A reading may refuse too (a check-in that lost its product): that is this change's own failure.
+      const decision = change.decide(rows[place]);
       writes.push(...decision.writes);
       return { ok: true, outcome: decision.outcome };
     } catch (error) {
@@ -78,9 +68,10 @@ export async function runBatch(
   try {
     const keys = [...new Set(items.map((item) => memberLockKey(item.member)))];
     const locks: Step = { name: 'gatehouse_batch_locks', text: MEMBER_LOCKS, values: [jsonRows(keys)] };
-    const reads = readsOf(items);
+    const planned = planAll(items);
+    const reads = readsOf(planned);
     const read = await pipeline(client, [BEGIN_STEP, locks, ...reads.map((r) => r.step)]);
-    const decided = decideAll(items, statesOf(reads, read.slice(2)));
+    const decided = decideAll(planned, rowsOf(reads, read.slice(2)));
     results = decided.results;
     const write = writeStep(decided.writes);
     committing = true;

@@ -1,8 +1,9 @@
 import type { CancellationState, CreationState } from '../../../domain/decisions/checkin.js';
 import type { CodeState } from '../../../domain/decisions/custom-code.js';
 import type { ValidationState } from '../../../domain/decisions/validation.js';
-import { toLatestCheckin, type LatestCheckinRow } from '../../changes/change-readers.js';
-import { toCheckin } from '../../access/checkin-repository.js';
+import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
+import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
+import { toCheckin, toLatestCheckin, toReservedId, type LatestCheckinRow } from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
 
 /**
@@ -30,15 +31,16 @@ export const COMMIT = 'commit';
  */
 export const VALIDATION_STATE = `
 select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
-       g.partner_id, c.member, case when r.wants_code then cc.code end as code
-from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text, wants_code boolean))
-  with ordinality as r(gym_id, platform_id, wants_code, ord)
+       g.partner_id, c.member, case when r.wants_code then cc.code end as code,
+       ${reservedTransactionId(true, 'c', 'r.now')} as transaction_id
+from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text, wants_code boolean, now bigint))
+  with ordinality as r(gym_id, platform_id, wants_code, now, ord)
 left join lateral (
   select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
          checkins.member
   from checkins
   where checkins.gym_id = r.gym_id and checkins.platform_id = r.platform_id
-  order by checkins.checked_in_at desc, checkins.id desc
+  order by ${latestFirst('checkins')}
   limit 1
 ) c on true
 left join products p on p.id = c.product_id
@@ -52,7 +54,11 @@ export type ValidationStateRow = (LatestCheckinRow | { readonly [K in keyof Late
 };
 
 export function toValidationState(row: ValidationStateRow): ValidationState {
-  return { latest: row.id === null ? undefined : toLatestCheckin(row), code: row.code ?? undefined };
+  return {
+    latest: row.id === null ? undefined : toLatestCheckin(row),
+    code: row.code ?? undefined,
+    transactionId: toReservedId(row.transaction_id),
+  };
 }
 
 /**
@@ -64,9 +70,9 @@ export const CREATION_STATE = `
 select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
        p.id as product_id, p.gym_id as product_gym_id, p.description, p.retired_at as product_retired_at,
        array(select c.validated_at from checkins c
-        where c.gym_id = r.gym_id and c.platform_id = r.platform_id and c.status = 'validated'
-          and c.validated_at >= r.since and c.validated_at < r.until) as validations,
-       nextval(pg_get_serial_sequence('checkins', 'id')) as checkin_id
+        where c.gym_id = r.gym_id and c.platform_id = r.platform_id
+          and ${validatedBetween('c', 'r.since', 'r.until')}) as validations,
+       ${nextId(true, 'checkins')} as checkin_id
 from rows from (json_to_recordset($1::json)
   as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint))
   with ordinality as r(gym_id, platform_id, product_id, since, until, ord)

@@ -2,7 +2,7 @@ import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import {
   isBatched,
-  type ChangeKind,
+  type BatchedChangeKind,
   type ChangeOutcome,
   type ChangeRequest,
 } from '../../../domain/changes.js';
@@ -63,7 +63,7 @@ export function createPostgresStore(options: StoreOptions): Store {
         });
 
   /** A change joins a batch on the member·gym it locks; a cancellation's is its check-in's, read first. */
-  async function batch<K extends ChangeKind>(
+  async function batch<K extends BatchedChangeKind>(
     changes: NonNullable<typeof batched>,
     kind: K,
     request: ChangeRequest<K>,
@@ -85,7 +85,9 @@ export function createPostgresStore(options: StoreOptions): Store {
     write,
     serialize,
     apply: (kind, request) =>
-      batched === undefined || !isBatched(kind) ? builder(kind, request) : batch(batched, kind, request),
+      batched === undefined || !isBatched(kind)
+        ? builder(kind, request)
+        : batch(batched, kind, request as ChangeRequest<typeof kind>),
     watchKeyChanges: (onChange) =>
       unlisten.push(
         listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>

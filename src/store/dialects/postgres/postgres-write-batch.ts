@@ -1,13 +1,44 @@
 import pg from 'pg';
-import { actorName } from '../../../domain/audit.js';
-import { newEventId } from '../../../domain/events.js';
-import { memberColumn } from '../../../domain/member-details.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
+import { NEW_ROWS } from '../../changes/row-columns.js';
+import { auditRow, checkinRow, eventRow, transactionRow } from '../../changes/rows.js';
+import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rule-sql.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
+
+/** `insert into <table> (…) select … from` the json parameter's rows, in the columns the rows are built with. */
+function insertRows(table: keyof typeof NEW_ROWS, parameter: string, alias: string) {
+  const columns = NEW_ROWS[table];
+  const names = Object.keys(columns).join(', ');
+  return `insert into ${table} (${names})
+  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed(columns)})`;
+}
+
+type Columns = Readonly<Record<string, string>>;
+const typed = (columns: Columns) =>
+  Object.entries(columns)
+    .map(([name, type]) => `${name} ${type}`)
+    .join(', ');
+const EVENTS = Object.keys(NEW_ROWS.events).join(', ');
+
+/** Each target status stamps its own column; the others keep theirs. */
+const STAMPS = Object.entries(STAMPED_AT)
+  .map(([to, column]) => `${column} = case when s.to_status = '${to}' then s.at else c.${column} end`)
+  .join(',\n      ');
+
+/** Each guarded write's rows (its CTE) and requests (its parameter): fewer rows than requests is a miss. */
+const GUARDS: { readonly [K in GuardedWrite]: readonly [cte: string, parameter: string] } = {
+  'checkin-status': ['status', '$1'],
+  'update-code': ['updated_codes', '$5'],
+  'delete-code': ['deleted_codes', '$6'],
+};
+const MISSES = GUARDED_WRITES.map((kind) => {
+  const [cte, parameter] = GUARDS[kind];
+  return `when (select count(*) from ${cte}) <> json_array_length(${parameter}::json) then '${kind}'`;
+}).join('\n    ');
 
 /**
  * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
@@ -19,27 +50,16 @@ const STALE = 'gatehouse: the state changed under a decision: ';
 const WRITE_BATCH = `
 with status as (
   update checkins c
-  set status = s.to_status,
-      validated_at = case when s.to_status = 'validated' then s.at else c.validated_at end,
-      cancelled_at = case when s.to_status = 'cancelled' then s.at else c.cancelled_at end
+  set status = s.to_status, ${STAMPS}
   from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
   where c.id = s.id and c.status = s.from_status
   returning 1
 ), new_checkins as (
-  insert into checkins
-    (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
-  select n.id, n.platform_id, n.gym_id, n.product_id, 'pending', n.checked_in_at, n.expires_at, n.created_at,
-         n.member
-  from json_to_recordset($2::json) as n(id bigint, platform_id text, gym_id bigint, product_id bigint,
-                                        checked_in_at bigint, expires_at bigint, created_at bigint, member text)
+  ${insertRows('checkins', '$2', 'n')}
   returning 1
 ), new_transactions as (
-  insert into transactions
-    (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-  select * from json_to_recordset($3::json) as t(checkin_id bigint, partner_id bigint, gym_id bigint,
-                                                 product_id bigint, platform_id text, payout_cents bigint,
-                                                 currency text, validated_at bigint)
-  returning id, checkin_id
+  ${insertRows('transactions', '$3', 't')}
+  returning 1
 ), new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
   select x.gym_id, x.platform_id, x.code, x.at, x.at
@@ -56,26 +76,17 @@ with status as (
   where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
   returning 1
 ), audited as (
-  insert into audit_log (actor, action, entity, entity_id, at)
-  select * from json_to_recordset($7::json) as a(actor text, action text, entity text, entity_id text, at bigint)
+  ${insertRows('audit_log', '$7', 'a')}
   returning 1
 ), logged as (
-  insert into events (id, type, occurred_at, partner_id, gym_id, data)
-  select e.id, e.type, e.occurred_at, e.partner_id, e.gym_id,
-         -- The id the insert above gave the transaction the event names (its data holds null there until now).
-         case when t.id is null then e.data
-              else replace(e.data, '"transaction_id":null', '"transaction_id":' || t.id) end
-  from rows from (json_to_recordset($8::json) as (id text, type text, occurred_at bigint, partner_id bigint,
-                                                 gym_id bigint, data text, transaction_of bigint))
-    with ordinality as e(id, type, occurred_at, partner_id, gym_id, data, transaction_of, ord)
-  left join new_transactions t on t.checkin_id = e.transaction_of
+  insert into events (${EVENTS})
+  select ${EVENTS}
+  from rows from (json_to_recordset($8::json) as (${typed(NEW_ROWS.events)})) with ordinality as e(${EVENTS}, ord)
   order by e.ord
   returning 1
 ), missed as (
   select case
-    when (select count(*) from status) <> json_array_length($1::json) then 'checkin-status'
-    when (select count(*) from updated_codes) <> json_array_length($5::json) then 'update-code'
-    when (select count(*) from deleted_codes) <> json_array_length($6::json) then 'delete-code'
+    ${MISSES}
   end as kind
 )
 -- A guarded write that missed fails the statement (a cast the server refuses, naming the write's kind), so the
@@ -99,34 +110,12 @@ function parametersOf(writes: readonly Write[]): string[] {
         break;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
-      case 'insert-checkin': {
-        const c = write.checkin;
-        checkins.push({
-          id: c.id,
-          platform_id: c.platformId,
-          gym_id: c.gymId,
-          product_id: c.productId,
-          checked_in_at: c.checkedInAt,
-          expires_at: c.expiresAt,
-          created_at: c.createdAt,
-          member: memberColumn(c.member),
-        });
+      case 'insert-checkin':
+        checkins.push(checkinRow(write.checkin));
         break;
-      }
-      case 'insert-transaction': {
-        const t = write.transaction;
-        transactions.push({
-          checkin_id: t.checkinId,
-          partner_id: t.partnerId,
-          gym_id: t.gymId,
-          product_id: t.productId,
-          platform_id: t.platformId,
-          payout_cents: t.payoutCents,
-          currency: t.currency,
-          validated_at: t.validatedAt,
-        });
+      case 'insert-transaction':
+        transactions.push(transactionRow(write.transaction));
         break;
-      }
       case 'insert-code':
       case 'update-code':
         (write.kind === 'insert-code' ? newCodes : updatedCodes).push({
@@ -139,31 +128,12 @@ function parametersOf(writes: readonly Write[]): string[] {
       case 'delete-code':
         deletedCodes.push({ gym_id: write.gymId, platform_id: write.platformId });
         break;
-      case 'audit': {
-        const e = write.entry;
-        audit.push({
-          actor: actorName(e.actor),
-          action: e.action,
-          entity: e.entity,
-          entity_id: String(e.entityId),
-          at: write.at,
-        });
+      case 'audit':
+        audit.push(auditRow(write.entry, write.at));
         break;
-      }
-      case 'event': {
-        const e = write.event;
-        events.push({
-          id: newEventId(),
-          type: e.type,
-          occurred_at: e.occurredAt,
-          partner_id: e.partnerId,
-          gym_id: e.gymId,
-          // The column holds the payload's JSON text exactly as JSON.stringify wrote it.
-          data: JSON.stringify(e.data),
-          transaction_of: write.transactionOf ?? null,
-        });
+      case 'event':
+        events.push(eventRow(write.event));
         break;
-      }
     }
   }
   // In the order of the statement's parameters, $1 to $8.
@@ -179,8 +149,6 @@ export function writeStep(writes: readonly Write[]): Step | undefined {
 /** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
 export function asStaleDecision(error: unknown): unknown {
   if (!(error instanceof pg.DatabaseError) || error.code !== '22P02') return error;
-  const kind = STALE_KINDS.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
+  const kind = GUARDED_WRITES.find((candidate) => error.message.includes(`${STALE}${candidate}"`));
   return kind === undefined ? error : new StaleDecisionError(kind);
 }
-
-const STALE_KINDS = ['checkin-status', 'update-code', 'delete-code'] as const;

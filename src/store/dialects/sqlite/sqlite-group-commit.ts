@@ -31,9 +31,13 @@ function codeState(s: SqliteStatements, key: { gymId: number; platformId: string
 
 const syncReaders: SyncReaders = {
   validate(s, request) {
-    const latest = s.latestCheckin(request.gymId, request.platformId);
+    const { latest, transactionId } = s.latestCheckin(request.gymId, request.platformId, request.now);
     const stores = request.customCode !== undefined && latest !== undefined;
-    return { latest, code: stores ? s.code(request.gymId, request.platformId)?.code : undefined };
+    return {
+      latest,
+      code: stores ? s.code(request.gymId, request.platformId)?.code : undefined,
+      transactionId,
+    };
   },
   'create-checkin'(s, request) {
     return {

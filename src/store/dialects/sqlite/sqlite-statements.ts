@@ -1,15 +1,20 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Checkin } from '../../../domain/entities.js';
-import type { LatestCheckin } from '../../../domain/decisions/validation.js';
-import type { NewEvent } from '../../../domain/events.js';
-import { newEventId } from '../../../domain/events.js';
-import { memberColumn } from '../../../domain/member-details.js';
-import { actorName } from '../../../domain/audit.js';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import { toLatestCheckin, type LatestCheckinRow } from '../../changes/change-readers.js';
-import { toCheckin } from '../../access/checkin-repository.js';
+import {
+  auditRow,
+  checkinRow,
+  eventRow,
+  toCheckin,
+  toLatestCheckin,
+  toReservedId,
+  transactionRow,
+  type LatestCheckinRow,
+} from '../../changes/rows.js';
+import { positionalInsert, type NewRowTable } from '../../changes/row-columns.js';
 import type { CheckinRow } from '../../database.js';
-import { withTransactionId } from '../../changes/write-applier.js';
+import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
+import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite/sqlite-group-commit.ts), prepared
@@ -23,11 +28,11 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     return () => (statement ??= database.prepare<P, R>(text));
   }
 
-  const latest = lazy<[number, string], LatestCheckinRow>(
+  const latest = lazy<[number, number, string], LatestCheckinRow>(
     `select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
-            g.partner_id, c.member
+            g.partner_id, c.member, ${reservedTransactionId(false, 'c', '?')} as transaction_id
      from checkins c join products p on p.id = c.product_id join gyms g on g.id = c.gym_id
-     where c.gym_id = ? and c.platform_id = ? order by c.checked_in_at desc, c.id desc limit 1`,
+     where c.gym_id = ? and c.platform_id = ? order by ${latestFirst('c')} limit 1`,
   );
   const code = lazy<[number, string], { code: string; updated_at: number }>(
     'select code, updated_at from custom_codes where gym_id = ? and platform_id = ?',
@@ -40,27 +45,26 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     { id: number; gym_id: number; description: string; retired_at: number | null }
   >('select id, gym_id, description, retired_at from products where id = ?');
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
-    `select validated_at from checkins
-     where gym_id = ? and platform_id = ? and status = 'validated' and validated_at >= ? and validated_at < ?`,
+    `select validated_at from checkins c
+     where c.gym_id = ? and c.platform_id = ? and ${validatedBetween('c', '?', '?')}`,
   );
-  const nextCheckinId = lazy<[], { id: number }>(
-    "select coalesce((select seq from sqlite_sequence where name = 'checkins'), 0) + 1 as id",
-  );
+  const nextCheckinId = lazy<[], { id: number }>(`select ${nextId(false, 'checkins')} as id`);
   const checkin = lazy<[number], CheckinRow>('select * from checkins where id = ?');
-  const toValidated = lazy<[number, number, string]>(
-    "update checkins set status = 'validated', validated_at = ? where id = ? and status = ?",
-  );
-  const toCancelled = lazy<[number, number, string]>(
-    "update checkins set status = 'cancelled', cancelled_at = ? where id = ? and status = ?",
-  );
-  const insertCheckin = lazy<[number, string, number, number, number, number, number, string | null]>(
-    `insert into checkins (id, platform_id, gym_id, product_id, status, checked_in_at, expires_at, created_at, member)
-     values (?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
-  );
-  const insertTransaction = lazy<[number, number, number, number, string, number, string, number]>(
-    `insert into transactions (checkin_id, partner_id, gym_id, product_id, platform_id, payout_cents, currency, validated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  /** A status change, guarded by the status it expects. */
+  const toStatus = (to: keyof typeof STAMPED_AT) =>
+    lazy<[number, number, string]>(
+      `update checkins set status = '${to}', ${STAMPED_AT[to]} = ? where id = ? and status = ?`,
+    );
+  const toValidated = toStatus('validated');
+  const toCancelled = toStatus('cancelled');
+  /** An insert of a row built in src/store/changes/rows.ts. */
+  function insert<T extends NewRowTable>(table: T) {
+    const { text, values } = positionalInsert(table);
+    const statement = lazy<[unknown[]]>(text);
+    return (row: Parameters<typeof values>[0]) => statement().run(values(row));
+  }
+  const insertCheckin = insert('checkins');
+  const insertTransaction = insert('transactions');
   const insertCode = lazy<[number, string, string, number, number]>(
     'insert into custom_codes (gym_id, platform_id, code, created_at, updated_at) values (?, ?, ?, ?, ?)',
   );
@@ -68,57 +72,26 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
   );
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
-  const audit = lazy<[string, string, string, string, number]>(
-    'insert into audit_log (actor, action, entity, entity_id, at) values (?, ?, ?, ?, ?)',
-  );
-  const event = lazy<[string, string, number, number, number, string]>(
-    'insert into events (id, type, occurred_at, partner_id, gym_id, data) values (?, ?, ?, ?, ?, ?)',
-  );
+  const audit = insert('audit_log');
+  const event = insert('events');
 
-  function changed(result: SqliteDatabase.RunResult, write: Write['kind']): void {
+  function changed(result: SqliteDatabase.RunResult, write: GuardedWrite): void {
     if (result.changes === 0) throw new StaleDecisionError(write);
   }
 
-  function appendEvent(e: NewEvent): void {
-    event().run(newEventId(), e.type, e.occurredAt, e.partnerId, e.gymId, JSON.stringify(e.data));
-  }
-
-  function apply(write: Write, transactions: Map<number, number>): void {
+  function apply(write: Write): void {
     switch (write.kind) {
-      case 'insert-checkin': {
-        const c = write.checkin;
-        insertCheckin().run(
-          c.id,
-          c.platformId,
-          c.gymId,
-          c.productId,
-          c.checkedInAt,
-          c.expiresAt,
-          c.createdAt,
-          memberColumn(c.member),
-        );
+      case 'insert-checkin':
+        insertCheckin(checkinRow(write.checkin));
         return;
-      }
       case 'checkin-status': {
         const statement = write.to === 'validated' ? toValidated() : toCancelled();
         changed(statement.run(write.at, write.checkinId, write.from), write.kind);
         return;
       }
-      case 'insert-transaction': {
-        const t = write.transaction;
-        const { lastInsertRowid } = insertTransaction().run(
-          t.checkinId,
-          t.partnerId,
-          t.gymId,
-          t.productId,
-          t.platformId,
-          t.payoutCents,
-          t.currency,
-          t.validatedAt,
-        );
-        transactions.set(t.checkinId, Number(lastInsertRowid));
+      case 'insert-transaction':
+        insertTransaction(transactionRow(write.transaction));
         return;
-      }
       case 'insert-code':
         insertCode().run(write.gymId, write.platformId, write.code, write.at, write.at);
         return;
@@ -128,13 +101,11 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'delete-code':
         changed(deleteCode().run(write.gymId, write.platformId), write.kind);
         return;
-      case 'audit': {
-        const e = write.entry;
-        audit().run(actorName(e.actor), e.action, e.entity, String(e.entityId), write.at);
+      case 'audit':
+        audit(auditRow(write.entry, write.at));
         return;
-      }
       case 'event':
-        appendEvent(withTransactionId(write, transactions));
+        event(eventRow(write.event));
         return;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
@@ -142,9 +113,13 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   }
 
   return {
-    latestCheckin(gymId: number, platformId: string): LatestCheckin | undefined {
-      const row = latest().get(gymId, platformId);
-      return row && toLatestCheckin(row);
+    /** The latest check-in, and the id its validation's transaction would take. */
+    latestCheckin(gymId: number, platformId: string, now: number) {
+      const row = latest().get(now, gymId, platformId);
+      return {
+        latest: row && toLatestCheckin(row),
+        transactionId: toReservedId(row?.transaction_id ?? null),
+      };
     },
     code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
       const row = code().get(gymId, platformId);
@@ -189,8 +164,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
     applyWrites(writes: readonly Write[]): void {
-      const transactions = new Map<number, number>();
-      for (const write of writes) apply(write, transactions);
+      for (const write of writes) apply(write);
     },
   };
 }

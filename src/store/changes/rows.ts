@@ -1,0 +1,122 @@
+import { actorName, type AuditEvent } from '../../domain/audit.js';
+import type { LatestCheckin } from '../../domain/decisions/validation.js';
+import type { Checkin, LedgerTransaction } from '../../domain/entities.js';
+import { newEventId, type NewEvent } from '../../domain/events.js';
+import { memberColumn, memberFromColumn } from '../../domain/member-details.js';
+import type { Write } from '../../domain/writes.js';
+import type { AuditLogTable, CheckinRow, EventsTable, TransactionRow } from '../database.js';
+
+/**
+ * The rows every write path shares — the query builder, SQLite's prepared statements, PostgreSQL's batch — built
+ * and read here once, so the three write and read the same columns and values (docs/architecture.md, "The write
+ * path").
+ */
+
+/** The latest check-in as every path reads it (one row: check-in, product, gym's partner). */
+export interface LatestCheckinRow {
+  id: number;
+  status: LatestCheckin['status'];
+  checked_in_at: number;
+  expires_at: number;
+  product_id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  partner_id: number;
+  member: string | null;
+  /** The id the validation's transaction takes: reserved where the check-in is pending (id-reservation.ts). */
+  transaction_id: number | string | null;
+}
+
+export const toReservedId = (id: number | string | null): number | undefined =>
+  id === null ? undefined : Number(id);
+
+export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
+  return {
+    id: row.id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    product: {
+      id: row.product_id,
+      description: row.description,
+      payoutCents: row.payout_cents,
+      currency: row.currency,
+    },
+    partnerId: row.partner_id,
+    member: memberFromColumn(row.member),
+  };
+}
+
+export function toCheckin(row: CheckinRow): Checkin {
+  return {
+    id: row.id,
+    platformId: row.platform_id,
+    gymId: row.gym_id,
+    productId: row.product_id,
+    status: row.status,
+    checkedInAt: row.checked_in_at,
+    expiresAt: row.expires_at,
+    validatedAt: row.validated_at,
+    cancelledAt: row.cancelled_at,
+    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
+  };
+}
+
+/** A new check-in's row: pending, with the id the store reserved for it. */
+export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['checkin']) {
+  return {
+    id: checkin.id,
+    platform_id: checkin.platformId,
+    gym_id: checkin.gymId,
+    product_id: checkin.productId,
+    status: 'pending' as const,
+    checked_in_at: checkin.checkedInAt,
+    expires_at: checkin.expiresAt,
+    created_at: checkin.createdAt,
+    member: memberColumn(checkin.member),
+  } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at'>;
+}
+
+/** A visit's transaction row. */
+export function transactionRow(transaction: LedgerTransaction) {
+  return {
+    id: transaction.id,
+    checkin_id: transaction.checkinId,
+    partner_id: transaction.partnerId,
+    gym_id: transaction.gymId,
+    product_id: transaction.productId,
+    platform_id: transaction.platformId,
+    payout_cents: transaction.payoutCents,
+    currency: transaction.currency,
+    validated_at: transaction.validatedAt,
+  } satisfies Omit<TransactionRow, 'commit_order'>;
+}
+
+/** An event's row: a fresh id, and its payload's JSON text exactly as JSON.stringify writes it. */
+export function eventRow(event: NewEvent) {
+  return {
+    id: newEventId(),
+    type: event.type,
+    occurred_at: event.occurredAt,
+    partner_id: event.partnerId,
+    gym_id: event.gymId,
+    data: JSON.stringify(event.data),
+  } satisfies Omit<EventsTable, 'position'>;
+}
+
+/** An audit row. */
+export function auditRow(entry: AuditEvent, at: number) {
+  return {
+    actor: actorName(entry.actor),
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: String(entry.entityId),
+    at,
+  } satisfies Omit<AuditLogTable, 'id'>;
+}
+
+export type NewCheckinRow = ReturnType<typeof checkinRow>;
+export type NewTransactionRow = ReturnType<typeof transactionRow>;
+export type NewEventRow = ReturnType<typeof eventRow>;
+export type NewAuditRow = ReturnType<typeof auditRow>;
