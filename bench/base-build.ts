@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatehouse, type Variant } from './variants.js';
+import { gatehouse, VARIANTS, type Variant } from './variants.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -43,20 +43,13 @@ export function buildBase(ref: string): BaseBuild {
   const cli = join(dir, 'dist/cli/main.js');
   const env = { GATEHOUSE_MIGRATE: 'false' };
   return {
-    variants: [
-      {
-        name: 'gatehouse-sqlite@base',
-        dialect: 'sqlite',
-        description: `gatehouse at ${ref} (${sha}) on SQLite, synchronous=FULL`,
-        start: gatehouse('sqlite', env, cli),
-      },
-      {
-        name: 'gatehouse-pg@base',
-        dialect: 'postgres',
-        description: `gatehouse at ${ref} (${sha}) on PostgreSQL`,
-        start: gatehouse('postgres', env, cli),
-      },
-    ],
+    // Every variant of gatehouse itself (validation and creation, each dialect), as built from the base.
+    variants: VARIANTS.filter((variant) => variant.name.startsWith('gatehouse-')).map((variant) => ({
+      ...variant,
+      name: `${variant.name}@base`,
+      description: `${variant.description}, at ${ref} (${sha})`,
+      start: gatehouse(variant.dialect, env, cli),
+    })),
     remove,
   };
 }

@@ -146,6 +146,11 @@ const ratios = {
     'gatehouse-sqlite@base',
   ),
   'gatehouse-pg / gatehouse-pg@base (goal ≥ 0.95)': ratio('gatehouse-pg', 'gatehouse-pg@base'),
+  'gatehouse-sqlite-create / gatehouse-sqlite-create@base': ratio(
+    'gatehouse-sqlite-create',
+    'gatehouse-sqlite-create@base',
+  ),
+  'gatehouse-pg-create / gatehouse-pg-create@base': ratio('gatehouse-pg-create', 'gatehouse-pg-create@base'),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
