@@ -1,11 +1,13 @@
 import { BlockList, isIP } from 'node:net';
+import { embeddedIPv4, ipv6Groups } from './embedded-ipv4.js';
 
 /**
- * Where a webhook may not be sent unless private addresses are allowed: loopback, private, shared (CGNAT),
- * link-local (cloud metadata at 169.254.169.254), multicast, reserved and unspecified ranges, and their IPv6
- * counterparts. IPv4-mapped and NAT64 IPv6 addresses are refused as a whole: they can name any IPv4 address.
+ * Where a webhook may not be sent unless private addresses are allowed (README: "Where webhooks may go"):
+ * loopback, private, shared (CGNAT), link-local (cloud metadata at 169.254.169.254), multicast, reserved,
+ * documentation, benchmarking and unspecified ranges, and 192.88.99.0/24, the deprecated 6to4 relay anycast
+ * (RFC 7526): an address many relays answer at, never one receiver's.
  */
-const blocked = new BlockList();
+const blockedV4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -15,6 +17,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -22,29 +25,44 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
+  blockedV4.addSubnet(network, prefix, 'ipv4');
 }
+
+/**
+ * The IPv6 counterparts, in a list of their own: a BlockList reads an IPv6 rule over `::ffff:0:0/96` as covering
+ * IPv4 addresses too. Forms that carry an IPv4 address where it can be read are judged by it instead (see
+ * embedded-ipv4.ts); these are refused whole:
+ * - `::/64`: the unspecified and loopback addresses, the deprecated IPv4-compatible `::/96` (RFC 4291) and the
+ *   IPv4-translated `::ffff:0:0:0/96` (RFC 2765). No receiver has such an address, and a stack that still knows
+ *   the old forms sends them to the IPv4 address inside.
+ * - `64:ff9b:1::/48`, NAT64 for local use (RFC 8215): reachable only inside its operator's network, and where
+ *   the IPv4 address sits within it depends on that operator's prefix length.
+ * - `2001::/32`, Teredo (RFC 4380): a client tunnelled from behind a NAT, carrying its server's IPv4 address and
+ *   its own, obfuscated; no webhook receiver is reached through it.
+ */
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
+  ['::', 64],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  ['2001::', 32],
   ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+  blockedV6.addSubnet(network, prefix, 'ipv6');
 }
 
 /** True when an IP address (v4 or v6) is one a webhook may be sent to by default. */
 export function isPublicAddress(address: string): boolean {
-  const version = isIP(address);
-  if (version === 0) return false;
-  // IPv4-mapped (::ffff:a.b.c.d, or in hex): BlockList would read an IPv6 rule for them as covering all of IPv4.
-  if (version === 6 && /^(0{0,4}:){0,5}:?ffff:/i.test(address) && address.includes('::')) return false;
-  return !blocked.check(address, version === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address) === 4) return !blockedV4.check(address, 'ipv4');
+  const groups = ipv6Groups(address);
+  if (groups === undefined) return false;
+  const inside = embeddedIPv4(groups);
+  if (inside !== undefined) return !blockedV4.check(inside, 'ipv4');
+  return !blockedV6.check(address, 'ipv6');
 }
 
 /** The host of a URL as an IP literal (brackets taken off), or undefined for a name. */
