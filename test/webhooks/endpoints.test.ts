@@ -108,27 +108,31 @@ describe.each(dialects)('webhook endpoints, operator and partner (%s)', (dialect
     expect((await op.wholeStore(t)).audit_log).toEqual(before.audit_log);
   });
 
-  test('when a name that was public at registration resolves to loopback at connect time, then nothing is sent', async () => {
-    const hook = await startReceiver();
-    const n = await op.arrangeNetwork(t);
-    const created = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
-      url: `http://hooks.example.com:${hook.port}/in`,
-    });
-    const endpoint = JSON.parse(created.body) as Endpoint;
-    names['hooks.example.com'] = ['127.0.0.1'];
-    try {
-      await op.createCheckin(t, n.product);
-      t.webhookRunner.start();
-      await eventually(async () => (await deliveriesOf(t, endpoint.id))[0]?.attempts === 1);
-      expect((await deliveriesOf(t, endpoint.id))[0]?.last_error).toBe(
-        'address not allowed for webhooks (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE)',
-      );
-      expect(hook.received).toEqual([]);
-    } finally {
-      names['hooks.example.com'] = ['93.184.216.34'];
-      await hook.close();
-    }
-  });
+  // The IPv4-mapped form reaches a receiver listening on 127.0.0.1 if it is let through.
+  test.each(['127.0.0.1', '::ffff:127.0.0.1'])(
+    'when a name that was public at registration resolves to %s at connect time, then nothing is sent',
+    async (loopback) => {
+      const hook = await startReceiver();
+      const n = await op.arrangeNetwork(t);
+      const created = await op.admin(t, 'POST', `/partners/${n.partner.id}/webhooks`, {
+        url: `http://hooks.example.com:${hook.port}/in`,
+      });
+      const endpoint = JSON.parse(created.body) as Endpoint;
+      names['hooks.example.com'] = [loopback];
+      try {
+        await op.createCheckin(t, n.product);
+        t.webhookRunner.start();
+        await eventually(async () => (await deliveriesOf(t, endpoint.id))[0]?.attempts === 1);
+        expect((await deliveriesOf(t, endpoint.id))[0]?.last_error).toBe(
+          'address not allowed for webhooks (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE)',
+        );
+        expect(hook.received).toEqual([]);
+      } finally {
+        names['hooks.example.com'] = ['93.184.216.34'];
+        await hook.close();
+      }
+    },
+  );
 
   test('when a partner key manages webhooks, then it sees only its own, and a key limited to a gym only those within it', async () => {
     const n = await op.arrangeNetwork(t);
