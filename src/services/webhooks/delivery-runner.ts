@@ -12,6 +12,7 @@ import { createAttemptRecorder } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
 import { dispatchEvents } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
+import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
 
 /** Where the runner reports what no request is waiting for (the app's logger). */
@@ -56,6 +57,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
   let ticking: Promise<void> | undefined;
   let again = false;
   const recorder = createAttemptRecorder(store, options.endpoints);
+  const failures = createFailureLog(store, log);
 
   const total = () => [...inFlight.values()].reduce((sum, count) => sum + count, 0);
 
@@ -89,6 +91,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
     });
     const written = await recorder.record(claim, outcome, now);
     options.observer?.attempt(outcome.outcome, (performance.now() - started) / 1000);
+    await failures.attempted(claim, outcome, now);
     if (written.disabled && outcome.endpoint.disable !== undefined) {
       options.observer?.disabled(outcome.endpoint.disable);
       log.warn({ webhook: claim.endpointId, reason: outcome.endpoint.disable }, 'webhook endpoint disabled');

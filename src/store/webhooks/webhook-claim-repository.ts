@@ -10,6 +10,7 @@ type Db = Kysely<Database>;
 export interface ClaimedDelivery {
   readonly id: number;
   readonly endpointId: number;
+  readonly partnerId: number;
   readonly url: string;
   readonly format: WebhookFormat;
   readonly timeoutMs: number;
@@ -46,6 +47,7 @@ export async function claimDueDeliveries(
       'd.event_position',
       'd.event_id',
       'd.round_failures',
+      'e.partner_id',
       'e.url',
       'e.format',
       'e.timeout_ms',
@@ -74,6 +76,7 @@ export async function claimDueDeliveries(
   const claimed = rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
+    partnerId: row.partner_id,
     url: row.url,
     format: row.format as WebhookFormat,
     timeoutMs: row.timeout_ms,

@@ -73,6 +73,17 @@ export async function recoverDeliveries(
   return Number(result.numUpdatedRows);
 }
 
+/** The endpoint's deliveries pending: read through its index, when a failure warning is written (src/services/webhooks/failure-log.ts). */
+export async function countPendingDeliveries(db: Db, endpointId: number): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Per endpoint: deliveries pending, and the creation time of the oldest. */
 export async function pendingByEndpoint(
   db: Db,
