@@ -97,7 +97,7 @@ export class WebhookLimitError extends ConflictError {
   constructor(readonly limit: number) {
     super(
       'webhook.limit',
-      `a partner may have at most ${limit} webhook endpoints, disabled ones included: remove one before adding another`,
+      `a partner may have at most ${limit} webhook endpoint${limit === 1 ? '' : 's'}, disabled ones included: remove one before adding another`,
     );
   }
 }
