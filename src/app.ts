@@ -94,6 +94,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
         metrics.storeDuration.observe({ operation: 'validate' }, seconds);
       },
       keyLookup: (result) => metrics.keyCache.inc({ result }),
+      quotaRefused: (quota) => metrics.quotaRefusals.inc({ quota }),
     },
   });
   const server = Fastify({

@@ -98,6 +98,11 @@ export const SETTINGS = {
   }),
   /** Webhooks may go to loopback, private and link-local addresses (tests, private networks). */
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: setting('webhookAllowPrivate', 'boolean', { default: false }),
+  /** At most this many webhook endpoints per partner, disabled ones included (README, "Webhooks"). */
+  GATEHOUSE_WEBHOOK_ENDPOINTS_PER_PARTNER: setting('webhookEndpointsPerPartner', 'integer', {
+    default: 10,
+    minimum: 1,
+  }),
   /** Set: every event is also published to NATS JetStream (src/services/nats-feed.ts). */
   GATEHOUSE_NATS_URL: setting('natsUrl', 'string', {
     pattern: '^(nats|tls)://.+',

@@ -89,6 +89,19 @@ export class RetiredError extends ConflictError {
   }
 }
 
+/**
+ * A partner at its quota of webhook endpoints. Disabled endpoints count (they can be enabled again); removed ones
+ * do not.
+ */
+export class WebhookLimitError extends ConflictError {
+  constructor(readonly limit: number) {
+    super(
+      'webhook.limit',
+      `a partner may have at most ${limit} webhook endpoint${limit === 1 ? '' : 's'}, disabled ones included: remove one before adding another`,
+    );
+  }
+}
+
 /** `partner.not-found`, `gym.not-found`, … (the operator API's). */
 export class EntityNotFoundError extends NotFoundError {
   constructor(entity: string) {

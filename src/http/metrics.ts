@@ -39,6 +39,12 @@ export function createMetrics() {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    quotaRefusals: new Counter({
+      name: 'gatehouse_quota_refusals_total',
+      help: 'Creations refused at a quota, by quota: webhook_endpoints (per partner)',
+      labelNames: ['quota'] as const,
+      registers: [registry],
+    }),
     storeDuration: new Histogram({
       name: 'gatehouse_store_operation_duration_seconds',
       help: 'Time spent in store units of work, by operation',

@@ -1,3 +1,5 @@
+import { WebhookLimitError } from '../domain/errors.js';
+
 /** Real request and answer examples of the webhook routes, for /docs (see openapi-examples.ts). */
 const ENDPOINT = {
   id: 4,
@@ -29,6 +31,9 @@ const DELIVERY = {
 };
 const page = (items: unknown[]) => ({ items, next_cursor: null });
 const envelope = (results: unknown, total = 1) => ({ metadata: { total, errors: 0 }, results });
+const limit = new WebhookLimitError(10);
+/** The default quota (GATEHOUSE_WEBHOOK_ENDPOINTS_PER_PARTNER) reached. */
+const AT_LIMIT = { metadata: { total: 0, errors: 1 }, errors: [{ message: limit.message, key: limit.key }] };
 const BODY = { url: ENDPOINT.url, event_types: ENDPOINT.event_types, gym_ids: [42] };
 
 export const WEBHOOK_REQUEST_EXAMPLES = {
@@ -50,6 +55,7 @@ export const WEBHOOK_PARAMETER_EXAMPLES = {
 
 export const WEBHOOK_RESPONSE_EXAMPLES = {
   'POST /admin/v1/partners/:partner_id/webhooks 201': { ...ENDPOINT, secret: SECRET },
+  'POST /admin/v1/partners/:partner_id/webhooks 409': AT_LIMIT,
   'GET /admin/v1/partners/:partner_id/webhooks 200': page([ENDPOINT]),
   'GET /admin/v1/webhooks/:webhook_id 200': ENDPOINT,
   'PATCH /admin/v1/webhooks/:webhook_id 200': { ...ENDPOINT, timeout_ms: 5000 },
@@ -63,6 +69,7 @@ export const WEBHOOK_RESPONSE_EXAMPLES = {
   },
   'POST /admin/v1/webhooks/:webhook_id/recover 202': { recovered: 3 },
   'POST /access/v1/webhooks 201': envelope({ ...ENDPOINT, secret: SECRET }),
+  'POST /access/v1/webhooks 409': AT_LIMIT,
   'GET /access/v1/webhooks 200': envelope([ENDPOINT]),
   'GET /access/v1/webhooks/:webhook_id 200': envelope(ENDPOINT),
   'PATCH /access/v1/webhooks/:webhook_id 200': envelope({ ...ENDPOINT, timeout_ms: 5000 }),

@@ -12,7 +12,7 @@ import {
   presentEndpoint,
 } from '../http/webhook-wire.js';
 import type { Services } from '../services/index.js';
-import { PartnerHeaders, partnerErrorResponses } from './schemas.js';
+import { ErrorEnvelopeSchema, PartnerHeaders, partnerErrorResponses } from './schemas.js';
 import { Envelope, WebhookParams, config, manager } from './webhook-route-parts.js';
 
 /** /access/v1/webhooks: the partner registers, changes, rotates and removes its webhooks, and reads their log. */
@@ -26,7 +26,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         summary: 'Register a webhook endpoint (the signing secret is shown once)',
         headers: PartnerHeaders,
         body: EndpointBody,
-        response: { 201: Envelope(CreatedEndpoint), ...partnerErrorResponses },
+        // 409 `webhook.limit`: the partner has its quota of endpoints (README, "Webhooks").
+        response: { 201: Envelope(CreatedEndpoint), ...partnerErrorResponses, 409: ErrorEnvelopeSchema },
       },
       config,
     },

@@ -22,6 +22,7 @@ export interface ServiceDependencies {
     | 'retentionDays'
     | 'secretKey'
     | 'webhookAllowPrivate'
+    | 'webhookEndpointsPerPartner'
   >;
   /** Resolves a webhook URL's host name (injectable: a test points a name at a private address). */
   readonly resolver?: Resolver;

@@ -5,9 +5,15 @@ export interface ServiceObserver {
    */
   validation(outcome: string, storeSeconds: number): void;
   keyLookup(result: 'hit' | 'miss'): void;
+  /** A creation refused because it would go past a quota. */
+  quotaRefused(quota: Quota): void;
 }
+
+/** The quotas a refusal is counted under in `/metrics` (README, "Webhooks"). */
+export type Quota = 'webhook_endpoints';
 
 export const silentObserver: ServiceObserver = {
   validation: () => undefined,
   keyLookup: () => undefined,
+  quotaRefused: () => undefined,
 };

@@ -21,6 +21,8 @@ import type { StoreTransaction } from '../../store/store.js';
 import { findGym, findPartner } from '../../store/catalog/catalog-repository.js';
 import * as endpoints from '../../store/webhooks/webhook-endpoint-repository.js';
 import type { ServiceDependencies } from '../dependencies.js';
+import { silentObserver } from '../observer.js';
+import { assertEndpointRoom } from './endpoint-quota.js';
 import { assertGymsInScope, mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 import { assertDeliverableHost, systemResolver } from './resolver.js';
 
@@ -47,6 +49,7 @@ export function createEndpointService({
   clock,
   config,
   resolver = systemResolver,
+  observer = silentObserver,
 }: ServiceDependencies) {
   const box = createSecretBox(config.secretKey);
 
@@ -110,6 +113,7 @@ export function createEndpointService({
       return store.write(async (trx) => {
         if ((await findPartner(trx, partnerId)) === undefined) throw new EntityNotFoundError('partner');
         await checkGyms(trx, partnerId, gymIds);
+        await assertEndpointRoom(store, trx, partnerId, config.webhookEndpointsPerPartner, observer);
         const endpoint = await endpoints.insertEndpoint(
           trx,
           {

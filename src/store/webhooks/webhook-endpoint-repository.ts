@@ -95,6 +95,16 @@ export async function listPartnerEndpoints(
   return rows.map(toEndpoint);
 }
 
+/** Every endpoint the partner has, enabled or disabled (a removed endpoint is deleted, so it is not counted). */
+export async function countPartnerEndpoints(db: Db, partnerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('partner_id', '=', partnerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export interface EndpointChanges {
   readonly url?: string;
   readonly eventTypes?: readonly EventType[] | null;

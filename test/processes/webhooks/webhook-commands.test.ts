@@ -72,4 +72,22 @@ describe('gatehouse webhook …', () => {
       'gatehouse: must not point to a loopback, private, link-local or multicast address (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE) (url)\n',
     );
   });
+
+  test('when a partner has its quota of endpoints, then webhook add is refused with webhook.limit and adds nothing', async () => {
+    const cli = cliOn(`sqlite:${join(dir(), 'webhook-limit.db')}`);
+    const limited = { ...env, GATEHOUSE_WEBHOOK_ENDPOINTS_PER_PARTNER: '1' };
+    expectSuccess(await cli(['migrate']));
+    const partner = expectSuccess(await cli(['partner', 'create', 'Acme', '--format', 'id'])).stdout.trim();
+    const add = ['webhook', 'add', '--partner', partner, '--url', 'http://127.0.0.1:9/hooks'];
+    jsonOf(await cli([...add, '--format', 'json'], limited));
+
+    const refused = await cli(add, limited);
+
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      1,
+      '',
+      'gatehouse: a partner may have at most 1 webhook endpoint, disabled ones included: remove one before adding another (webhook.limit)\n',
+    ]);
+    expect(jsonOf(await cli(['webhook', 'list', '--partner', partner, '--format', 'json']))).toHaveLength(1);
+  });
 });
