@@ -46,8 +46,8 @@ export type WellhubUser = { readonly unique_token: string } & Partial<Readonly<R
 
 /**
  * The `user` object: the token, then each detail with a value, in Wellhub's order. Real handlers reject `""` and
- * null (README, "Wellhub-compatible webhooks"), so a detail that is missing, null, or stored as `""` by an older
- * release is left out.
+ * null (README, "Wellhub-compatible webhooks"), so a detail that is missing, null, or stored as `""` (the check-in
+ * routes take an empty detail as given) is left out.
  */
 function wellhubUser(platformId: unknown, member: Readonly<Record<string, unknown>>): WellhubUser {
   const given = MEMBER_FIELDS.flatMap((field) => {
