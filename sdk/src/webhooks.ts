@@ -47,13 +47,8 @@ export interface WellhubCheckinEvent {
   readonly format: 'wellhub';
   readonly event_type: 'checkin';
   readonly event_data: {
-    readonly user: {
-      readonly unique_token: string;
-      readonly first_name: string;
-      readonly last_name: string;
-      readonly email: string;
-      readonly phone_number: string;
-    };
+    /** The member's details the check-in has a value for; the others are absent, never `""` or null. */
+    readonly user: { readonly unique_token: string } & MemberDetails;
     readonly gym: {
       readonly id: number;
       readonly title: string;

@@ -226,13 +226,8 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   'POST /helper/v1/gyms/:gym_id/simulate/checkins 201': {
     event_type: 'checkin',
     event_data: {
-      user: {
-        unique_token: '1234567890123',
-        first_name: '',
-        last_name: '',
-        email: '',
-        phone_number: '',
-      },
+      // The helper's check-in carries no member details: absent ones are left out, never "".
+      user: { unique_token: '1234567890123' },
       gym: { id: 42, title: 'Acme Downtown', product: { id: 2, description: 'Day pass' } },
       timestamp: 1795435200,
     },

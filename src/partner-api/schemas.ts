@@ -158,17 +158,21 @@ export const WellhubGymParams = Type.Object({
 });
 
 const WellhubText = Type.String();
+const WellhubDetail = Type.Optional(Type.String({ minLength: 1 }));
 export const WellhubCheckinPayload = Type.Object(
   {
     event_type: Type.Literal('checkin'),
     event_data: Type.Object({
-      user: Type.Object({
-        unique_token: WellhubText,
-        first_name: WellhubText,
-        last_name: WellhubText,
-        email: WellhubText,
-        phone_number: WellhubText,
-      }),
+      user: Type.Object(
+        {
+          unique_token: WellhubText,
+          first_name: WellhubDetail,
+          last_name: WellhubDetail,
+          email: WellhubDetail,
+          phone_number: WellhubDetail,
+        },
+        { description: 'A detail the check-in has no value for is left out, never an empty string or null' },
+      ),
       gym: Type.Object({
         id: Type.Integer(),
         title: WellhubText,

@@ -1,7 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import { admin, createProduct, createPartner, issueKey } from '../fixtures/operator-api.js';
 import { platformId, unique } from '../fixtures/factories.js';
@@ -9,39 +6,9 @@ import { errorEnvelope } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { eventually } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, webhookApp } from '../fixtures/webhook-app.js';
+import { useWellhubHandlers } from '../fixtures/wellhub-handler.js';
 
-/**
- * A receiver that checks deliveries exactly as webhook handlers written for Wellhub do: the HMAC-SHA1 of the raw
- * body with the partner's secret, as uppercase hex, against `X-Gympass-Signature` (a `0x` prefix tolerated).
- * A good signature gets 200, a bad one 401.
- */
-async function startWellhubHandler(secret: () => string) {
-  const received: { headers: IncomingHttpHeaders; body: string; verified: boolean }[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks);
-      const header = String(request.headers['x-gympass-signature'] ?? '').replace(/^0x/, '');
-      const expected = createHmac('sha1', secret()).update(raw).digest('hex').toUpperCase();
-      const verified = header === expected;
-      received.push({ headers: request.headers, body: raw.toString('utf8'), verified });
-      response.writeHead(verified ? 200 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/gympass/checkin`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const handlers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(handlers.splice(0).map((handler) => handler.close()));
-});
+const handler = useWellhubHandlers();
 
 const SECRET = 'partner-chosen-secret-1';
 const ANA = {
@@ -73,6 +40,31 @@ async function checkIn(t: TestApp, product: { id: number; gym_id: number }, memb
 }
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** The exact delivery body of `checkin` at the gym, `user` being the token followed by `details` as spelled. */
+function wellhubBytes(
+  n: Awaited<ReturnType<typeof arrangeGym>>,
+  checkin: { platform_id: string; checked_in_at: string },
+  details: string,
+): string {
+  return (
+    `{"event_type":"checkin","event_data":{"user":{"unique_token":"${checkin.platform_id}"${details}},` +
+    `"gym":{"id":${n.gym.id},"title":"${n.gym.name}","product":{"id":${n.product.id},"description":"Day pass"}},` +
+    `"timestamp":${seconds(checkin.checked_in_at)}}}`
+  );
+}
+
+const tokenOf = (body: string) =>
+  (JSON.parse(body) as { event_data: { user: { unique_token: string } } }).event_data.user.unique_token;
+
+async function storedMember(t: TestApp, checkinId: number): Promise<unknown> {
+  const row = await t.store.db
+    .selectFrom('checkins')
+    .select('member')
+    .where('id', '=', checkinId)
+    .executeTakeFirst();
+  return JSON.parse(row?.member ?? 'null');
+}
 
 describe.each(dialects)('Wellhub-format webhooks (%s)', (dialect) => {
   const app = webhookApp({ dialect });
@@ -133,10 +125,9 @@ describe.each(dialects)('Wellhub-format webhooks (%s)', (dialect) => {
 
   test('when a member checks in, then a handler written for Wellhub accepts the delivery, whose body is Wellhub checkin byte for byte; validation sends nothing more', async () => {
     const t = app();
-    const handler = await startWellhubHandler(() => SECRET);
-    handlers.push(handler);
+    const wellhub = await handler(() => SECRET);
     const n = await arrangeGym(t);
-    const endpoint = await register(t, n.partner.id, { url: handler.url, format: 'wellhub', secret: SECRET });
+    const endpoint = await register(t, n.partner.id, { url: wellhub.url, format: 'wellhub', secret: SECRET });
 
     const checkin = await checkIn(t, n.product, ANA);
     const validated = await t.app.inject({
@@ -148,60 +139,67 @@ describe.each(dialects)('Wellhub-format webhooks (%s)', (dialect) => {
     expect(validated.statusCode).toBe(200);
     await eventually(async () => (await deliveriesOf(t, endpoint.id))[0]?.status === 'delivered');
 
-    expect(handler.received.map((r) => r.verified)).toEqual([true]);
-    expect(handler.received[0]?.body).toBe(
-      `{"event_type":"checkin","event_data":{"user":{"unique_token":"${checkin.platform_id}",` +
-        `"first_name":"Ana","last_name":"Souza","email":"ana@example.com","phone_number":"+5511999990000"},` +
-        `"gym":{"id":${n.gym.id},"title":"${n.gym.name}","product":{"id":${n.product.id},"description":"Day pass"}},` +
-        `"timestamp":${seconds(checkin.checked_in_at)}}}`,
+    expect(wellhub.received.map((r) => r.status)).toEqual([200]);
+    expect(wellhub.received[0]?.body).toBe(
+      wellhubBytes(
+        n,
+        checkin,
+        ',"first_name":"Ana","last_name":"Souza","email":"ana@example.com","phone_number":"+5511999990000"',
+      ),
     );
-    expect(handler.received[0]?.headers['content-type']).toBe('application/json');
-    expect(handler.received[0]?.headers['x-gympass-signature']).toMatch(/^[0-9A-F]{40}$/);
+    expect(wellhub.received[0]?.headers['content-type']).toBe('application/json');
+    expect(wellhub.received[0]?.headers['x-gympass-signature']).toMatch(/^[0-9A-F]{40}$/);
     expect((await deliveriesOf(t, endpoint.id)).map((d) => [d.event_type, d.status, d.attempts])).toEqual([
       ['checkin.created', 'delivered', 1],
     ]);
   });
 
-  test('when the member gave no details, then the user fields are empty strings', async () => {
+  test('when members check in with some, none, or empty-string details, then a handler that rejects "" and null accepts each delivery, the absent details left out', async () => {
     const t = app();
-    const handler = await startWellhubHandler(() => SECRET);
-    handlers.push(handler);
+    const wellhub = await handler(() => SECRET);
     const n = await arrangeGym(t);
-    await register(t, n.partner.id, { url: handler.url, format: 'wellhub', secret: SECRET });
+    const endpoint = await register(t, n.partner.id, { url: wellhub.url, format: 'wellhub', secret: SECRET });
 
-    const checkin = await checkIn(t, n.product, { first_name: 'Bo' });
-    await eventually(() => handler.received.length === 1);
-
-    expect(handler.received[0]?.verified).toBe(true);
-    expect(JSON.parse(handler.received[0]?.body ?? '')).toEqual({
-      event_type: 'checkin',
-      event_data: {
-        user: {
-          unique_token: checkin.platform_id,
-          first_name: 'Bo',
-          last_name: '',
-          email: '',
-          phone_number: '',
-        },
-        gym: { id: n.gym.id, title: n.gym.name, product: { id: n.product.id, description: 'Day pass' } },
-        timestamp: seconds(checkin.checked_in_at),
-      },
+    const some = await checkIn(t, n.product, { first_name: 'Bo', email: 'bo@example.com' });
+    const none = await checkIn(t, n.product);
+    // Stored as given, "" included, as older releases stored the details they were sent.
+    const empty = await checkIn(t, n.product, { first_name: '', last_name: 'Lima', phone_number: '' });
+    await eventually(async () => {
+      const deliveries = await deliveriesOf(t, endpoint.id);
+      return deliveries.length === 3 && deliveries.every((d) => d.status === 'delivered');
     });
+
+    expect(wellhub.received.map((r) => r.status)).toEqual([200, 200, 200]);
+    const bodies = new Map(wellhub.received.map((r) => [tokenOf(r.body), r.body]));
+    expect(bodies).toEqual(
+      new Map([
+        [some.platform_id, wellhubBytes(n, some, ',"first_name":"Bo","email":"bo@example.com"')],
+        [none.platform_id, wellhubBytes(n, none, '')],
+        [empty.platform_id, wellhubBytes(n, empty, ',"last_name":"Lima"')],
+      ]),
+    );
+    expect(await storedMember(t, empty.id)).toEqual({ first_name: '', last_name: 'Lima', phone_number: '' });
+    expect(
+      (await deliveriesOf(t, endpoint.id)).map((d) => [d.status, d.attempts, d.last_status_code]),
+    ).toEqual([
+      ['delivered', 1, 200],
+      ['delivered', 1, 200],
+      ['delivered', 1, 200],
+    ]);
   });
 
   test('when the handler refuses a delivery once, then the retry carries the same bytes; when the secret is rotated, the new one replaces the old at once', async () => {
     const t = app();
-    const handler = await startWellhubHandler(() => SECRET);
-    handlers.push(handler);
+    const wellhub = await handler(() => SECRET);
     const n = await arrangeGym(t);
     const endpoint = await register(t, n.partner.id, {
-      url: handler.url,
+      url: wellhub.url,
       format: 'wellhub',
       secret: 'stale',
     });
 
     await checkIn(t, n.product, ANA);
-    await eventually(() => handler.received.length === 1);
+    await eventually(() => wellhub.received.length === 1);
     const noSecret = await admin(t, 'POST', `/webhooks/${endpoint.id}/secret`, {});
     const rotated = await admin(t, 'POST', `/webhooks/${endpoint.id}/secret`, { secret: SECRET });
     await eventually(async () => (await deliveriesOf(t, endpoint.id))[0]?.status === 'delivered');
@@ -209,10 +207,10 @@ describe.each(dialects)('Wellhub-format webhooks (%s)', (dialect) => {
     expectReply(noSecret, 400, errorEnvelope('secret', 'is required for the wellhub format'));
     expectReply(rotated, 201, { secret: SECRET });
     // Attempts before the rotation were signed with the old secret; the first after it, with the new one only.
-    const verdicts = handler.received.map((r) => r.verified);
-    expect(verdicts).toEqual([...verdicts.slice(0, -1).map(() => false), true]);
-    expect(new Set(handler.received.map((r) => r.body)).size).toBe(1);
+    const verdicts = wellhub.received.map((r) => r.status);
+    expect(verdicts).toEqual([...verdicts.slice(0, -1).map(() => 401), 200]);
+    expect(new Set(wellhub.received.map((r) => r.body)).size).toBe(1);
     const [delivery] = await deliveriesOf(t, endpoint.id);
-    expect([delivery?.attempts, delivery?.last_status_code]).toEqual([handler.received.length, 200]);
+    expect([delivery?.attempts, delivery?.last_status_code]).toEqual([wellhub.received.length, 200]);
   });
 });

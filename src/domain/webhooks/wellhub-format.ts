@@ -41,11 +41,26 @@ export interface WellhubCheckin {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 type MemberField = (typeof MEMBER_FIELDS)[number];
+/** The member's details the check-in has a value for; the others are absent, never `""` or null. */
+export type WellhubUser = { readonly unique_token: string } & Partial<Readonly<Record<MemberField, string>>>;
+
+/**
+ * The `user` object: the token, then each detail with a value, in Wellhub's order. Real handlers reject `""` and
+ * null (README, "Wellhub-compatible webhooks"), so a detail that is missing, null, or stored as `""` (the check-in
+ * routes take an empty detail as given) is left out.
+ */
+function wellhubUser(platformId: unknown, member: Readonly<Record<string, unknown>>): WellhubUser {
+  const given = MEMBER_FIELDS.flatMap((field) => {
+    const value = member[field];
+    return typeof value === 'string' && value !== '' ? [[field, value] as const] : [];
+  });
+  return { unique_token: text(platformId), ...Object.fromEntries(given) };
+}
 
 export interface WellhubCheckinPayload {
   readonly event_type: 'checkin';
   readonly event_data: {
-    readonly user: { readonly unique_token: string } & Readonly<Record<MemberField, string>>;
+    readonly user: WellhubUser;
     readonly gym: {
       readonly id: number;
       readonly title: string;
@@ -56,17 +71,16 @@ export interface WellhubCheckinPayload {
 }
 
 /**
- * Wellhub's `checkin` event: the member (absent details are empty strings), the gym with its product (lowercase
- * `id`), and the check-in's time in Unix seconds. `location` is left out: gatehouse does not know where gyms are.
+ * Wellhub's `checkin` event: the member (absent details left out), the gym with its product (lowercase `id`), and
+ * the check-in's time in Unix seconds. `location` is left out: gatehouse does not know where gyms are.
  */
 export function wellhubPayload({ data, gym }: WellhubCheckin): WellhubCheckinPayload {
   const member = (data.member ?? {}) as Record<string, unknown>;
   const product = (data.product ?? {}) as { id?: unknown; description?: unknown };
-  const details = Object.fromEntries(MEMBER_FIELDS.map((field) => [field, text(member[field])]));
   return {
     event_type: 'checkin',
     event_data: {
-      user: { unique_token: text(data.platform_id), ...(details as Record<MemberField, string>) },
+      user: wellhubUser(data.platform_id, member),
       gym: {
         id: gym.id,
         title: gym.name,

@@ -85,7 +85,7 @@ describe('README "The sandbox" and "The broker feed", followed literally', () =>
     expect(simulated).toEqual({
       event_type: 'checkin',
       event_data: {
-        user: { unique_token: '1234567890123', first_name: '', last_name: '', email: '', phone_number: '' },
+        user: { unique_token: '1234567890123' },
         gym: {
           id: 9042,
           title: 'Acme Test Gym',
