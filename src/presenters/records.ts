@@ -123,9 +123,12 @@ export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {
   return { items: page.items.map(present), next_cursor: page.nextCursor };
 }
 
-export const presentSettlement = (settlement: Settlement) => ({
+/**
+ * A settlement as its partner sees it (the partner API's settlements): neither whose it is nor who closed it. The
+ * operator's view below adds those, so the two answers share every other field.
+ */
+export const presentPartnerSettlement = (settlement: Settlement) => ({
   id: settlement.id,
-  partner_id: settlement.partnerId,
   currency: settlement.currency,
   period_start: formatInstant(settlement.periodStart),
   period_end: formatInstant(settlement.periodEnd),
@@ -139,9 +142,18 @@ export const presentSettlement = (settlement: Settlement) => ({
   })),
   paid_at: instantOrNull(settlement.paidAt),
   reference: settlement.reference,
-  created_by: settlement.createdBy,
-  created_at: formatInstant(settlement.createdAt),
 });
+
+export const presentSettlement = (settlement: Settlement) => {
+  const { id, ...shared } = presentPartnerSettlement(settlement);
+  return {
+    id,
+    partner_id: settlement.partnerId,
+    ...shared,
+    created_by: settlement.createdBy,
+    created_at: formatInstant(settlement.createdAt),
+  };
+};
 
 /** A settlement as a CSV row: its lines are listed by `settlements/:id/entries`. */
 export const presentSettlementRow = (settlement: Settlement) => {
