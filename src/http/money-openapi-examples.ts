@@ -1,4 +1,13 @@
 /** Real request and answer examples of the money routes (reversals, settlements), for /docs (see openapi-examples.ts). */
+/** A visit's amount and times, the same in both APIs' view of its ledger entry. */
+const VISIT_FIGURES = {
+  payout_cents: 1500,
+  currency: 'BRL',
+  validated_at: '2026-11-23T12:00:02Z',
+  effective_at: '2026-11-23T12:00:02Z',
+  reverses: null,
+  reason: null,
+};
 /** A visit's ledger entry as the operator API shows it; the partner API's view of it is below. */
 export const TRANSACTION = {
   id: 5,
@@ -8,12 +17,7 @@ export const TRANSACTION = {
   gym_id: 42,
   product_id: 2,
   platform_id: '1234567890123',
-  payout_cents: 1500,
-  currency: 'BRL',
-  validated_at: '2026-11-23T12:00:02Z',
-  effective_at: '2026-11-23T12:00:02Z',
-  reverses: null,
-  reason: null,
+  ...VISIT_FIGURES,
 };
 export const PARTNER_TRANSACTION = {
   id: 5,
@@ -21,12 +25,7 @@ export const PARTNER_TRANSACTION = {
   checkin_id: 7,
   platform_id: '1234567890123',
   product: { Id: 2, description: 'Day pass' },
-  payout_cents: 1500,
-  currency: 'BRL',
-  validated_at: '2026-11-23T12:00:02Z',
-  effective_at: '2026-11-23T12:00:02Z',
-  reverses: null,
-  reason: null,
+  ...VISIT_FIGURES,
 };
 export const REVERSAL_ENTRY = {
   ...TRANSACTION,
