@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 import { pageRequest } from '../domain/pagination.js';
-import { formatValidatedAt } from '../domain/time-format.js';
-import { presentPartnerSettlement } from '../presenters/records.js';
+import { presentGymTransaction, presentPartnerSettlement } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
@@ -89,19 +88,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const entries = await services.settlements.entries(id, key.gymIds ?? undefined);
       return {
         metadata: { total: entries.length, errors: 0 as const },
-        results: entries.map((entry) => ({
-          id: entry.id,
-          kind: entry.kind,
-          checkin_id: entry.checkinId,
-          platform_id: entry.platformId,
-          product: { Id: entry.productId, description: entry.productDescription },
-          payout_cents: entry.payoutCents,
-          currency: entry.currency,
-          validated_at: formatValidatedAt(entry.validatedAt),
-          effective_at: formatValidatedAt(entry.effectiveAt),
-          reverses: entry.reverses,
-          reason: entry.reason,
-        })),
+        results: entries.map(presentGymTransaction),
       };
     },
   );
