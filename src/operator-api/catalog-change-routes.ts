@@ -4,6 +4,7 @@ import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { recordChangeRoute } from './record-routes.js';
 import {
   Gym,
   IdString,
@@ -47,20 +48,12 @@ export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services
       ),
   );
 
-  app.post(
-    '/partners/:partner_id/offboard',
-    {
-      schema: {
-        summary: 'Offboard a partner: keys revoked, webhooks disabled, gyms retired; its ledger stays',
-        params: Type.Object({ partner_id: IdString }),
-        response: { 200: Partner, ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      presentPartner(
-        await changes.offboardPartner(Number(request.params.partner_id), actorOfRequest(request)),
-      ),
-  );
+  recordChangeRoute(app, {
+    url: '/partners/:partner_id/offboard',
+    summary: 'Offboard a partner: keys revoked, webhooks disabled, gyms retired; its ledger stays',
+    record: Partner,
+    change: async (id, actor) => presentPartner(await changes.offboardPartner(id, actor)),
+  });
 
   app.patch(
     '/gyms/:gym_id',
@@ -82,18 +75,12 @@ export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services
       ),
   );
 
-  app.post(
-    '/gyms/:gym_id/retire',
-    {
-      schema: {
-        summary: 'Retire a gym: no new check-ins (pending ones can still be validated until they expire)',
-        params: Type.Object({ gym_id: IdString }),
-        response: { 200: Gym, ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      presentGym(await changes.retireGym(Number(request.params.gym_id), actorOfRequest(request))),
-  );
+  recordChangeRoute(app, {
+    url: '/gyms/:gym_id/retire',
+    summary: 'Retire a gym: no new check-ins (pending ones can still be validated until they expire)',
+    record: Gym,
+    change: async (id, actor) => presentGym(await changes.retireGym(id, actor)),
+  });
 
   app.patch(
     '/products/:product_id',
@@ -118,16 +105,10 @@ export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services
     },
   );
 
-  app.post(
-    '/products/:product_id/retire',
-    {
-      schema: {
-        summary: 'Retire a product: no new check-ins for it',
-        params: Type.Object({ product_id: IdString }),
-        response: { 200: Product, ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      presentProduct(await changes.retireProduct(Number(request.params.product_id), actorOfRequest(request))),
-  );
+  recordChangeRoute(app, {
+    url: '/products/:product_id/retire',
+    summary: 'Retire a product: no new check-ins for it',
+    record: Product,
+    change: async (id, actor) => presentProduct(await changes.retireProduct(id, actor)),
+  });
 };

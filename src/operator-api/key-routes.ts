@@ -4,6 +4,7 @@ import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { revokeRoute } from './record-routes.js';
 import { presentKey, presentPage } from '../presenters/records.js';
 import {
   ApiKey,
@@ -67,18 +68,9 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       ),
   );
 
-  app.delete(
-    '/keys/:key_id',
-    {
-      schema: {
-        summary: 'Revoke an API key: refused from its next request on',
-        params: Type.Object({ key_id: IdString }),
-        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      await apiKeys.revoke(Number(request.params.key_id), actorOfRequest(request));
-      return reply.code(204).send(null);
-    },
-  );
+  revokeRoute(app, {
+    url: '/keys/:key_id',
+    summary: 'Revoke an API key: refused from its next request on',
+    revoke: (id, actor) => apiKeys.revoke(id, actor),
+  });
 };

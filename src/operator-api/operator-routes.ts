@@ -12,9 +12,10 @@ import {
 import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
-import { actorOfRequest, principalOf } from './authenticate.js';
+import { revokeRoute } from './record-routes.js';
+import { principalOf } from './authenticate.js';
 import { presentOperator, presentPage } from '../presenters/records.js';
-import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import { Id, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong role's 400 names every allowed one. */
 const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
@@ -130,18 +131,9 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     async (request) => presentPage(await operators.list(pageRequest(request.query)), presentOperator),
   );
 
-  app.delete(
-    '/operators/:operator_id',
-    {
-      schema: {
-        summary: "Revoke an operator's token: refused from its next request on",
-        params: Type.Object({ operator_id: IdString }),
-        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      await operators.revoke(Number(request.params.operator_id), actorOfRequest(request));
-      return reply.code(204).send(null);
-    },
-  );
+  revokeRoute(app, {
+    url: '/operators/:operator_id',
+    summary: "Revoke an operator's token: refused from its next request on",
+    revoke: (id, actor) => operators.revoke(id, actor),
+  });
 };

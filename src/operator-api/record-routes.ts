@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import type { Actor } from '../domain/audit.js';
+import { actorOfRequest } from './authenticate.js';
+import { IdString, operatorErrorResponses } from './schemas.js';
+
+/** The one path parameter of a route on one record: `gym_id` in `/gyms/:gym_id/retire`. */
+function idParameter(url: string): string {
+  const name = /:(\w+)/.exec(url)?.[1];
+  if (name === undefined) throw new Error(`${url} names no record`);
+  return name;
+}
+
+interface RecordRoute {
+  readonly url: string;
+  readonly summary: string;
+}
+
+function paramsOf(url: string) {
+  const id = idParameter(url);
+  return { id, params: Type.Object({ [id]: IdString }) };
+}
+
+function idOf(params: unknown, id: string): number {
+  return Number((params as Record<string, string>)[id]);
+}
+
+/**
+ * `POST` a change to one record (retire, offboard, cancel): the change takes the record's id and who asks, and
+ * the answer is the record as it now is (200). A route states its URL, summary, record schema and change only.
+ */
+export function recordChangeRoute(
+  app: FastifyInstance,
+  route: RecordRoute & {
+    readonly record: TSchema;
+    readonly change: (id: number, actor: Actor) => Promise<unknown>;
+  },
+): void {
+  const { id, params } = paramsOf(route.url);
+  app.post(
+    route.url,
+    {
+      schema: { summary: route.summary, params, response: { 200: route.record, ...operatorErrorResponses } },
+    },
+    async (request) => route.change(idOf(request.params, id), actorOfRequest(request)),
+  );
+}
+
+/** `DELETE` one credential (a key, an operator's token): refused from its next request on; 204, no body. */
+export function revokeRoute(
+  app: FastifyInstance,
+  route: RecordRoute & { readonly revoke: (id: number, actor: Actor) => Promise<unknown> },
+): void {
+  const { id, params } = paramsOf(route.url);
+  app.delete(
+    route.url,
+    {
+      schema: {
+        summary: route.summary,
+        params,
+        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await route.revoke(idOf(request.params, id), actorOfRequest(request));
+      return reply.code(204).send(null);
+    },
+  );
+}
