@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { Actor } from '../domain/audit.js';
 import { actorOfRequest } from './authenticate.js';
 import { IdString, operatorErrorResponses } from './schemas.js';
@@ -26,24 +26,33 @@ function idOf(params: unknown, id: string): number {
 }
 
 /**
- * `POST` a change to one record (retire, offboard, cancel): the change takes the record's id and who asks, and
- * the answer is the record as it now is (200). A route states its URL, summary, record schema and change only.
+ * A change to one record (rename, retire, offboard, cancel, mark paid): `POST` (or `PATCH`) with the body, if any,
+ * that `body` describes; the change takes the record's id, who asks and that body, and the answer is the record as
+ * it now is (200). A route states its URL, summary, schemas and change only.
  */
-export function recordChangeRoute(
+export function recordChangeRoute<Body extends TSchema>(
   app: FastifyInstance,
   route: RecordRoute & {
+    readonly method?: 'POST' | 'PATCH';
+    readonly body?: Body;
     readonly record: TSchema;
-    readonly change: (id: number, actor: Actor) => Promise<unknown>;
+    readonly change: (id: number, actor: Actor, body: Static<Body>) => Promise<unknown>;
   },
 ): void {
   const { id, params } = paramsOf(route.url);
-  app.post(
-    route.url,
-    {
-      schema: { summary: route.summary, params, response: { 200: route.record, ...operatorErrorResponses } },
+  const body = route.body === undefined ? {} : { body: route.body };
+  app.route({
+    method: route.method ?? 'POST',
+    url: route.url,
+    schema: {
+      summary: route.summary,
+      params,
+      ...body,
+      response: { 200: route.record, ...operatorErrorResponses },
     },
-    async (request) => route.change(idOf(request.params, id), actorOfRequest(request)),
-  );
+    handler: async (request) =>
+      route.change(idOf(request.params, id), actorOfRequest(request), request.body as Static<Body>),
+  });
 }
 
 /** `DELETE` one credential (a key, an operator's token): refused from its next request on; 204, no body. */
