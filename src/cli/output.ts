@@ -8,7 +8,7 @@ import { csvOptions } from '../presenters/csv.js';
 export type Format = 'table' | 'json' | 'csv' | 'id';
 export const FORMATS: Format[] = ['table', 'json', 'csv', 'id'];
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 function formatParser(formats: readonly Format[]) {
   return (value: string): Format => {
@@ -76,6 +76,27 @@ export function print(rows: readonly Row[], format: Format, columns: readonly st
 export function printOne(row: Row, format: Format): void {
   if (format === 'json') process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
   else print([row], format, Object.keys(row));
+}
+
+/**
+ * Prints a record that comes with a secret shown this once (a key, a token, a signing secret): JSON and CSV carry
+ * it as one more field; `id` keeps stdout for the shell and tells the person on stderr; a table puts it on a line
+ * of its own, with why it must be copied now.
+ */
+export function printWithSecret(
+  record: Row,
+  secret: { readonly name: string; readonly value: string; readonly shownOnce: string },
+  format: Format,
+): void {
+  const { name, value, shownOnce } = secret;
+  if (format === 'json' || format === 'csv') printOne({ ...record, [name]: value }, format);
+  else if (format === 'id') {
+    process.stdout.write(`${cell(record.id)}\n`);
+    process.stderr.write(`${name}: ${value}\n${shownOnce}`);
+  } else {
+    printOne(record, format);
+    process.stdout.write(`\n${name}: ${value}\n\n${shownOnce}`);
+  }
 }
 
 /** CSV of any size, straight from a row source to stdout. */
