@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentCheckin } from '../presenters/records.js';
-import { instant, platformId, positiveInt } from './arguments.js';
+import { instant, oneOf, platformId, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
 
@@ -41,11 +40,7 @@ export function addCheckinCommands(program: GatehouseCommand): void {
     .description('list check-ins (the first 1000)')
     .option('--platform-id <id>', 'only this member', platformId)
     .option('--gym <id>', 'only this gym', positiveInt)
-    .option('--status <status>', STATUSES.join(', '), (value: string) => {
-      if (!(STATUSES as readonly string[]).includes(value))
-        throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')}`);
-      return value as Status;
-    })
+    .option('--status <status>', STATUSES.join(', '), oneOf(STATUSES))
     .printsRecords(
       COLUMNS.checkin,
       async (services, options: { platformId?: string; gym?: number; status?: Status }) => {

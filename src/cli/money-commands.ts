@@ -1,13 +1,9 @@
-import { InvalidArgumentError } from 'commander';
 import { presentReversal, presentSettlementRow, presentTransaction } from '../presenters/records.js';
-import { instant, positiveInt } from './arguments.js';
+import { instant, oneOf, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
 
-function status(value: string): 'closed' | 'paid' {
-  if (value !== 'closed' && value !== 'paid') throw new InvalidArgumentError('must be closed or paid');
-  return value;
-}
+const status = oneOf(['closed', 'paid'] as const, 'must be closed or paid');
 
 /**
  * `gatehouse transaction reverse` and `gatehouse settlement close|pay|list|entries`: corrections of the ledger and

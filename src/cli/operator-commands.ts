@@ -1,8 +1,8 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { ROLES } from '../domain/operator.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentOperator } from '../presenters/records.js';
-import { instant, platformId, positiveInt } from './arguments.js';
+import { instant, oneOf, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
@@ -10,12 +10,7 @@ import type { GatehouseCommand } from './gatehouse-command.js';
 const SHOWN_ONCE =
   'This is the only time the token is shown: gatehouse stores only its hash. Give it to the operator now.\n';
 
-function role(value: string): string {
-  if (!(ROLES as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
-  }
-  return value;
-}
+const role = oneOf(ROLES);
 
 /** `gatehouse operator create|list|revoke`: run with the database's access, as the bootstrap admin. */
 export function addOperatorCommands(program: GatehouseCommand): void {

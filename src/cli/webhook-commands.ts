@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
-import { instant, positiveInt, positiveInts } from './arguments.js';
+import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
 
@@ -34,12 +34,10 @@ function eventTypes(value: string): EventType[] {
   return types as EventType[];
 }
 
-function deliveryStatus(value: string): 'pending' | 'delivered' | 'failed' {
-  if (value !== 'pending' && value !== 'delivered' && value !== 'failed') {
-    throw new InvalidArgumentError('must be pending, delivered or failed');
-  }
-  return value;
-}
+const deliveryStatus = oneOf(
+  ['pending', 'delivered', 'failed'] as const,
+  'must be pending, delivered or failed',
+);
 
 interface EndpointOptions {
   url?: string;
