@@ -9,13 +9,12 @@ import {
   type Permission as PermissionName,
   type Role as RoleName,
 } from '../domain/operator.js';
-import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
-import { revokeRoute } from './record-routes.js';
+import { pageRoute, revokeRoute } from './record-routes.js';
 import { principalOf } from './authenticate.js';
-import { presentOperator, presentPage } from '../presenters/records.js';
-import { Id, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import { presentOperator } from '../presenters/records.js';
+import { Id, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong role's 400 names every allowed one. */
 const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
@@ -119,17 +118,13 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   );
 
-  app.get(
-    '/operators',
-    {
-      schema: {
-        summary: 'List operators (never their tokens)',
-        querystring: Type.Object(PageQuery),
-        response: { 200: ListOf(Operator), ...operatorErrorResponses },
-      },
-    },
-    async (request) => presentPage(await operators.list(pageRequest(request.query)), presentOperator),
-  );
+  pageRoute(app, {
+    url: '/operators',
+    summary: 'List operators (never their tokens)',
+    item: Operator,
+    list: (page) => operators.list(page),
+    present: presentOperator,
+  });
 
   revokeRoute(app, {
     url: '/operators/:operator_id',

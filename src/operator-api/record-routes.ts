@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import type { Actor } from '../domain/audit.js';
+import { pageRequest, type Page, type PageRequest } from '../domain/pagination.js';
+import { presentPage } from '../presenters/records.js';
 import { actorOfRequest } from './authenticate.js';
-import { IdString, operatorErrorResponses } from './schemas.js';
+import { IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
 /** The one path parameter of a route on one record: `gym_id` in `/gyms/:gym_id/retire`. */
 function idParameter(url: string): string {
@@ -53,6 +55,38 @@ export function recordChangeRoute<Body extends TSchema>(
     handler: async (request) =>
       route.change(idOf(request.params, id), actorOfRequest(request), request.body as Static<Body>),
   });
+}
+
+/**
+ * `GET` a page of records (`limit` and `cursor` only): `list` reads the page asked for, of the record the path
+ * names if it names one (a partner's keys); each item is answered as `present` shows it.
+ */
+export function pageRoute<T>(
+  app: FastifyInstance,
+  route: RecordRoute & {
+    readonly item: TSchema;
+    readonly list: (page: PageRequest, id: number) => Promise<Page<T>>;
+    readonly present: (item: T) => unknown;
+  },
+): void {
+  const id = /:(\w+)/.exec(route.url)?.[1];
+  const params = id === undefined ? {} : { params: Type.Object({ [id]: IdString }) };
+  app.get(
+    route.url,
+    {
+      schema: {
+        summary: route.summary,
+        ...params,
+        querystring: Type.Object(PageQuery),
+        response: { 200: ListOf(route.item), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const page = pageRequest(request.query as { limit?: string; cursor?: string });
+      const owner = id === undefined ? Number.NaN : idOf(request.params, id);
+      return presentPage(await route.list(page, owner), route.present);
+    },
+  );
 }
 
 /** `DELETE` one credential (a key, an operator's token): refused from its next request on; 204, no body. */
