@@ -6,20 +6,18 @@ import { presentPage } from '../presenters/records.js';
 import { actorOfRequest } from './authenticate.js';
 import { IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
 
-/** The one path parameter of a route on one record: `gym_id` in `/gyms/:gym_id/retire`. */
-function idParameter(url: string): string {
-  const name = /:(\w+)/.exec(url)?.[1];
-  if (name === undefined) throw new Error(`${url} names no record`);
-  return name;
-}
-
 interface RecordRoute {
   readonly url: string;
   readonly summary: string;
 }
 
+/** The path parameter naming the record, if the URL has one: `gym_id` in `/gyms/:gym_id/retire`. */
+const idParameter = (url: string): string | undefined => /:(\w+)/.exec(url)?.[1];
+
+/** The id parameter and its schema, for a route whose URL must name one record. */
 function paramsOf(url: string) {
   const id = idParameter(url);
+  if (id === undefined) throw new Error(`${url} names no record`);
   return { id, params: Type.Object({ [id]: IdString }) };
 }
 
@@ -69,7 +67,7 @@ export function pageRoute<T>(
     readonly present: (item: T) => unknown;
   },
 ): void {
-  const id = /:(\w+)/.exec(route.url)?.[1];
+  const id = idParameter(route.url);
   const params = id === undefined ? {} : { params: Type.Object({ [id]: IdString }) };
   app.get(
     route.url,
