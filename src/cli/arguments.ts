@@ -32,6 +32,17 @@ export function instant(value: string): number {
   }
 }
 
+/** One of `values`; `message` says what else was expected (by default, the list). */
+export function oneOf<T extends string>(
+  values: readonly T[],
+  message = `must be one of ${values.join(', ')}`,
+) {
+  return (value: string): T => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(message);
+    return value as T;
+  };
+}
+
 export function currency(value: string): string {
   if (!/^[A-Z]{3}$/.test(value))
     throw new InvalidArgumentError('must be a three-letter ISO code such as BRL');

@@ -1,13 +1,21 @@
-import type { Command } from 'commander';
 import type { Services } from '../services/index.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import { currency, nonNegativeInt, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import { formatOption, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
 const all = { afterId: 0, limit: MAX_PAGE_SIZE };
+
+interface ProductOptions {
+  gym: number;
+  description: string;
+  payoutCents?: number;
+  currency?: string;
+  id?: number;
+}
 
 /** The ids of the partners already called `name`, over every page. */
 async function partnersNamed(services: Services, name: string): Promise<number[]> {
@@ -22,7 +30,7 @@ async function partnersNamed(services: Services, name: string): Promise<number[]
 }
 
 /** `gatehouse partner|gym|product …` */
-export function addCatalogCommands(program: Command): void {
+export function addCatalogCommands(program: GatehouseCommand): void {
   const partner = program.command('partner').description('partners: the gym chains that validate members');
   partner
     .command('create <name>')
@@ -46,15 +54,8 @@ export function addCatalogCommands(program: Command): void {
   partner
     .command('list')
     .description('list partners (the first 1000)')
-    .addOption(formatOption())
-    .action((options: { format: Format }) =>
-      withServices(async (services) => {
-        print(
-          (await services.catalog.listPartners(all)).items.map(presentPartner),
-          options.format,
-          COLUMNS.partner,
-        );
-      }),
+    .printsRecords(COLUMNS.partner, async (services) =>
+      (await services.catalog.listPartners(all)).items.map(presentPartner),
     );
 
   const gym = program
@@ -67,33 +68,25 @@ export function addCatalogCommands(program: Command): void {
     .requiredOption('--name <name>', 'its name')
     .option('--id <id>', 'the provider-assigned gym id (default: the next free one)', positiveInt)
     .option('--timezone <iana>', 'its local days for the daily visit limit (default: GATEHOUSE_TIMEZONE)')
-    .addOption(formatOption())
-    .action((options: { partner: number; name: string; id?: number; timezone?: string; format: Format }) =>
-      withServices(async (services) => {
-        const created = await services.catalog.createGym({
-          partnerId: options.partner,
-          name: options.name,
-          ...(options.id === undefined ? {} : { id: options.id }),
-          ...(options.timezone === undefined ? {} : { timezone: options.timezone }),
-        });
-        printOne(presentGym(created), options.format);
-      }),
+    .printsRecord(
+      async (services, options: { partner: number; name: string; id?: number; timezone?: string }) =>
+        presentGym(
+          await services.catalog.createGym({
+            partnerId: options.partner,
+            name: options.name,
+            ...(options.id === undefined ? {} : { id: options.id }),
+            ...(options.timezone === undefined ? {} : { timezone: options.timezone }),
+          }),
+        ),
     );
   gym
     .command('list')
     .description('list gyms (the first 1000)')
     .option('--partner <id>', "only this partner's", positiveInt)
-    .addOption(formatOption())
-    .action((options: { partner?: number; format: Format }) =>
-      withServices(async (services) => {
-        const filter = options.partner === undefined ? {} : { partnerId: options.partner };
-        print(
-          (await services.catalog.listGyms(filter, all)).items.map(presentGym),
-          options.format,
-          COLUMNS.gym,
-        );
-      }),
-    );
+    .printsRecords(COLUMNS.gym, async (services, options: { partner?: number }) => {
+      const filter = options.partner === undefined ? {} : { partnerId: options.partner };
+      return (await services.catalog.listGyms(filter, all)).items.map(presentGym);
+    });
 
   const product = program
     .command('product')
@@ -106,39 +99,22 @@ export function addCatalogCommands(program: Command): void {
     .option('--payout-cents <cents>', 'what each validated visit pays the gym (default 0)', nonNegativeInt)
     .option('--currency <code>', 'ISO currency (default GATEHOUSE_CURRENCY)', currency)
     .option('--id <id>', 'the product id (default: the next free one)', positiveInt)
-    .addOption(formatOption())
-    .action(
-      (options: {
-        gym: number;
-        description: string;
-        payoutCents?: number;
-        currency?: string;
-        id?: number;
-        format: Format;
-      }) =>
-        withServices(async (services) => {
-          const created = await services.catalog.createProduct(options.gym, {
-            description: options.description,
-            ...(options.payoutCents === undefined ? {} : { payoutCents: options.payoutCents }),
-            ...(options.currency === undefined ? {} : { currency: options.currency }),
-            ...(options.id === undefined ? {} : { id: options.id }),
-          });
-          printOne(presentProduct(created), options.format);
+    .printsRecord(async (services, options: ProductOptions) =>
+      presentProduct(
+        await services.catalog.createProduct(options.gym, {
+          description: options.description,
+          ...(options.payoutCents === undefined ? {} : { payoutCents: options.payoutCents }),
+          ...(options.currency === undefined ? {} : { currency: options.currency }),
+          ...(options.id === undefined ? {} : { id: options.id }),
         }),
+      ),
     );
   product
     .command('list')
     .description('list the products of a gym')
     .requiredOption('--gym <id>', 'the gym', positiveInt)
-    .addOption(formatOption())
-    .action((options: { gym: number; format: Format }) =>
-      withServices(async (services) => {
-        const gymRecord = await services.catalog.getGym(options.gym);
-        print(
-          (await services.catalog.listProducts(gymRecord.id)).map(presentProduct),
-          options.format,
-          COLUMNS.product,
-        );
-      }),
-    );
+    .printsRecords(COLUMNS.product, async (services, options: { gym: number }) => {
+      const gymRecord = await services.catalog.getGym(options.gym);
+      return (await services.catalog.listProducts(gymRecord.id)).map(presentProduct);
+    });
 }

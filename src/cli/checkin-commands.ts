@@ -1,16 +1,14 @@
-import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentCheckin } from '../presenters/records.js';
-import { instant, platformId, positiveInt } from './arguments.js';
-import { withServices } from './context.js';
+import { instant, oneOf, platformId, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
 const STATUSES = ['pending', 'validated', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** `gatehouse checkin create|cancel|list` */
-export function addCheckinCommands(program: Command): void {
+export function addCheckinCommands(program: GatehouseCommand): void {
   const checkin = program.command('checkin').description("members' check-ins, as the member app makes them");
   checkin
     .command('create')
@@ -19,42 +17,33 @@ export function addCheckinCommands(program: Command): void {
     .requiredOption('--gym <id>', 'the gym', positiveInt)
     .requiredOption('--product <id>', 'the product', positiveInt)
     .option('--at <time>', 'when (ISO-8601; default now)', instant)
-    .addOption(formatOption())
-    .action((options: { platformId: string; gym: number; product: number; at?: number; format: Format }) =>
-      withServices(async (services) => {
+    .printsRecord(
+      async (services, options: { platformId: string; gym: number; product: number; at?: number }) => {
         const created = await services.checkins.create({
           platformId: options.platformId,
           gymId: options.gym,
           productId: options.product,
           ...(options.at === undefined ? {} : { checkedInAt: options.at }),
         });
-        printOne(presentCheckin(created, services.clock.now()), options.format);
-      }),
+        return presentCheckin(created, services.clock.now());
+      },
     );
   checkin
     .command('cancel')
     .description('cancel a check-in (until it is validated)')
     .argument('<checkin-id>', 'the check-in', positiveInt)
-    .addOption(formatOption())
-    .action((checkinId: number, options: { format: Format }) =>
-      withServices(async (services) => {
-        const cancelled = await services.checkins.cancel(checkinId);
-        printOne(presentCheckin(cancelled, services.clock.now()), options.format);
-      }),
+    .printsRecord(async (services, checkinId: number) =>
+      presentCheckin(await services.checkins.cancel(checkinId), services.clock.now()),
     );
   checkin
     .command('list')
     .description('list check-ins (the first 1000)')
     .option('--platform-id <id>', 'only this member', platformId)
     .option('--gym <id>', 'only this gym', positiveInt)
-    .option('--status <status>', STATUSES.join(', '), (value: string) => {
-      if (!(STATUSES as readonly string[]).includes(value))
-        throw new InvalidArgumentError(`must be one of ${STATUSES.join(', ')}`);
-      return value as Status;
-    })
-    .addOption(formatOption())
-    .action((options: { platformId?: string; gym?: number; status?: Status; format: Format }) =>
-      withServices(async (services) => {
+    .option('--status <status>', STATUSES.join(', '), oneOf(STATUSES))
+    .printsRecords(
+      COLUMNS.checkin,
+      async (services, options: { platformId?: string; gym?: number; status?: Status }) => {
         const page = await services.checkins.list(
           {
             ...(options.platformId === undefined ? {} : { platformId: options.platformId }),
@@ -64,11 +53,7 @@ export function addCheckinCommands(program: Command): void {
           { afterId: 0, limit: MAX_PAGE_SIZE },
         );
         const now = services.clock.now();
-        print(
-          page.items.map((item) => presentCheckin(item, now)),
-          options.format,
-          COLUMNS.checkin,
-        );
-      }),
+        return page.items.map((item) => presentCheckin(item, now));
+      },
     );
 }

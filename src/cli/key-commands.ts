@@ -1,16 +1,15 @@
-import type { Command } from 'commander';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../presenters/records.js';
 import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
 const SHOWN_ONCE =
   'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n';
 
 /** `gatehouse key issue|list|revoke` */
-export function addKeyCommands(program: Command): void {
+export function addKeyCommands(program: GatehouseCommand): void {
   const key = program.command('key').description("API keys: a partner's access to its gyms");
   key
     .command('issue')
@@ -23,41 +22,26 @@ export function addKeyCommands(program: Command): void {
       positiveInts,
     )
     .option('--expires-at <time>', 'when it stops working (ISO-8601)', instant)
-    .addOption(formatOption())
-    .action(
-      (options: { partner: number; label?: string; gyms?: number[]; expiresAt?: number; format: Format }) =>
-        withServices(async (services) => {
-          const issued = await services.apiKeys.issue(options.partner, {
-            label: options.label ?? null,
-            gymIds: options.gyms ?? null,
-            expiresAt: options.expiresAt ?? null,
-          });
-          if (options.format === 'json' || options.format === 'csv') {
-            printOne({ ...presentKey(issued.key), key: issued.secret }, options.format);
-            return;
-          }
-          if (options.format === 'id') {
-            // stdout is for the shell to keep; the secret still reaches the person, once.
-            process.stdout.write(`${issued.key.id}\n`);
-            process.stderr.write(`key: ${issued.secret}\n${SHOWN_ONCE}`);
-            return;
-          }
-          // For a person at a terminal: the secret on a line of its own, and why it must be copied now.
-          printOne(presentKey(issued.key), options.format);
-          process.stdout.write(`\nkey: ${issued.secret}\n\n${SHOWN_ONCE}`);
-        }),
+    .printsSecret(
+      'key',
+      SHOWN_ONCE,
+      async (services, options: { partner: number; label?: string; gyms?: number[]; expiresAt?: number }) => {
+        const issued = await services.apiKeys.issue(options.partner, {
+          label: options.label ?? null,
+          gymIds: options.gyms ?? null,
+          expiresAt: options.expiresAt ?? null,
+        });
+        return { record: presentKey(issued.key), secret: issued.secret };
+      },
     );
   key
     .command('list')
     .description("list a partner's keys (never their secrets)")
     .requiredOption('--partner <id>', 'the partner', positiveInt)
-    .addOption(formatOption())
-    .action((options: { partner: number; format: Format }) =>
-      withServices(async (services) => {
-        const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentKey), options.format, COLUMNS.apiKey);
-      }),
-    );
+    .printsRecords(COLUMNS.apiKey, async (services, options: { partner: number }) => {
+      const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+      return page.items.map(presentKey);
+    });
   key
     .command('revoke')
     .description('revoke a key: every gatehouse process refuses it within GATEHOUSE_KEY_CACHE_SECONDS')

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
+import { GatehouseCommand } from './gatehouse-command.js';
 import { ConfigError } from '../config/errors.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
@@ -39,7 +40,7 @@ function finish(command: Command): void {
 }
 
 function buildProgram(): Command {
-  const program = new Command('gatehouse')
+  const program = new GatehouseCommand('gatehouse')
     .description(
       'Access control for gym networks.\n\nConfiguration comes from GATEHOUSE_* environment variables (see the README);\n' +
         'the database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).',

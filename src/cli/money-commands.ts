@@ -1,20 +1,15 @@
-import { InvalidArgumentError, type Command } from 'commander';
 import { presentReversal, presentSettlementRow, presentTransaction } from '../presenters/records.js';
-import { instant, positiveInt } from './arguments.js';
+import { instant, oneOf, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
-import { withServices } from './context.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
-function status(value: string): 'closed' | 'paid' {
-  if (value !== 'closed' && value !== 'paid') throw new InvalidArgumentError('must be closed or paid');
-  return value;
-}
+const status = oneOf(['closed', 'paid'] as const, 'must be closed or paid');
 
 /**
  * `gatehouse transaction reverse` and `gatehouse settlement close|pay|list|entries`: corrections of the ledger and
  * closed periods, as the operator API makes them.
  */
-export function addMoneyCommands(program: Command): void {
+export function addMoneyCommands(program: GatehouseCommand): void {
   const transaction = program.command('transaction').description('one entry of the ledger');
   transaction
     .command('reverse')
@@ -24,21 +19,20 @@ export function addMoneyCommands(program: Command): void {
     .argument('<transaction-id>', 'the visit’s transaction', positiveInt)
     .requiredOption('--reason <text>', 'why (1 to 500 characters): the partner sees it')
     .option('--amount-cents <cents>', 'how much to take back (default: all that is left)', positiveInt)
-    .addOption(formatOption())
-    .action((transactionId: number, options: { reason: string; amountCents?: number; format: Format }) =>
-      withServices(async (services) => {
+    .printsRecord(
+      async (services, transactionId: number, options: { reason: string; amountCents?: number }) => {
         const reversal = await services.ledger.reverse({
           transactionId,
           reason: options.reason,
           ...(options.amountCents === undefined ? {} : { amountCents: options.amountCents }),
         });
-        printOne(presentReversal(reversal), options.format);
-      }),
+        return presentReversal(reversal);
+      },
     );
   addSettlementCommands(program);
 }
 
-function addSettlementCommands(program: Command): void {
+function addSettlementCommands(program: GatehouseCommand): void {
   const settlement = program
     .command('settlement')
     .description('closed periods per partner and currency: what was paid, with the entries behind it');
@@ -48,35 +42,32 @@ function addSettlementCommands(program: Command): void {
     .requiredOption('--from <time>', 'the period start (ISO-8601, UTC when no offset)', instant)
     .option('--to <time>', 'the period end, excluded (default: now)', instant)
     .option('--partner <id>', 'only this partner', positiveInt)
-    .addOption(formatOption())
-    .action((options: { from: number; to?: number; partner?: number; format: Format }) =>
-      withServices(async (services) => {
+    .printsRecords(
+      COLUMNS.settlement,
+      async (services, options: { from: number; to?: number; partner?: number }) => {
         const closed = await services.settlements.close({
           period: { start: options.from, end: options.to ?? services.clock.now() },
           ...(options.partner === undefined ? {} : { partnerId: options.partner }),
         });
-        print(closed.map(presentSettlementRow), options.format, COLUMNS.settlement);
-      }),
+        return closed.map(presentSettlementRow);
+      },
     );
   settlement
     .command('pay')
     .description('mark a settlement paid, with the payment reference')
     .argument('<settlement-id>', 'the settlement', positiveInt)
     .requiredOption('--reference <text>', "the payment's reference (1 to 200 characters)")
-    .addOption(formatOption())
-    .action((id: number, options: { reference: string; format: Format }) =>
-      withServices(async (services) => {
-        printOne(presentSettlementRow(await services.settlements.pay(id, options.reference)), options.format);
-      }),
+    .printsRecord(async (services, id: number, options: { reference: string }) =>
+      presentSettlementRow(await services.settlements.pay(id, options.reference)),
     );
   settlement
     .command('list')
     .description('list settlements (the first 1000)')
     .option('--partner <id>', "only this partner's", positiveInt)
     .option('--status <status>', 'closed or paid', status)
-    .addOption(formatOption())
-    .action((options: { partner?: number; status?: 'closed' | 'paid'; format: Format }) =>
-      withServices(async (services) => {
+    .printsRecords(
+      COLUMNS.settlement,
+      async (services, options: { partner?: number; status?: 'closed' | 'paid' }) => {
         const page = await services.settlements.list(
           {
             ...(options.partner === undefined ? {} : { partnerId: options.partner }),
@@ -84,21 +75,14 @@ function addSettlementCommands(program: Command): void {
           },
           { afterId: 0, limit: 1000 },
         );
-        print(page.items.map(presentSettlementRow), options.format, COLUMNS.settlement);
-      }),
+        return page.items.map(presentSettlementRow);
+      },
     );
   settlement
     .command('entries')
     .description('every ledger entry a settlement holds')
     .argument('<settlement-id>', 'the settlement', positiveInt)
-    .addOption(formatOption())
-    .action((id: number, options: { format: Format }) =>
-      withServices(async (services) => {
-        print(
-          (await services.settlements.entries(id)).map(presentTransaction),
-          options.format,
-          COLUMNS.transaction,
-        );
-      }),
+    .printsRecords(COLUMNS.transaction, async (services, id: number) =>
+      (await services.settlements.entries(id)).map(presentTransaction),
     );
 }

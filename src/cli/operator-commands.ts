@@ -1,24 +1,19 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { ROLES } from '../domain/operator.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentOperator } from '../presenters/records.js';
-import { instant, platformId, positiveInt } from './arguments.js';
+import { instant, oneOf, platformId, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
 const SHOWN_ONCE =
   'This is the only time the token is shown: gatehouse stores only its hash. Give it to the operator now.\n';
 
-function role(value: string): string {
-  if (!(ROLES as readonly string[]).includes(value)) {
-    throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
-  }
-  return value;
-}
+const role = oneOf(ROLES);
 
 /** `gatehouse operator create|list|revoke`: run with the database's access, as the bootstrap admin. */
-export function addOperatorCommands(program: Command): void {
+export function addOperatorCommands(program: GatehouseCommand): void {
   const operator = program.command('operator').description('operators of the operator API: a role each');
   operator
     .command('create')
@@ -26,38 +21,25 @@ export function addOperatorCommands(program: Command): void {
     .requiredOption('--name <name>', 'a login or an e-mail address, as the audit log will name it')
     .requiredOption('--role <role>', ROLES.join(', '), role)
     .option('--expires-at <time>', 'when its token stops working (ISO-8601)', instant)
-    .addOption(formatOption())
-    .action((options: { name: string; role: string; expiresAt?: number; format: Format }) =>
-      withServices(async (services) => {
+    .printsSecret(
+      'token',
+      SHOWN_ONCE,
+      async (services, options: { name: string; role: string; expiresAt?: number }) => {
         const issued = await services.operators.create({
           name: options.name,
           role: options.role,
           expiresAt: options.expiresAt ?? null,
         });
-        const shown = presentOperator(issued.operator);
-        if (options.format === 'json' || options.format === 'csv') {
-          printOne({ ...shown, token: issued.token }, options.format);
-          return;
-        }
-        if (options.format === 'id') {
-          process.stdout.write(`${issued.operator.id}\n`);
-          process.stderr.write(`token: ${issued.token}\n${SHOWN_ONCE}`);
-          return;
-        }
-        printOne(shown, options.format);
-        process.stdout.write(`\ntoken: ${issued.token}\n\n${SHOWN_ONCE}`);
-      }),
+        return { record: presentOperator(issued.operator), secret: issued.token };
+      },
     );
   operator
     .command('list')
     .description('list operators (never their tokens)')
-    .addOption(formatOption())
-    .action((options: { format: Format }) =>
-      withServices(async (services) => {
-        const page = await services.operators.list({ afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentOperator), options.format, COLUMNS.operator);
-      }),
-    );
+    .printsRecords(COLUMNS.operator, async (services) => {
+      const page = await services.operators.list({ afterId: 0, limit: MAX_PAGE_SIZE });
+      return page.items.map(presentOperator);
+    });
   operator
     .command('revoke')
     .description("revoke an operator's token: refused from its next request on, in every process")

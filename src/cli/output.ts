@@ -1,22 +1,15 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { stringify } from 'csv-stringify/sync';
 import { stringify as stringifyStream } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { csvOptions } from '../presenters/csv.js';
+import { oneOf } from './arguments.js';
 
 export type Format = 'table' | 'json' | 'csv' | 'id';
 export const FORMATS: Format[] = ['table', 'json', 'csv', 'id'];
 
-type Row = Record<string, unknown>;
-
-function formatParser(formats: readonly Format[]) {
-  return (value: string): Format => {
-    if (!(formats as string[]).includes(value))
-      throw new InvalidArgumentError(`must be one of ${formats.join(', ')}`);
-    return value as Format;
-  };
-}
+export type Row = Record<string, unknown>;
 
 /**
  * `--format table|json|csv|id`, the same on every command that prints records. `id` prints only the ids, one a
@@ -25,7 +18,7 @@ function formatParser(formats: readonly Format[]) {
 export function formatOption(records: 'with-ids' | 'without-ids' = 'with-ids'): Option {
   const formats = records === 'with-ids' ? FORMATS : FORMATS.filter((format) => format !== 'id');
   const help = records === 'with-ids' ? 'table, json, csv, or id (the ids alone)' : 'table, json or csv';
-  return new Option('--format <format>', help).argParser(formatParser(formats)).default('table');
+  return new Option('--format <format>', help).argParser(oneOf(formats)).default('table');
 }
 
 /** C0, DEL and C1: a name holding ESC could drive the operator's terminal (colours, titles, cursor moves). */
@@ -76,6 +69,27 @@ export function print(rows: readonly Row[], format: Format, columns: readonly st
 export function printOne(row: Row, format: Format): void {
   if (format === 'json') process.stdout.write(`${JSON.stringify(row, null, 2)}\n`);
   else print([row], format, Object.keys(row));
+}
+
+/**
+ * Prints a record that comes with a secret shown this once (a key, a token, a signing secret): JSON and CSV carry
+ * it as one more field; `id` keeps stdout for the shell and tells the person on stderr; a table puts it on a line
+ * of its own, with why it must be copied now.
+ */
+export function printWithSecret(
+  record: Row,
+  secret: { readonly name: string; readonly value: string; readonly shownOnce: string },
+  format: Format,
+): void {
+  const { name, value, shownOnce } = secret;
+  if (format === 'json' || format === 'csv') printOne({ ...record, [name]: value }, format);
+  else if (format === 'id') {
+    process.stdout.write(`${cell(record.id)}\n`);
+    process.stderr.write(`${name}: ${value}\n${shownOnce}`);
+  } else {
+    printOne(record, format);
+    process.stdout.write(`\n${name}: ${value}\n\n${shownOnce}`);
+  }
 }
 
 /** CSV of any size, straight from a row source to stdout. */

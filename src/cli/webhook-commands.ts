@@ -1,10 +1,10 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { EVENT_TYPES, type EventType } from '../domain/events.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
-import { instant, positiveInt, positiveInts } from './arguments.js';
+import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
-import { formatOption, print, printOne, type Format } from './output.js';
+import type { GatehouseCommand } from './gatehouse-command.js';
 
 const SHOWN_ONCE = 'This is the only time the secret is shown. Give it to the receiver now.\n';
 const ENDPOINT_COLUMNS = [
@@ -34,12 +34,10 @@ function eventTypes(value: string): EventType[] {
   return types as EventType[];
 }
 
-function deliveryStatus(value: string): 'pending' | 'delivered' | 'failed' {
-  if (value !== 'pending' && value !== 'delivered' && value !== 'failed') {
-    throw new InvalidArgumentError('must be pending, delivered or failed');
-  }
-  return value;
-}
+const deliveryStatus = oneOf(
+  ['pending', 'delivered', 'failed'] as const,
+  'must be pending, delivered or failed',
+);
 
 interface EndpointOptions {
   url?: string;
@@ -54,19 +52,8 @@ const endpointChanges = (o: EndpointOptions) => ({
   ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
 });
 
-function printSecret(secret: string, record: Record<string, unknown>, format: Format): void {
-  if (format === 'json' || format === 'csv') printOne({ ...record, secret }, format);
-  else if (format === 'id') {
-    process.stdout.write(`${String(record.id)}\n`);
-    process.stderr.write(`secret: ${secret}\n${SHOWN_ONCE}`);
-  } else {
-    printOne(record, format);
-    process.stdout.write(`\nsecret: ${secret}\n\n${SHOWN_ONCE}`);
-  }
-}
-
 /** `gatehouse webhook add|list|update|remove|rotate|enable|deliveries|retry|recover` */
-export function addWebhookCommands(program: Command): void {
+export function addWebhookCommands(program: GatehouseCommand): void {
   const webhook = program
     .command('webhook')
     .description("webhooks: a partner's endpoints and their delivery log");
@@ -80,38 +67,30 @@ export function addWebhookCommands(program: Command): void {
     .option('--timeout-ms <ms>', 'how long the receiver has to answer (default 15000)', positiveInt)
     .option('--secret <whsec>', 'a secret of your own (default: generated; required with --wellhub)')
     .option('--wellhub', "deliver checkin.created as Wellhub's checkin webhook (X-Gympass-Signature)")
-    .addOption(formatOption())
-    .action(
-      (
-        o: EndpointOptions & {
-          partner: number;
-          url: string;
-          secret?: string;
-          wellhub?: boolean;
-          format: Format;
-        },
-      ) =>
-        withServices(async (services) => {
-          const created = await services.webhooks.endpoints.create(o.partner, {
-            ...endpointChanges(o),
-            url: o.url,
-            ...(o.secret === undefined ? {} : { secret: o.secret }),
-            ...(o.wellhub === true ? { format: 'wellhub' as const } : {}),
-          });
-          printSecret(created.secret, presentEndpoint(created.endpoint), o.format);
-        }),
+    .printsSecret(
+      'secret',
+      SHOWN_ONCE,
+      async (
+        services,
+        o: EndpointOptions & { partner: number; url: string; secret?: string; wellhub?: boolean },
+      ) => {
+        const created = await services.webhooks.endpoints.create(o.partner, {
+          ...endpointChanges(o),
+          url: o.url,
+          ...(o.secret === undefined ? {} : { secret: o.secret }),
+          ...(o.wellhub === true ? { format: 'wellhub' as const } : {}),
+        });
+        return { record: presentEndpoint(created.endpoint), secret: created.secret };
+      },
     );
   webhook
     .command('list')
     .description("list a partner's endpoints (never their secrets)")
     .requiredOption('--partner <id>', 'the partner', positiveInt)
-    .addOption(formatOption())
-    .action((o: { partner: number; format: Format }) =>
-      withServices(async (services) => {
-        const page = await services.webhooks.endpoints.list(o.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-        print(page.items.map(presentEndpoint), o.format, ENDPOINT_COLUMNS);
-      }),
-    );
+    .printsRecords(ENDPOINT_COLUMNS, async (services, o: { partner: number }) => {
+      const page = await services.webhooks.endpoints.list(o.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+      return page.items.map(presentEndpoint);
+    });
   webhook
     .command('update')
     .description('change an endpoint')
@@ -120,11 +99,8 @@ export function addWebhookCommands(program: Command): void {
     .option('--events <types>', 'comma-separated event types', eventTypes)
     .option('--gyms <ids>', 'comma-separated gym ids', positiveInts)
     .option('--timeout-ms <ms>', 'how long the receiver has to answer', positiveInt)
-    .addOption(formatOption())
-    .action((id: number, o: EndpointOptions & { format: Format }) =>
-      withServices(async (services) => {
-        printOne(presentEndpoint(await services.webhooks.endpoints.update(id, endpointChanges(o))), o.format);
-      }),
+    .printsRecord(async (services, id: number, o: EndpointOptions) =>
+      presentEndpoint(await services.webhooks.endpoints.update(id, endpointChanges(o))),
     );
   webhook
     .command('remove')
@@ -151,11 +127,8 @@ export function addWebhookCommands(program: Command): void {
     .command('enable')
     .description('enable an endpoint again after gatehouse disabled it')
     .argument('<webhook-id>', 'the endpoint', positiveInt)
-    .addOption(formatOption())
-    .action((id: number, o: { format: Format }) =>
-      withServices(async (services) => {
-        printOne(presentEndpoint(await services.webhooks.endpoints.enable(id)), o.format);
-      }),
+    .printsRecord(async (services, id: number) =>
+      presentEndpoint(await services.webhooks.endpoints.enable(id)),
     );
   webhook
     .command('deliveries')
@@ -163,20 +136,23 @@ export function addWebhookCommands(program: Command): void {
     .argument('<webhook-id>', 'the endpoint', positiveInt)
     .option('--status <status>', 'pending, delivered or failed', deliveryStatus)
     .option('--event-type <type>', 'one event type', (value: string) => eventTypes(value)[0])
-    .addOption(formatOption())
-    .action(
-      (id: number, o: { status?: 'pending' | 'delivered' | 'failed'; eventType?: string; format: Format }) =>
-        withServices(async (services) => {
-          const page = await services.webhooks.deliveries.list(
-            id,
-            {
-              ...(o.status === undefined ? {} : { status: o.status }),
-              ...(o.eventType === undefined ? {} : { eventType: o.eventType }),
-            },
-            { afterId: 0, limit: MAX_PAGE_SIZE },
-          );
-          print(page.items.map(presentDelivery), o.format, DELIVERY_COLUMNS);
-        }),
+    .printsRecords(
+      DELIVERY_COLUMNS,
+      async (
+        services,
+        id: number,
+        o: { status?: 'pending' | 'delivered' | 'failed'; eventType?: string },
+      ) => {
+        const page = await services.webhooks.deliveries.list(
+          id,
+          {
+            ...(o.status === undefined ? {} : { status: o.status }),
+            ...(o.eventType === undefined ? {} : { eventType: o.eventType }),
+          },
+          { afterId: 0, limit: MAX_PAGE_SIZE },
+        );
+        return page.items.map(presentDelivery);
+      },
     );
   webhook
     .command('retry')

@@ -77,8 +77,8 @@ export interface ValidationFacts {
 }
 
 /**
- * What an event says about a check-in, whatever happened to it; a validation adds its ledger row. Built as one
- * literal: every validation makes one.
+ * What an event says about a check-in, whatever happened to it; a validation adds its ledger row after the
+ * check-in's fields (consumers see the same key order either way).
  */
 export function checkinEventData(
   checkin: CheckinFacts,
@@ -88,19 +88,7 @@ export function checkinEventData(
   const checkedInAt = formatInstant(checkin.checkedInAt);
   const expiresAt = formatInstant(checkin.expiresAt);
   const member = checkin.member === undefined ? {} : { member: checkin.member };
-  if (validation === undefined) {
-    return {
-      checkin_id: checkin.id,
-      platform_id: checkin.platformId,
-      gym_id: checkin.gymId,
-      product,
-      status: checkin.status,
-      checked_in_at: checkedInAt,
-      expires_at: expiresAt,
-      ...member,
-    };
-  }
-  return {
+  const created = {
     checkin_id: checkin.id,
     platform_id: checkin.platformId,
     gym_id: checkin.gymId,
@@ -109,6 +97,10 @@ export function checkinEventData(
     checked_in_at: checkedInAt,
     expires_at: expiresAt,
     ...member,
+  };
+  if (validation === undefined) return created;
+  return {
+    ...created,
     transaction_id: validation.transactionId,
     validated_at: formatInstant(validation.validatedAt),
     payout_cents: validation.payoutCents,

@@ -1,15 +1,37 @@
 /** Real request and answer examples of the money routes (reversals, settlements), for /docs (see openapi-examples.ts). */
-const REVERSAL_ENTRY = {
-  id: 9,
-  kind: 'reversal',
+/** A visit's amount and times, the same in both APIs' view of its ledger entry. */
+const VISIT_FIGURES = {
+  payout_cents: 1500,
+  currency: 'BRL',
+  validated_at: '2026-11-23T12:00:02Z',
+  effective_at: '2026-11-23T12:00:02Z',
+  reverses: null,
+  reason: null,
+};
+/** A visit's ledger entry as the operator API shows it; the partner API's view of it is below. */
+export const TRANSACTION = {
+  id: 5,
+  kind: 'visit',
   checkin_id: 7,
   partner_id: 2,
   gym_id: 42,
   product_id: 2,
   platform_id: '1234567890123',
+  ...VISIT_FIGURES,
+};
+export const PARTNER_TRANSACTION = {
+  id: 5,
+  kind: 'visit',
+  checkin_id: 7,
+  platform_id: '1234567890123',
+  product: { Id: 2, description: 'Day pass' },
+  ...VISIT_FIGURES,
+};
+export const REVERSAL_ENTRY = {
+  ...TRANSACTION,
+  id: 9,
+  kind: 'reversal',
   payout_cents: -1500,
-  currency: 'BRL',
-  validated_at: '2026-11-23T12:00:02Z',
   effective_at: '2026-11-24T09:30:00Z',
   reverses: 5,
   reason: 'validated for the wrong member',
@@ -34,34 +56,10 @@ const SETTLEMENT = {
   created_at: '2026-11-16T09:00:00.000Z',
 };
 const PAID = { paid_at: '2026-11-17T15:00:00.000Z', reference: 'PIX E2E-20261117-0042' };
-const VISIT = {
-  id: 5,
-  kind: 'visit',
-  checkin_id: 7,
-  partner_id: 2,
-  gym_id: 42,
-  product_id: 2,
-  platform_id: '1234567890123',
-  payout_cents: 1500,
-  currency: 'BRL',
-  validated_at: '2026-11-03T12:00:02Z',
-  effective_at: '2026-11-03T12:00:02Z',
-  reverses: null,
-  reason: null,
-};
-const PARTNER_VISIT = {
-  id: 5,
-  kind: 'visit',
-  checkin_id: 7,
-  platform_id: '1234567890123',
-  product: { Id: 2, description: 'Day pass' },
-  payout_cents: 1500,
-  currency: 'BRL',
-  validated_at: '2026-11-03T12:00:02Z',
-  effective_at: '2026-11-03T12:00:02Z',
-  reverses: null,
-  reason: null,
-};
+// The settled visit happened inside the period closed above.
+const SETTLED_ON = { validated_at: '2026-11-03T12:00:02Z', effective_at: '2026-11-03T12:00:02Z' };
+const VISIT = { ...TRANSACTION, ...SETTLED_ON };
+const PARTNER_VISIT = { ...PARTNER_TRANSACTION, ...SETTLED_ON };
 
 export const MONEY_REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'validated for the wrong member' },
@@ -99,5 +97,3 @@ export const MONEY_RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     results: [PARTNER_VISIT],
   },
 };
-
-export { REVERSAL_ENTRY };

@@ -3,7 +3,9 @@ import {
   MONEY_PARAMETER_EXAMPLES,
   MONEY_REQUEST_EXAMPLES,
   MONEY_RESPONSE_EXAMPLES,
+  PARTNER_TRANSACTION,
   REVERSAL_ENTRY,
+  TRANSACTION,
 } from './money-openapi-examples.js';
 import {
   WEBHOOK_PARAMETER_EXAMPLES,
@@ -124,21 +126,6 @@ const KEY = {
   revoked_at: null,
   created_at: '2026-11-20T09:00:00.000Z',
 };
-const TRANSACTION = {
-  id: 5,
-  kind: 'visit',
-  checkin_id: 7,
-  partner_id: 2,
-  gym_id: 42,
-  product_id: 2,
-  platform_id: '1234567890123',
-  payout_cents: 1500,
-  currency: 'BRL',
-  validated_at: '2026-11-23T12:00:02Z',
-  effective_at: '2026-11-23T12:00:02Z',
-  reverses: null,
-  reason: null,
-};
 const PARTNER = { id: 2, name: 'Acme Fitness', offboarded_at: null, created_at: '2026-11-20T09:00:00.000Z' };
 const GYM = {
   id: 42,
@@ -182,21 +169,7 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   'GET /access/v1/transactions 200': {
     metadata: { total: 1, errors: 0 },
-    results: [
-      {
-        id: 5,
-        kind: 'visit',
-        checkin_id: 7,
-        platform_id: '1234567890123',
-        product: { Id: 2, description: 'Day pass' },
-        payout_cents: 1500,
-        currency: 'BRL',
-        validated_at: '2026-11-23T12:00:02Z',
-        effective_at: '2026-11-23T12:00:02Z',
-        reverses: null,
-        reason: null,
-      },
-    ],
+    results: [PARTNER_TRANSACTION],
     next_cursor: 'YXQ6MTI6NQ',
     has_more: false,
   },

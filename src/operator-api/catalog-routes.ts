@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { pageRoute } from './record-routes.js';
 import { presentGym, presentPage, presentPartner, presentProduct } from '../presenters/records.js';
 import {
   Gym,
@@ -44,17 +45,13 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  app.get(
-    '/partners',
-    {
-      schema: {
-        summary: 'List partners',
-        querystring: Type.Object(PageQuery),
-        response: { 200: ListOf(Partner), ...operatorErrorResponses },
-      },
-    },
-    async (request) => presentPage(await catalog.listPartners(pageRequest(request.query)), presentPartner),
-  );
+  pageRoute(app, {
+    url: '/partners',
+    summary: 'List partners',
+    item: Partner,
+    list: (page) => catalog.listPartners(page),
+    present: presentPartner,
+  });
 
   app.post(
     '/gyms',

@@ -5,6 +5,7 @@ import { pageRequest } from '../domain/pagination.js';
 import { MemberDetailsSchema } from '../http/schemas.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { recordChangeRoute } from './record-routes.js';
 import { presentCheckin, presentPage } from '../presenters/records.js';
 import {
   Checkin,
@@ -54,18 +55,12 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  app.post(
-    '/checkins/:checkin_id/cancel',
-    {
-      schema: {
-        summary: 'Cancel a check-in (idempotent until it is validated)',
-        params: Type.Object({ checkin_id: IdString }),
-        response: { 200: Checkin, ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      present(await checkins.cancel(Number(request.params.checkin_id), actorOfRequest(request))),
-  );
+  recordChangeRoute(app, {
+    url: '/checkins/:checkin_id/cancel',
+    summary: 'Cancel a check-in (idempotent until it is validated)',
+    record: Checkin,
+    change: async (id, actor) => present(await checkins.cancel(id, actor)),
+  });
 
   app.get(
     '/checkins',

@@ -1,20 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
-import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
-import { presentKey, presentPage } from '../presenters/records.js';
-import {
-  ApiKey,
-  Id,
-  IdString,
-  IssuedApiKey,
-  ListOf,
-  OperatorText,
-  PageQuery,
-  operatorErrorResponses,
-} from './schemas.js';
+import { pageRoute, revokeRoute } from './record-routes.js';
+import { presentKey } from '../presenters/records.js';
+import { ApiKey, Id, IdString, IssuedApiKey, OperatorText, operatorErrorResponses } from './schemas.js';
 
 /** API keys of a partner: issue (the secret shown once), list without secrets, revoke. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -50,35 +41,17 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     },
   );
 
-  app.get(
-    '/partners/:partner_id/keys',
-    {
-      schema: {
-        summary: "List a partner's API keys (never their secrets)",
-        params: Type.Object({ partner_id: IdString }),
-        querystring: Type.Object(PageQuery),
-        response: { 200: ListOf(ApiKey), ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      presentPage(
-        await apiKeys.list(Number(request.params.partner_id), pageRequest(request.query)),
-        presentKey,
-      ),
-  );
+  pageRoute(app, {
+    url: '/partners/:partner_id/keys',
+    summary: "List a partner's API keys (never their secrets)",
+    item: ApiKey,
+    list: (page, partnerId) => apiKeys.list(partnerId, page),
+    present: presentKey,
+  });
 
-  app.delete(
-    '/keys/:key_id',
-    {
-      schema: {
-        summary: 'Revoke an API key: refused from its next request on',
-        params: Type.Object({ key_id: IdString }),
-        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      await apiKeys.revoke(Number(request.params.key_id), actorOfRequest(request));
-      return reply.code(204).send(null);
-    },
-  );
+  revokeRoute(app, {
+    url: '/keys/:key_id',
+    summary: 'Revoke an API key: refused from its next request on',
+    revoke: (id, actor) => apiKeys.revoke(id, actor),
+  });
 };

@@ -9,12 +9,12 @@ import {
   type Permission as PermissionName,
   type Role as RoleName,
 } from '../domain/operator.js';
-import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
-import { actorOfRequest, principalOf } from './authenticate.js';
-import { presentOperator, presentPage } from '../presenters/records.js';
-import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import { pageRoute, revokeRoute } from './record-routes.js';
+import { principalOf } from './authenticate.js';
+import { presentOperator } from '../presenters/records.js';
+import { Id, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong role's 400 names every allowed one. */
 const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
@@ -118,30 +118,17 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   );
 
-  app.get(
-    '/operators',
-    {
-      schema: {
-        summary: 'List operators (never their tokens)',
-        querystring: Type.Object(PageQuery),
-        response: { 200: ListOf(Operator), ...operatorErrorResponses },
-      },
-    },
-    async (request) => presentPage(await operators.list(pageRequest(request.query)), presentOperator),
-  );
+  pageRoute(app, {
+    url: '/operators',
+    summary: 'List operators (never their tokens)',
+    item: Operator,
+    list: (page) => operators.list(page),
+    present: presentOperator,
+  });
 
-  app.delete(
-    '/operators/:operator_id',
-    {
-      schema: {
-        summary: "Revoke an operator's token: refused from its next request on",
-        params: Type.Object({ operator_id: IdString }),
-        response: { 204: Type.Null({ description: 'Revoked' }), ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      await operators.revoke(Number(request.params.operator_id), actorOfRequest(request));
-      return reply.code(204).send(null);
-    },
-  );
+  revokeRoute(app, {
+    url: '/operators/:operator_id',
+    summary: "Revoke an operator's token: refused from its next request on",
+    revoke: (id, actor) => operators.revoke(id, actor),
+  });
 };

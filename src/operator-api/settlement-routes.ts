@@ -6,6 +6,7 @@ import { sendCsv } from '../http/csv.js';
 import { presentSettlement, presentSettlementRow, presentTransaction } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
 import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
 
@@ -93,25 +94,13 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
   );
 
-  app.post(
-    '/settlements/:settlement_id/paid',
-    {
-      schema: {
-        summary: 'Mark a settlement paid, with the payment’s reference',
-        params: Type.Object({ settlement_id: IdString }),
-        body: Type.Object({ reference: OperatorText(200, 1) }),
-        response: { 200: Settlement, ...operatorErrorResponses },
-      },
-    },
-    async (request) =>
-      presentSettlement(
-        await settlements.pay(
-          Number(request.params.settlement_id),
-          request.body.reference,
-          actorOfRequest(request),
-        ),
-      ),
-  );
+  recordChangeRoute(app, {
+    url: '/settlements/:settlement_id/paid',
+    summary: 'Mark a settlement paid, with the payment’s reference',
+    body: Type.Object({ reference: OperatorText(200, 1) }),
+    record: Settlement,
+    change: async (id, actor, body) => presentSettlement(await settlements.pay(id, body.reference, actor)),
+  });
 
   app.get(
     '/settlements/:settlement_id/entries',

@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 import { pageRequest } from '../domain/pagination.js';
-import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
-import type { Settlement } from '../domain/settlement.js';
+import { presentGymTransaction, presentPartnerSettlement } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
@@ -24,23 +23,6 @@ const PartnerSettlement = Type.Object({
   reference: Type.Union([Type.String(), Type.Null()]),
 });
 const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
-
-const present = (settlement: Settlement) => ({
-  id: settlement.id,
-  currency: settlement.currency,
-  period_start: formatInstant(settlement.periodStart),
-  period_end: formatInstant(settlement.periodEnd),
-  status: settlement.status,
-  total_cents: settlement.totalCents,
-  count: settlement.count,
-  lines: settlement.lines.map((line) => ({
-    gym_id: line.gymId,
-    count: line.count,
-    total_cents: line.totalCents,
-  })),
-  paid_at: settlement.paidAt === null ? null : formatInstant(settlement.paidAt),
-  reference: settlement.reference,
-});
 
 /**
  * GET /access/v1/settlements and /:id/entries (gatehouse additions): the partner's own settlements, with the
@@ -79,7 +61,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       );
       return {
         metadata: { total: page.items.length, errors: 0 as const },
-        results: page.items.map(present),
+        results: page.items.map(presentPartnerSettlement),
         next_cursor: page.nextCursor,
       };
     },
@@ -106,19 +88,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const entries = await services.settlements.entries(id, key.gymIds ?? undefined);
       return {
         metadata: { total: entries.length, errors: 0 as const },
-        results: entries.map((entry) => ({
-          id: entry.id,
-          kind: entry.kind,
-          checkin_id: entry.checkinId,
-          platform_id: entry.platformId,
-          product: { Id: entry.productId, description: entry.productDescription },
-          payout_cents: entry.payoutCents,
-          currency: entry.currency,
-          validated_at: formatValidatedAt(entry.validatedAt),
-          effective_at: formatValidatedAt(entry.effectiveAt),
-          reverses: entry.reverses,
-          reason: entry.reason,
-        })),
+        results: entries.map(presentGymTransaction),
       };
     },
   );

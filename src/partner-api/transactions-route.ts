@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseInstant } from '../domain/instant.js';
 import { decodeFeedCursor, pageLimit } from '../domain/pagination.js';
-import { formatValidatedAt } from '../domain/time-format.js';
+import { presentGymTransaction } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, TransactionsPage, TransactionsQuery, partnerErrorResponses } from './schemas.js';
@@ -43,19 +43,7 @@ export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }
       );
       return {
         metadata: { total: page.items.length, errors: 0 as const },
-        results: page.items.map((transaction) => ({
-          id: transaction.id,
-          kind: transaction.kind,
-          checkin_id: transaction.checkinId,
-          platform_id: transaction.platformId,
-          product: { Id: transaction.productId, description: transaction.productDescription },
-          payout_cents: transaction.payoutCents,
-          currency: transaction.currency,
-          validated_at: formatValidatedAt(transaction.validatedAt),
-          effective_at: formatValidatedAt(transaction.effectiveAt),
-          reverses: transaction.reverses,
-          reason: transaction.reason,
-        })),
+        results: page.items.map(presentGymTransaction),
         next_cursor: page.nextCursor,
         has_more: page.hasMore,
       };

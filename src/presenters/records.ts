@@ -16,7 +16,8 @@ import { formatInstant, formatValidatedAt } from '../domain/time-format.js';
 
 /**
  * The records as the operator API answers them and the CLI prints them (JSON, CSV, tables): snake_case, ISO-8601
- * UTC times with milliseconds. Both import them from here, so the two never drift apart.
+ * UTC times with milliseconds. Both import them from here, so the two never drift apart; where the partner API
+ * shows the same record (settlements, ledger entries), its view is built from the same fields here too.
  */
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
 
@@ -83,6 +84,16 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
 });
 
 /** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */
+/** An entry's amount, times and link to what it reverses: the same in both APIs. */
+const entryFigures = (entry: LedgerEntry) => ({
+  payout_cents: entry.payoutCents,
+  currency: entry.currency,
+  validated_at: formatValidatedAt(entry.validatedAt),
+  effective_at: formatValidatedAt(entry.effectiveAt),
+  reverses: entry.reverses,
+  reason: entry.reason,
+});
+
 export const presentTransaction = (entry: LedgerEntry) => ({
   id: entry.id,
   kind: entry.kind,
@@ -91,12 +102,20 @@ export const presentTransaction = (entry: LedgerEntry) => ({
   gym_id: entry.gymId,
   product_id: entry.productId,
   platform_id: entry.platformId,
-  payout_cents: entry.payoutCents,
-  currency: entry.currency,
-  validated_at: formatValidatedAt(entry.validatedAt),
-  effective_at: formatValidatedAt(entry.effectiveAt),
-  reverses: entry.reverses,
-  reason: entry.reason,
+  ...entryFigures(entry),
+});
+
+/**
+ * A ledger entry as the partner API shows it (its transactions feed, a settlement's entries): the product named,
+ * the partner and gym left out (the key's), `Id` capitalised as the spec's product is.
+ */
+export const presentGymTransaction = (entry: LedgerEntry & { readonly productDescription: string }) => ({
+  id: entry.id,
+  kind: entry.kind,
+  checkin_id: entry.checkinId,
+  platform_id: entry.platformId,
+  product: { Id: entry.productId, description: entry.productDescription },
+  ...entryFigures(entry),
 });
 
 export const presentReversal = (reversal: Reversal) => ({
@@ -123,9 +142,12 @@ export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {
   return { items: page.items.map(present), next_cursor: page.nextCursor };
 }
 
-export const presentSettlement = (settlement: Settlement) => ({
+/**
+ * A settlement as its partner sees it (the partner API's settlements): neither whose it is nor who closed it. The
+ * operator's view below adds those, so the two answers share every other field.
+ */
+export const presentPartnerSettlement = (settlement: Settlement) => ({
   id: settlement.id,
-  partner_id: settlement.partnerId,
   currency: settlement.currency,
   period_start: formatInstant(settlement.periodStart),
   period_end: formatInstant(settlement.periodEnd),
@@ -139,9 +161,18 @@ export const presentSettlement = (settlement: Settlement) => ({
   })),
   paid_at: instantOrNull(settlement.paidAt),
   reference: settlement.reference,
-  created_by: settlement.createdBy,
-  created_at: formatInstant(settlement.createdAt),
 });
+
+export const presentSettlement = (settlement: Settlement) => {
+  const { id, ...shared } = presentPartnerSettlement(settlement);
+  return {
+    id,
+    partner_id: settlement.partnerId,
+    ...shared,
+    created_by: settlement.createdBy,
+    created_at: formatInstant(settlement.createdAt),
+  };
+};
 
 /** A settlement as a CSV row: its lines are listed by `settlements/:id/entries`. */
 export const presentSettlementRow = (settlement: Settlement) => {

@@ -37,18 +37,23 @@ function assertSomething(change: object): void {
  * audited. `forgetKeys` drops this process's cached keys once an offboarding revoked some.
  */
 export function createCatalogChangeService({ store, clock }: ServiceDependencies, forgetKeys: () => void) {
+  /** Reads the record (404 when missing), makes the change, audits it and answers the record as it now is. */
   async function audited<T>(
     actor: Actor,
-    entry: { action: 'update' | 'retire' | 'offboard'; entity: 'partner' | 'gym' | 'product'; id: number },
-    work: (trx: StoreTransaction, now: number) => Promise<void>,
-    read: (trx: StoreTransaction) => Promise<T | undefined>,
+    entry: {
+      action: 'update' | 'retire' | 'offboard';
+      entity: 'partner' | 'gym' | 'product';
+      id: number;
+      read: (trx: StoreTransaction, id: number) => Promise<T | undefined>;
+    },
+    work: (trx: StoreTransaction, now: number) => Promise<unknown>,
   ): Promise<T> {
     return store.write(async (trx) => {
-      if ((await read(trx)) === undefined) throw new EntityNotFoundError(entry.entity);
+      if ((await entry.read(trx, entry.id)) === undefined) throw new EntityNotFoundError(entry.entity);
       const now = clock.now();
       await work(trx, now);
       await recordAudit(trx, { actor, action: entry.action, entity: entry.entity, entityId: entry.id }, now);
-      const changed = await read(trx);
+      const changed = await entry.read(trx, entry.id);
       if (changed === undefined) throw new EntityNotFoundError(entry.entity);
       return changed;
     });
@@ -57,11 +62,8 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
   return {
     updatePartner(id: number, name: string, actor: Actor = OPERATOR): Promise<Partner> {
       assertOperatorText('name', name);
-      return audited(
-        actor,
-        { action: 'update', entity: 'partner', id },
-        async (trx) => void (await updatePartnerRow(trx, id, name)),
-        (trx) => findPartner(trx, id),
+      return audited(actor, { action: 'update', entity: 'partner', id, read: findPartner }, (trx) =>
+        updatePartnerRow(trx, id, name),
       );
     },
 
@@ -73,11 +75,8 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
         ...(change.name === undefined ? {} : { name: change.name }),
         ...(timezone === undefined ? {} : { timezone }),
       };
-      return audited(
-        actor,
-        { action: 'update', entity: 'gym', id },
-        async (trx) => void (await updateGymRow(trx, id, row)),
-        (trx) => findGym(trx, id),
+      return audited(actor, { action: 'update', entity: 'gym', id, read: findGym }, (trx) =>
+        updateGymRow(trx, id, row),
       );
     },
 
@@ -89,30 +88,21 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
         ...(change.payoutCents === undefined ? {} : { payout_cents: change.payoutCents }),
         ...(change.currency === undefined ? {} : { currency: change.currency }),
       };
-      return audited(
-        actor,
-        { action: 'update', entity: 'product', id },
-        async (trx) => void (await updateProductRow(trx, id, row)),
-        (trx) => findProduct(trx, id),
+      return audited(actor, { action: 'update', entity: 'product', id, read: findProduct }, (trx) =>
+        updateProductRow(trx, id, row),
       );
     },
 
     /** No new check-ins at the gym; pending ones can still be validated until they expire. */
     retireGym(id: number, actor: Actor = OPERATOR): Promise<Gym> {
-      return audited(
-        actor,
-        { action: 'retire', entity: 'gym', id },
-        (trx, now) => retireRow(trx, 'gyms', id, now),
-        (trx) => findGym(trx, id),
+      return audited(actor, { action: 'retire', entity: 'gym', id, read: findGym }, (trx, now) =>
+        retireRow(trx, 'gyms', id, now),
       );
     },
 
     retireProduct(id: number, actor: Actor = OPERATOR): Promise<Product> {
-      return audited(
-        actor,
-        { action: 'retire', entity: 'product', id },
-        (trx, now) => retireRow(trx, 'products', id, now),
-        (trx) => findProduct(trx, id),
+      return audited(actor, { action: 'retire', entity: 'product', id, read: findProduct }, (trx, now) =>
+        retireRow(trx, 'products', id, now),
       );
     },
 
@@ -120,7 +110,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
     async offboardPartner(id: number, actor: Actor = OPERATOR): Promise<Partner> {
       const partner = await audited(
         actor,
-        { action: 'offboard', entity: 'partner', id },
+        { action: 'offboard', entity: 'partner', id, read: findPartner },
         async (trx, now) => {
           const changed = await offboardPartnerRows(trx, id, now);
           for (const keyId of changed.keys)
@@ -131,7 +121,6 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
             await recordAudit(trx, { actor, action: 'disable', entity: 'webhook', entityId: webhookId }, now);
           await store.announceKeyChange(trx);
         },
-        (trx) => findPartner(trx, id),
       );
       forgetKeys();
       return partner;

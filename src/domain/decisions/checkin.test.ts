@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { OPERATOR } from '../audit.js';
 import type { Checkin } from '../entities.js';
+import type { EventType } from '../events.js';
 import {
   CheckinValidatedConflictError,
   DailyLimitError,
@@ -31,6 +32,37 @@ const creation = (overrides: Partial<CheckinCreation> = {}): CheckinCreation => 
   ...overrides,
 });
 
+/** Check-in 70 of the member above; a test names the fields its case turns on. */
+const checkin = (overrides: Partial<Checkin> = {}): Checkin => ({
+  id: 70,
+  platformId: '1234567890123',
+  gymId: 42,
+  productId: 3,
+  status: 'pending',
+  checkedInAt: NOW,
+  expiresAt: NOW + 1_200_000,
+  validatedAt: null,
+  cancelledAt: null,
+  ...overrides,
+});
+
+/** What every event about check-in 70 says, whatever happened to it. */
+const ABOUT_70 = {
+  checkin_id: 70,
+  platform_id: '1234567890123',
+  gym_id: 42,
+  product: { id: 3, description: 'Day pass' },
+};
+
+/** The event a decision writes about check-in 70 (partner 9, gym 42): its type and its times differ. */
+const checkinEvent = (
+  type: EventType,
+  data: { status: string; checked_in_at: string; expires_at: string },
+) => ({
+  kind: 'event',
+  event: { type, occurredAt: NOW, partnerId: 9, gymId: 42, data: { ...ABOUT_70, ...data } },
+});
+
 const state = (overrides: Partial<CreationState> = {}): CreationState => ({
   gym: { partnerId: 9, timezone: null, retired: false },
   product: { id: 3, gymId: 42, description: 'Day pass', retired: false },
@@ -41,39 +73,16 @@ const state = (overrides: Partial<CreationState> = {}): CreationState => ({
 
 describe('decideCheckinCreation', () => {
   test('when the gym, its product and the day allow it, then a pending check-in is inserted, announced and audited', () => {
-    const pending: Checkin = {
-      id: 70,
-      platformId: '1234567890123',
-      gymId: 42,
-      productId: 3,
-      status: 'pending',
-      checkedInAt: NOW,
-      expiresAt: NOW + 1_200_000,
-      validatedAt: null,
-      cancelledAt: null,
-    };
+    const pending = checkin();
     expect(decideCheckinCreation(creation(), state())).toEqual({
       outcome: pending,
       writes: [
         { kind: 'insert-checkin', checkin: { ...pending, createdAt: NOW } },
-        {
-          kind: 'event',
-          event: {
-            type: 'checkin.created',
-            occurredAt: NOW,
-            partnerId: 9,
-            gymId: 42,
-            data: {
-              checkin_id: 70,
-              platform_id: '1234567890123',
-              gym_id: 42,
-              product: { id: 3, description: 'Day pass' },
-              status: 'pending',
-              checked_in_at: '2026-11-23T12:00:00.000Z',
-              expires_at: '2026-11-23T12:20:00.000Z',
-            },
-          },
-        },
+        checkinEvent('checkin.created', {
+          status: 'pending',
+          checked_in_at: '2026-11-23T12:00:00.000Z',
+          expires_at: '2026-11-23T12:20:00.000Z',
+        }),
         {
           kind: 'audit',
           entry: { actor: OPERATOR, action: 'create', entity: 'checkin', entityId: 70 },
@@ -158,15 +167,13 @@ describe('decideCheckinCreation', () => {
 describe('decideCheckinCancellation', () => {
   const found = (status: Checkin['status'], expiresAt = NOW + 60_000): CancellationState => ({
     checkin: {
-      id: 70,
-      platformId: '1234567890123',
-      gymId: 42,
-      productId: 3,
-      status,
-      checkedInAt: NOW - 60_000,
-      expiresAt,
-      validatedAt: status === 'validated' ? NOW - 1 : null,
-      cancelledAt: status === 'cancelled' ? NOW - 1 : null,
+      ...checkin({
+        status,
+        checkedInAt: NOW - 60_000,
+        expiresAt,
+        validatedAt: status === 'validated' ? NOW - 1 : null,
+        cancelledAt: status === 'cancelled' ? NOW - 1 : null,
+      }),
       partnerId: 9,
       product: { id: 3, description: 'Day pass' },
     },
@@ -177,39 +184,17 @@ describe('decideCheckinCancellation', () => {
     ['pending', NOW + 60_000],
     ['expired', NOW - 1],
   ])('when the check-in is %s, then it is cancelled, announced and audited', (_name, expiresAt) => {
-    const { checkin } = found('pending', expiresAt);
     const { outcome, writes } = decideCheckinCancellation(request, found('pending', expiresAt));
-    expect(outcome).toEqual({
-      id: 70,
-      platformId: '1234567890123',
-      gymId: 42,
-      productId: 3,
-      status: 'cancelled',
-      checkedInAt: NOW - 60_000,
-      expiresAt,
-      validatedAt: null,
-      cancelledAt: NOW,
-    });
+    expect(outcome).toEqual(
+      checkin({ status: 'cancelled', checkedInAt: NOW - 60_000, expiresAt, cancelledAt: NOW }),
+    );
     expect(writes).toEqual([
       { kind: 'checkin-status', checkinId: 70, from: 'pending', to: 'cancelled', at: NOW },
-      {
-        kind: 'event',
-        event: {
-          type: 'checkin.cancelled',
-          occurredAt: NOW,
-          partnerId: 9,
-          gymId: 42,
-          data: {
-            checkin_id: 70,
-            platform_id: '1234567890123',
-            gym_id: 42,
-            product: { id: 3, description: 'Day pass' },
-            status: 'cancelled',
-            checked_in_at: new Date(checkin?.checkedInAt ?? 0).toISOString(),
-            expires_at: new Date(expiresAt).toISOString(),
-          },
-        },
-      },
+      checkinEvent('checkin.cancelled', {
+        status: 'cancelled',
+        checked_in_at: new Date(NOW - 60_000).toISOString(),
+        expires_at: new Date(expiresAt).toISOString(),
+      }),
       {
         kind: 'audit',
         entry: { actor: OPERATOR, action: 'cancel', entity: 'checkin', entityId: 70 },
@@ -220,17 +205,12 @@ describe('decideCheckinCancellation', () => {
 
   test('when the check-in is cancelled already, then it comes back as it is and nothing is written', () => {
     expect(decideCheckinCancellation(request, found('cancelled'))).toEqual({
-      outcome: {
-        id: 70,
-        platformId: '1234567890123',
-        gymId: 42,
-        productId: 3,
+      outcome: checkin({
         status: 'cancelled',
         checkedInAt: NOW - 60_000,
         expiresAt: NOW + 60_000,
-        validatedAt: null,
         cancelledAt: NOW - 1,
-      },
+      }),
       writes: [],
     });
   });

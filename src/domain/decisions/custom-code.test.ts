@@ -29,36 +29,36 @@ const audit = (action: string) => ({
 });
 
 describe('custom code decisions', () => {
-  test('when a member has no code, then create inserts it, announces it and audits the key', () => {
-    expect(decideCodeCreate(request, absent)).toEqual({
+  const member = { gymId: 42, platformId: '1234567890123' };
+  test.each([
+    [
+      'has no code, then create inserts it',
+      {
+        decide: () => decideCodeCreate(request, absent),
+        write: { kind: 'insert-code', ...member, code: '4321', at: NOW },
+        action: 'create',
+      },
+    ],
+    [
+      'has a code, then update replaces it',
+      {
+        decide: () => decideCodeUpdate(request, existing),
+        write: { kind: 'update-code', ...member, code: '4321', at: NOW },
+        action: 'update',
+      },
+    ],
+    [
+      'has a code, then delete removes it',
+      {
+        decide: () => decideCodeDelete(request, existing),
+        write: { kind: 'delete-code', ...member },
+        action: 'delete',
+      },
+    ],
+  ])('when a member %s, announces it and audits the key', (_when, { decide, write, action }) => {
+    expect(decide()).toEqual({
       outcome: undefined,
-      writes: [
-        { kind: 'insert-code', gymId: 42, platformId: '1234567890123', code: '4321', at: NOW },
-        event('custom_code.created'),
-        audit('create'),
-      ],
-    });
-  });
-
-  test('when a member has a code, then update replaces it, announces it and audits the key', () => {
-    expect(decideCodeUpdate(request, existing)).toEqual({
-      outcome: undefined,
-      writes: [
-        { kind: 'update-code', gymId: 42, platformId: '1234567890123', code: '4321', at: NOW },
-        event('custom_code.updated'),
-        audit('update'),
-      ],
-    });
-  });
-
-  test('when a member has a code, then delete removes it, announces it and audits the key', () => {
-    expect(decideCodeDelete(request, existing)).toEqual({
-      outcome: undefined,
-      writes: [
-        { kind: 'delete-code', gymId: 42, platformId: '1234567890123' },
-        event('custom_code.deleted'),
-        audit('delete'),
-      ],
+      writes: [write, event(`custom_code.${action}d`), audit(action)],
     });
   });
 

@@ -49,29 +49,24 @@ describe('decideReversal', () => {
       effectiveAt: NOW,
       createdBy: 'operator:ana',
     };
+    const reversed = {
+      id: 9,
+      transaction_id: 5,
+      checkin_id: 7,
+      platform_id: '1234567890123',
+      gym_id: 42,
+      payout_cents: -1500,
+      currency: 'BRL',
+      reason: 'wrong member',
+      effective_at: '2026-11-24T09:30:00.000Z',
+    };
     expect(decision).toEqual({
       outcome: reversal,
       writes: [
         { kind: 'insert-reversal', reversal },
         {
           kind: 'event',
-          event: {
-            type: 'transaction.reversed',
-            occurredAt: NOW,
-            partnerId: 2,
-            gymId: 42,
-            data: {
-              id: 9,
-              transaction_id: 5,
-              checkin_id: 7,
-              platform_id: '1234567890123',
-              gym_id: 42,
-              payout_cents: -1500,
-              currency: 'BRL',
-              reason: 'wrong member',
-              effective_at: '2026-11-24T09:30:00.000Z',
-            },
-          },
+          event: { type: 'transaction.reversed', occurredAt: NOW, partnerId: 2, gymId: 42, data: reversed },
         },
         {
           kind: 'audit',
