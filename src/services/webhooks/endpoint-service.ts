@@ -96,6 +96,19 @@ export function createEndpointService({
     id: number,
   ) => recordAudit(db, { actor, action, entity: 'webhook', entityId: id }, clock.now());
 
+  /** A change to one endpoint in one transaction: refused unless `manager` may manage it, then written and audited. */
+  function changeManaged<T>(
+    target: { readonly id: number; readonly actor: Actor; readonly manager: EndpointManager },
+    action: 'update' | 'delete' | 'rotate' | 'enable',
+    work: (trx: StoreTransaction, endpoint: WebhookEndpoint) => Promise<T>,
+  ): Promise<T> {
+    return store.write(async (trx) => {
+      const result = await work(trx, await managed(trx, target.id, target.manager));
+      await audit(trx, target.actor, action, target.id);
+      return result;
+    });
+  }
+
   return {
     async create(
       partnerId: number,
@@ -164,8 +177,7 @@ export function createEndpointService({
       const url = changes.url === undefined ? undefined : await checkUrl(changes.url);
       const gymIds = changes.gymIds === undefined ? undefined : sortedUnique(changes.gymIds);
       if (gymIds !== undefined) assertGymsInScope(manager, gymIds);
-      return store.write(async (trx) => {
-        const endpoint = await managed(trx, id, manager);
+      return changeManaged({ id, actor, manager }, 'update', async (trx, endpoint) => {
         if (gymIds !== undefined) await checkGyms(trx, endpoint.partnerId, gymIds);
         const eventTypes =
           changes.eventTypes === undefined
@@ -184,7 +196,6 @@ export function createEndpointService({
           },
           clock.now(),
         );
-        await audit(trx, actor, 'update', id);
         return managed(trx, id, OPERATOR_MANAGER);
       });
     },
@@ -194,11 +205,7 @@ export function createEndpointService({
       actor: Actor = OPERATOR,
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<void> {
-      await store.write(async (trx) => {
-        await managed(trx, id, manager);
-        await endpoints.deleteEndpoint(trx, id);
-        await audit(trx, actor, 'delete', id);
-      });
+      await changeManaged({ id, actor, manager }, 'delete', (trx) => endpoints.deleteEndpoint(trx, id));
     },
 
     /**
@@ -211,16 +218,13 @@ export function createEndpointService({
       actor: Actor = OPERATOR,
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<string> {
-      const secret = await store.write(async (trx) => {
-        const { format } = await managed(trx, id, manager);
+      return changeManaged({ id, actor, manager }, 'rotate', async (trx, { format }) => {
         const next = checkSecret(given, format);
         const now = clock.now();
         const overlap = format === 'wellhub' ? 0 : ROTATION_OVERLAP_MS;
         await endpoints.rotateSecret(trx, id, box.seal(next), now + overlap, now);
-        await audit(trx, actor, 'rotate', id);
         return next;
       });
-      return secret;
     },
 
     /** Enabled again after an automatic disable: its waiting deliveries go out; failed ones need `recover`. */
@@ -229,10 +233,8 @@ export function createEndpointService({
       actor: Actor = OPERATOR,
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<WebhookEndpoint> {
-      return store.write(async (trx) => {
-        await managed(trx, id, manager);
+      return changeManaged({ id, actor, manager }, 'enable', async (trx) => {
         await endpoints.setEndpointStatus(trx, id, 'enabled', null, clock.now());
-        await audit(trx, actor, 'enable', id);
         return managed(trx, id, OPERATOR_MANAGER);
       });
     },

@@ -9,12 +9,18 @@ import type { Step } from './postgres-pipeline.js';
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
 
-/** `insert into <table> (…) select … from` the json parameter's rows, in the columns the rows are built with. */
-function insertRows(table: keyof typeof NEW_ROWS, parameter: string, alias: string) {
+/**
+ * A CTE `<name> as (insert into <table> (…) select … from` the json parameter's rows `returning 1)`, in the columns
+ * the rows are built with.
+ */
+function insertRows(name: string, table: keyof typeof NEW_ROWS, parameter: string, alias: string) {
   const columns = NEW_ROWS[table];
   const names = Object.keys(columns).join(', ');
-  return `insert into ${table} (${names})
-  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed(columns)})`;
+  return `${name} as (
+  insert into ${table} (${names})
+  select ${names} from json_to_recordset(${parameter}::json) as ${alias}(${typed(columns)})
+  returning 1
+)`;
 }
 
 type Columns = Readonly<Record<string, string>>;
@@ -54,13 +60,9 @@ with status as (
   from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
   where c.id = s.id and c.status = s.from_status
   returning 1
-), new_checkins as (
-  ${insertRows('checkins', '$2', 'n')}
-  returning 1
-), new_transactions as (
-  ${insertRows('transactions', '$3', 't')}
-  returning 1
-), new_codes as (
+), ${insertRows('new_checkins', 'checkins', '$2', 'n')},
+${insertRows('new_transactions', 'transactions', '$3', 't')},
+new_codes as (
   insert into custom_codes (gym_id, platform_id, code, created_at, updated_at)
   select x.gym_id, x.platform_id, x.code, x.at, x.at
   from json_to_recordset($4::json) as x(gym_id bigint, platform_id text, code text, at bigint)
@@ -75,10 +77,8 @@ with status as (
   using json_to_recordset($6::json) as d(gym_id bigint, platform_id text)
   where cc.gym_id = d.gym_id and cc.platform_id = d.platform_id
   returning 1
-), audited as (
-  ${insertRows('audit_log', '$7', 'a')}
-  returning 1
-), logged as (
+), ${insertRows('audited', 'audit_log', '$7', 'a')},
+logged as (
   insert into events (${EVENTS})
   select ${EVENTS}
   from rows from (json_to_recordset($8::json) as (${typed(NEW_ROWS.events)})) with ordinality as e(${EVENTS}, ord)
