@@ -188,6 +188,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
           url: config.natsUrl,
           prefix: config.natsSubjectPrefix,
           stream: config.natsStream,
+          retentionDays: config.eventRetentionDays,
           log: server.log,
         });
   server.addHook('onClose', async () => natsFeed?.stop());

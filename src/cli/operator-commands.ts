@@ -63,10 +63,12 @@ export function addMemberDataCommands(program: Command): void {
     .argument('<platform-id>', 'the member (13 digits)', platformId)
     .action((id: string) =>
       withServices(async (services) => {
-        const { pseudonym, erased } = await services.members.erase(id);
+        const { pseudonym, erased, notReached } = await services.members.erase(id);
         process.stdout.write(
           `member erased: now ${pseudonym} (custom codes deleted: ${erased.customCodes}, check-ins: ${erased.checkins}, ` +
-            `transactions: ${erased.transactions}, event payloads purged: ${erased.events}, audit entries: ${erased.auditEntries}, webhook deliveries: ${erased.webhookDeliveries})\n`,
+            `transactions: ${erased.transactions}, event payloads purged: ${erased.events}, audit entries: ${erased.auditEntries}, ` +
+            `webhook deliveries: ${erased.webhookDeliveries}, reversal reasons: ${erased.reversalReasons})\n` +
+            notReached.map((copy) => `not reached: ${copy}\n`).join(''),
         );
       }),
     );

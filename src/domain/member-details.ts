@@ -13,12 +13,16 @@ export interface MemberDetails {
 export const MEMBER_FIELDS = ['first_name', 'last_name', 'email', 'phone_number'] as const;
 export const MEMBER_FIELD_MAX_LENGTH = 100;
 
-/** The details given, or undefined when none were (an empty object says nothing either). */
+/**
+ * The details given, or undefined when none were: a field sent as `""` says nothing (it is neither stored nor sent,
+ * and one stored so by an earlier release is read as absent), and an empty object says nothing either.
+ */
 export function givenMemberDetails(member: MemberDetails | undefined): MemberDetails | undefined {
   if (member === undefined) return undefined;
-  const given = MEMBER_FIELDS.flatMap((field) =>
-    member[field] === undefined ? [] : [[field, member[field]]],
-  );
+  const given = MEMBER_FIELDS.flatMap((field) => {
+    const value = member[field];
+    return value === undefined || value === '' ? [] : [[field, value]];
+  });
   return given.length === 0 ? undefined : (Object.fromEntries(given) as MemberDetails);
 }
 
@@ -29,5 +33,7 @@ export function memberColumn(member: MemberDetails | undefined): string | null {
 }
 
 export function memberFromColumn(column: string | null | undefined): MemberDetails | undefined {
-  return column === null || column === undefined ? undefined : (JSON.parse(column) as MemberDetails);
+  return column === null || column === undefined
+    ? undefined
+    : givenMemberDetails(JSON.parse(column) as MemberDetails);
 }

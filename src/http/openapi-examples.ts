@@ -307,7 +307,14 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
       events: 31,
       audit_entries: 2,
       webhook_deliveries: 4,
+      reversal_reasons: 1,
     },
+    not_reached: [
+      'payloads already delivered to webhook receivers and event streams',
+      'messages already published to the NATS stream GATEHOUSE, until they are 30 days old (GATEHOUSE_EVENT_RETENTION_DAYS)',
+      "PostgreSQL's write-ahead log, archives, replicas and backups, kept as their operator keeps them",
+      'backups made before the erasure',
+    ],
   },
 };
 

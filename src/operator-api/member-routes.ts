@@ -19,9 +19,13 @@ const Erasure = Type.Object({
       events: Count,
       audit_entries: Count,
       webhook_deliveries: Count,
+      reversal_reasons: Count,
     },
     { description: 'Rows this call changed: all 0 when the member was already erased' },
   ),
+  not_reached: Type.Array(Type.String(), {
+    description: "Copies of the member's data this erasure could not reach, and until when they are kept",
+  }),
 });
 
 /** A member's data, erased on request (the right to erasure). */
@@ -38,7 +42,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      const { pseudonym, erased } = await services.members.erase(
+      const { pseudonym, erased, notReached } = await services.members.erase(
         request.params.platform_id,
         actorOfRequest(request),
       );
@@ -51,7 +55,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           events: erased.events,
           audit_entries: erased.auditEntries,
           webhook_deliveries: erased.webhookDeliveries,
+          reversal_reasons: erased.reversalReasons,
         },
+        not_reached: notReached,
       };
     },
   );

@@ -19,6 +19,8 @@ export interface ServiceDependencies {
     | 'keyCacheSeconds'
     | 'keyUsageFlushSeconds'
     | 'eventRetentionDays'
+    | 'natsUrl'
+    | 'natsStream'
     | 'retentionDays'
     | 'secretKey'
     | 'webhookAllowPrivate'

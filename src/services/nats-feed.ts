@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, millis, nanos, type NatsConnection } from '@nats-io/transport-node';
 import { feedMessage, feedSubject, feedSubjects } from '../domain/broker-feed.js';
 import type { Clock } from '../domain/clock.js';
 import { listEvents } from '../store/events/event-repository.js';
@@ -13,6 +13,8 @@ export interface NatsFeedOptions {
   readonly url: string;
   readonly prefix: string;
   readonly stream: string;
+  /** How long the stream keeps a message: the event retention, so an erased member's data leaves it with the log's. */
+  readonly retentionDays: number;
   readonly log: {
     warn(details: object, message: string): void;
     info(details: object, message: string): void;
@@ -57,17 +59,35 @@ export function createNatsFeed(options: NatsFeedOptions) {
       timeout: 2000,
     });
     if (!streamReady) {
-      const manager = await jetstreamManager(connection);
-      try {
-        await manager.streams.info(stream);
-      } catch (error) {
-        if (!(error instanceof JetStreamApiError) || error.code !== STREAM_NOT_FOUND) throw error;
-        await manager.streams.add({ name: stream, subjects: feedSubjects(prefix) });
-      }
+      await ensureStream(connection);
       streamReady = true;
     }
     client ??= jetstream(connection, { timeout: options.ackTimeoutMs ?? 2000 });
     return client;
+  }
+
+  /**
+   * Creates the stream with a maximum age of the event retention. A stream that exists is left as its operator set
+   * it, but one that keeps messages longer is reported once: members' data would outlive their erasure there.
+   */
+  async function ensureStream(nats: NatsConnection): Promise<void> {
+    const manager = await jetstreamManager(nats);
+    const maxAgeMs = options.retentionDays * 86_400_000;
+    try {
+      const { config } = await manager.streams.info(stream);
+      if (config.max_age === 0 || millis(config.max_age) > maxAgeMs) {
+        const kept = config.max_age === 0 ? 'for ever' : `${millis(config.max_age) / 86_400_000} days`;
+        log.warn(
+          { stream, maxAgeDays: config.max_age === 0 ? null : millis(config.max_age) / 86_400_000 },
+          `NATS stream ${stream} keeps messages ${kept}, longer than the event retention ` +
+            `(${options.retentionDays} days): members' data stays there after their erasure; ` +
+            `set its maximum age (nats stream edit ${stream} --max-age=${options.retentionDays}d)`,
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError) || error.code !== STREAM_NOT_FOUND) throw error;
+      await manager.streams.add({ name: stream, subjects: feedSubjects(prefix), max_age: nanos(maxAgeMs) });
+    }
   }
 
   /** Publishes what follows the cursor, up to a batch; returns how many events it read. */

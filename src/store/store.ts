@@ -34,6 +34,12 @@ export interface Store {
    * answers. Dialects batch the changes that arrive together where they can; each change's failure stays its own.
    */
   apply<K extends ChangeKind>(kind: K, request: ChangeRequest<K>): Promise<ChangeOutcome<K>>;
+  /**
+   * After an erasure, on SQLite: copies the write-ahead log into the database file and empties it, so the erased
+   * bytes survive in neither (deleted content is zeroed: `secure_delete`). False when a reader in another process
+   * kept part of the log, which then empties at a later checkpoint. PostgreSQL's WAL is its operator's: false.
+   */
+  truncateWriteAheadLog(): Promise<boolean>;
   /** Applies pending migrations under the migrator's lock. */
   migrate(): Promise<void>;
   /** True when the store answers and every migration is applied. */

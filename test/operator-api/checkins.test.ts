@@ -41,6 +41,39 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
     });
   });
 
+  test('when member details are sent as "", then those fields are absent: neither stored, nor answered, nor in the event; one stored as "" by an earlier release reads as absent', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t);
+    const member = platformId();
+
+    const response = await op.admin(t, 'POST', '/checkins', {
+      platform_id: member,
+      gym_id: n.gym.id,
+      product_id: n.product.id,
+      member: { first_name: '', last_name: 'Souza', email: '', phone_number: '' },
+    });
+
+    const id = (JSON.parse(response.body) as { id: number }).id;
+    const shown = op.shownCheckin({ id, platform_id: member, gym_id: n.gym.id, product_id: n.product.id });
+    expectReply(response, 201, { ...shown, member: { last_name: 'Souza' } });
+    expect(await checkinRow(t.store, id)).toMatchObject({ member: '{"last_name":"Souza"}' });
+    const event = await t.store.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'checkin.created')
+      .orderBy('position', 'desc')
+      .executeTakeFirstOrThrow();
+    expect((JSON.parse(event.data ?? '{}') as { member?: unknown }).member).toEqual({ last_name: 'Souza' });
+
+    await t.store.db
+      .updateTable('checkins')
+      .set({ member: '{"first_name":"","email":""}' })
+      .where('id', '=', id)
+      .execute();
+    const listed = await op.admin(t, 'GET', `/checkins?platform_id=${member}`);
+    expectReply(listed, 200, { items: [shown], next_cursor: null });
+  });
+
   test('when checked_in_at is given with an offset, then it is that instant; when it is older than the TTL, the check-in shows expired', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);

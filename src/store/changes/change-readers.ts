@@ -6,7 +6,7 @@ import { findCheckin, validationsBetween } from '../access/checkin-repository.js
 import { findCustomCode } from '../members/custom-code-repository.js';
 import type { Database } from '../database.js';
 import { reserveId, reservedTransactionId } from './id-reservation.js';
-import { memberLockKey } from './member-lock.js';
+import { memberLockKeys } from './member-lock.js';
 import { latestFirst, literal } from './rule-sql.js';
 import { toLatestCheckin, toReservedId, type LatestCheckinRow } from './rows.js';
 import { reversedCents } from '../ledger/reversal-repository.js';
@@ -57,8 +57,13 @@ async function latestCheckin(
     .executeTakeFirst();
 }
 
+/** Takes a member·gym's locks (member-lock.ts), in their one order. */
+async function lockMember(ctx: ReadContext, member: { gymId: number; platformId: string }): Promise<void> {
+  for (const key of memberLockKeys(member)) await ctx.lock(key);
+}
+
 async function codeState(ctx: ReadContext, key: { gymId: number; platformId: string }) {
-  await ctx.lock(memberLockKey(key));
+  await lockMember(ctx, key);
   const [existing, gym] = [await findCustomCode(ctx.trx, key), await findGym(ctx.trx, key.gymId)];
   return { existing, partnerId: gym?.partnerId };
 }
@@ -66,7 +71,7 @@ async function codeState(ctx: ReadContext, key: { gymId: number; platformId: str
 /** What each state change reads, through the query builder, before its decision. */
 export const readers: { [K in ChangeKind]: Reader<K> } = {
   async validate(ctx, request) {
-    await ctx.lock(memberLockKey(request));
+    await lockMember(ctx, request);
     const row = await latestCheckin(ctx.trx, ctx.postgres, request);
     const latest = row && toLatestCheckin(row);
     // The code before matters only where one may be stored: a request that carries one, for a member with a
@@ -77,7 +82,7 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
   },
 
   async 'create-checkin'(ctx, request) {
-    await ctx.lock(memberLockKey(request));
+    await lockMember(ctx, request);
     const gym = await findGym(ctx.trx, request.gymId);
     const product = await findProduct(ctx.trx, request.productId);
     const recentValidations = await validationsBetween(
@@ -104,7 +109,7 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     const seen = await findCheckin(ctx.trx, request.checkinId);
     if (seen === undefined) return { checkin: undefined };
     // Read again under the member's lock: a validation of the same check-in may have committed meanwhile.
-    await ctx.lock(memberLockKey(seen));
+    await lockMember(ctx, seen);
     const checkin = await findCheckin(ctx.trx, request.checkinId);
     if (checkin === undefined) return { checkin: undefined };
     const [gym, product] = [

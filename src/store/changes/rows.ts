@@ -49,6 +49,7 @@ export function toLatestCheckin(row: LatestCheckinRow): LatestCheckin {
 }
 
 export function toCheckin(row: CheckinRow): Checkin {
+  const member = memberFromColumn(row.member);
   return {
     id: row.id,
     platformId: row.platform_id,
@@ -59,7 +60,7 @@ export function toCheckin(row: CheckinRow): Checkin {
     expiresAt: row.expires_at,
     validatedAt: row.validated_at,
     cancelledAt: row.cancelled_at,
-    ...(row.member === null ? {} : { member: memberFromColumn(row.member) }),
+    ...(member === undefined ? {} : { member }),
   };
 }
 

@@ -27,7 +27,11 @@ export interface ErasedRows {
   readonly events: number;
   readonly auditEntries: number;
   readonly webhookDeliveries: number;
+  readonly reversalReasons: number;
 }
+
+/** What an operator's free text about an erased member's entries (a reversal's reason) becomes. */
+export const ERASED_TEXT = 'erased';
 
 const count = (result: { numDeletedRows?: bigint; numUpdatedRows?: bigint }) =>
   Number(result.numDeletedRows ?? result.numUpdatedRows ?? 0n);
@@ -44,7 +48,9 @@ function names(value: unknown, platformId: string): boolean {
 
 /**
  * Every table that holds a member's data, in one transaction (the caller's): the custom codes deleted (live
- * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped) and transactions (the ledger still sums),
+ * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped) and
+ * transactions (the ledger still sums), sandbox rows included (they share these tables), the reasons of the
+ * reversals of their visits replaced by "erased",
  * every stored event payload that names the member purged (webhook deliveries send those payloads, so theirs go
  * too), audit entries and webhook deliveries' member keys that name the member pointed at the pseudonym. A table that comes to hold member data gets its step here.
  */
@@ -57,6 +63,19 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
       .updateTable('checkins')
       .set({ platform_id: pseudonym, member: null })
       .where('platform_id', '=', platformId)
+      .executeTakeFirst(),
+  );
+  // The operator's words about the member's visits may name them: each reversal's reason goes, its amount stays.
+  const reversalReasons = count(
+    await db
+      .updateTable('reversals')
+      .set({ reason: ERASED_TEXT })
+      .where('reason', '!=', ERASED_TEXT)
+      .where(
+        'transaction_id',
+        'in',
+        db.selectFrom('transactions').select('id').where('platform_id', '=', platformId),
+      )
       .executeTakeFirst(),
   );
   const transactions = count(
@@ -97,5 +116,13 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
       .where('member_key', 'like', `%:${platformId}`)
       .executeTakeFirst(),
   );
-  return { customCodes, checkins, transactions, events: naming.length, auditEntries, webhookDeliveries };
+  return {
+    customCodes,
+    checkins,
+    transactions,
+    events: naming.length,
+    auditEntries,
+    webhookDeliveries,
+    reversalReasons,
+  };
 }

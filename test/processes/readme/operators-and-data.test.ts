@@ -90,7 +90,7 @@ describe('README "Operators and roles", "Members\' data" and "Backups and upgrad
 
     const erased = await session.run(pasted(erase));
     expect(erased.stdout).toMatch(
-      /^member erased: now erased-[0-9a-f]{16} \(custom codes deleted: 0, check-ins: 1, transactions: 0, event payloads purged: 1, audit entries: 0, webhook deliveries: 0\)\n$/,
+      /^member erased: now erased-[0-9a-f]{16} \(custom codes deleted: 0, check-ins: 1, transactions: 0, event payloads purged: 1, audit entries: 0, webhook deliveries: 0, reversal reasons: 0\)\nnot reached: payloads already delivered to webhook receivers and event streams\nnot reached: backups made before the erasure\n$/,
     );
     const purged = await session.run(pasted(purge));
     expect(purged.stdout).toBe(

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import { memberLockKey } from '../../changes/member-lock.js';
+import { memberLockKeys } from '../../changes/member-lock.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import { jsonRows } from './postgres-json-rows.js';
 import { pipeline, type Step } from './postgres-pipeline.js';
@@ -66,7 +66,7 @@ export async function runBatch(
   let committing = false;
   let results: ItemResult[];
   try {
-    const keys = [...new Set(items.map((item) => memberLockKey(item.member)))];
+    const keys = [...new Set(items.flatMap((item) => memberLockKeys(item.member)))];
     const locks: Step = { name: 'gatehouse_batch_locks', text: MEMBER_LOCKS, values: [jsonRows(keys)] };
     const planned = planAll(items);
     const reads = readsOf(planned);

@@ -15,13 +15,13 @@ import type { CheckinRow } from '../../database.js';
 
 /**
  * The batch's transaction: BEGIN, then the members' advisory locks — the same keys as
- * `store.serialize(trx, memberLockKey(…))`, taken in one stable order so two batches (or a batch and another
+ * `store.serialize(trx, key)` for each of `memberLockKeys(…)`, taken in their one stable order (`collate "C"`) so two batches (or a batch and another
  * change) never wait on each other in a cycle; PostgreSQL evaluates volatile functions of the select list after
  * ORDER BY. The keys are one json array of strings.
  */
 export const BEGIN = 'begin';
 export const MEMBER_LOCKS = `
-select pg_advisory_xact_lock(hashtextextended(k, 0)) from json_array_elements_text($1::json) as k order by k`;
+select pg_advisory_xact_lock(hashtextextended(k, 0)) from json_array_elements_text($1::json) as k order by k collate "C"`;
 export const COMMIT = 'commit';
 
 /**

@@ -97,6 +97,7 @@ export function createPostgresStore(options: StoreOptions): Store {
     announceKeyChange: async (trx) => {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
+    truncateWriteAheadLog: () => Promise.resolve(false),
     migrate: () => migrateToLatest(db),
     isReady: () => isMigrated(db),
     close: async () => {

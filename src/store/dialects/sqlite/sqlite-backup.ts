@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 
 /** A backup or restore that cannot go ahead: the reason, for the operator. */
@@ -32,24 +32,22 @@ function integrityOf(file: string): string {
 }
 
 /**
- * A consistent copy of a SQLite database while processes serve it, through SQLite's online backup API: the copy is
- * the database as of one instant (every transaction committed before the copy completed is in it, none half-way),
- * and writers are never stopped for long. The copy is checked before it is kept.
+ * A consistent copy of a SQLite database while processes serve it, through `VACUUM INTO`: the copy is the database
+ * as of one read transaction (every transaction committed before it began is in it, none half-way), writers are
+ * never stopped (WAL), and only live rows are copied, so nothing deleted (an erased member's data) survives in free
+ * pages. The file is made readable by its owner only (it holds webhook secrets and the pseudonym key) before a byte
+ * is written, and is checked before it is kept.
  */
 export async function backupSqlite(source: string, destination: string): Promise<{ pages: number }> {
   if (!existsSync(source)) throw new BackupRefusedError(`no database at ${source}`);
   if (existsSync(destination)) {
     throw new BackupRefusedError(`${destination} exists: choose a new file (a backup never overwrites one)`);
   }
+  // VACUUM INTO writes into an empty file: made here with mode 0600 (umask can only narrow it).
+  closeSync(openSync(destination, 'wx', 0o600));
   const database = new SqliteDatabase(source, { fileMustExist: true, timeout: 5000 });
-  let pages = 0;
   try {
-    await database.backup(destination, {
-      progress: ({ totalPages }) => {
-        pages = totalPages;
-        return 1000;
-      },
-    });
+    database.prepare('vacuum into ?').run(destination);
   } catch (error) {
     rmSync(destination, { force: true });
     throw error;
@@ -61,7 +59,16 @@ export async function backupSqlite(source: string, destination: string): Promise
     rmSync(destination, { force: true });
     throw new BackupRefusedError(`the copy failed its integrity check (${integrity}); nothing was kept`);
   }
-  return { pages };
+  return { pages: pageCount(destination) };
+}
+
+function pageCount(file: string): number {
+  const database = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    return Number(database.pragma('page_count', { simple: true }));
+  } finally {
+    database.close();
+  }
 }
 
 /** Whether any connection (a serving process, a running command) holds the database open. */
