@@ -44,7 +44,9 @@ describe("the NATS stream's limits: an erased member's data leaves the broker wi
 
     t.natsFeed?.start();
 
-    await eventually(async () => (await streamConfig(nats, made.stream).catch(() => undefined)) !== undefined);
+    await eventually(
+      async () => (await streamConfig(nats, made.stream).catch(() => undefined)) !== undefined,
+    );
     const config = await streamConfig(nats, made.stream);
     expect({ max_age: config.max_age, subjects: config.subjects }).toEqual({
       max_age: nanos(9 * DAY_MS),
@@ -63,7 +65,9 @@ describe("the NATS stream's limits: an erased member's data leaves the broker wi
     const warning = `NATS stream ${older.stream} keeps messages for ever, longer than the event retention (9 days): members' data stays there after their erasure; set its maximum age (nats stream edit ${older.stream} --max-age=9d)`;
     await eventually(() => Promise.resolve(t.logs.text().includes(warning)));
     const warned = t.logs.lines
-      .map((line) => JSON.parse(line) as { msg?: string; stream?: string; maxAgeDays?: unknown; level?: number })
+      .map(
+        (line) => JSON.parse(line) as { msg?: string; stream?: string; maxAgeDays?: unknown; level?: number },
+      )
       .filter((line) => line.msg === warning);
     expect(warned.map(({ stream, maxAgeDays, level }) => ({ stream, maxAgeDays, level }))).toEqual([
       { stream: older.stream, maxAgeDays: null, level: 40 },
