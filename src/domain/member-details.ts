@@ -37,3 +37,41 @@ export function memberFromColumn(column: string | null | undefined): MemberDetai
     ? undefined
     : givenMemberDetails(JSON.parse(column) as MemberDetails);
 }
+
+/**
+ * How an operator's role sees members' names, e-mails and phones: in full for the roles that deal with members
+ * (admin, support, the member app), masked for the rest (finance, readonly), who have no need of them.
+ */
+export type MemberDetailsView = 'full' | 'masked';
+
+/** A value masked to its first character and its length: "Ana" → "A**". */
+export function maskedText(value: string): string {
+  const characters = [...value];
+  return characters.length === 0 ? '' : `${characters[0]}${'*'.repeat(characters.length - 1)}`;
+}
+
+export function viewMemberDetails(member: MemberDetails, view: MemberDetailsView): MemberDetails {
+  if (view === 'full') return member;
+  return Object.fromEntries(
+    MEMBER_FIELDS.flatMap((field) => {
+      const value = member[field];
+      return value === undefined ? [] : [[field, maskedText(value)]];
+    }),
+  );
+}
+
+/** An event's data with its member details, if any, seen as the role may see them. */
+export function viewEventMember<T extends Record<string, unknown> | null>(
+  data: T,
+  view: MemberDetailsView,
+): T {
+  if (view === 'full' || data === null) return data;
+  const member = data.member;
+  if (member === null || typeof member !== 'object') return data;
+  return { ...data, member: viewMemberDetails(member, view) };
+}
+
+/** Whether a record carries member details at all (an answer that shows none in full need not be audited). */
+export function carriesMemberDetails(record: { member?: unknown } | null | undefined): boolean {
+  return record?.member !== undefined && record.member !== null;
+}

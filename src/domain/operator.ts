@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import type { MemberDetailsView } from './member-details.js';
 
 /** What an operator may be: one role each, granted when its token is issued. */
 export const ROLES = ['admin', 'finance', 'support', 'member-app', 'readonly'] as const;
@@ -57,6 +58,13 @@ export const GRANTS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   'member-app': new Set<Permission>(['self', 'checkins', 'read-secret']),
   readonly: new Set<Permission>(['self', 'read']),
 };
+
+/** The roles that see members' names, e-mails and phones in full; the others see them masked. */
+const MEMBER_DETAILS_IN_FULL: ReadonlySet<Role> = new Set<Role>(['admin', 'support', 'member-app']);
+
+export function memberDetailsViewOf(role: Role): MemberDetailsView {
+  return MEMBER_DETAILS_IN_FULL.has(role) ? 'full' : 'masked';
+}
 
 export function roleMay(role: Role, permission: Permission): boolean {
   return GRANTS[role].has(permission);

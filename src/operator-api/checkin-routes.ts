@@ -5,6 +5,7 @@ import { pageRequest } from '../domain/pagination.js';
 import { MemberDetailsSchema } from '../http/schemas.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { auditMemberDetailsRead, memberDetailsView } from './member-details-view.js';
 import { recordChangeRoute } from './record-routes.js';
 import { presentCheckin, presentPage } from '../presenters/records.js';
 import {
@@ -83,7 +84,10 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         ...(gymId === undefined ? {} : { gymId: Number(gymId) }),
         ...(status === undefined ? {} : { status }),
       };
-      return presentPage(await checkins.list(filter, pageRequest(request.query)), present);
+      const page = await checkins.list(filter, pageRequest(request.query));
+      const view = memberDetailsView(request);
+      await auditMemberDetailsRead(services, request, page.items);
+      return presentPage(page, (checkin) => presentCheckin(checkin, clock.now(), view));
     },
   );
 };

@@ -4,6 +4,7 @@ import { EVENT_SCAN, EVENT_TYPES, type EventType as EventTypeName } from '../dom
 import { InputError } from '../domain/errors.js';
 import { pageLimit } from '../domain/pagination.js';
 import { presentEvent } from '../presenters/event.js';
+import { auditMemberDetailsRead, memberDetailsView } from './member-details-view.js';
 import type { Services } from '../services/index.js';
 import { Id, IdString, PageQuery, operatorErrorResponses } from './schemas.js';
 
@@ -73,7 +74,17 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         },
         pageLimit(query.limit),
       );
-      return { items: page.items.map(presentEvent), next_after: page.nextAfter, has_more: page.hasMore };
+      const view = memberDetailsView(request);
+      await auditMemberDetailsRead(
+        services,
+        request,
+        page.items.map((event) => event.data),
+      );
+      return {
+        items: page.items.map((event) => presentEvent(event, view)),
+        next_after: page.nextAfter,
+        has_more: page.hasMore,
+      };
     },
   );
 };

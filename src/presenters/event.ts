@@ -1,8 +1,12 @@
 import type { LoggedEvent } from '../domain/events.js';
+import { viewEventMember, type MemberDetailsView } from '../domain/member-details.js';
 import { formatInstant } from '../domain/time-format.js';
 
-/** An event as the log lists it and every stream sends it, to the operator and to a partner's front desk alike. */
-export function presentEvent(event: LoggedEvent) {
+/**
+ * An event as the log lists it and every stream sends it, to the operator and to a partner's front desk alike; the
+ * member details in its data as the caller may see them (an operator's role may mask them).
+ */
+export function presentEvent(event: LoggedEvent, view: MemberDetailsView = 'full') {
   return {
     position: event.position,
     id: event.id,
@@ -10,6 +14,6 @@ export function presentEvent(event: LoggedEvent) {
     occurred_at: formatInstant(event.occurredAt),
     partner_id: event.partnerId,
     gym_id: event.gymId,
-    data: event.data,
+    data: viewEventMember(event.data, view),
   };
 }

@@ -1,3 +1,4 @@
+import { viewMemberDetails, type MemberDetailsView } from '../domain/member-details.js';
 import { displayStatus } from '../domain/checkin-condition.js';
 import type {
   ApiKey,
@@ -70,7 +71,8 @@ export const presentOperator = (operator: Operator) => ({
   created_at: formatInstant(operator.createdAt),
 });
 
-export const presentCheckin = (checkin: Checkin, now: number) => ({
+/** A check-in; its member details as the caller may see them (an operator's role may mask them). */
+export const presentCheckin = (checkin: Checkin, now: number, view: MemberDetailsView = 'full') => ({
   id: checkin.id,
   platform_id: checkin.platformId,
   gym_id: checkin.gymId,
@@ -80,7 +82,7 @@ export const presentCheckin = (checkin: Checkin, now: number) => ({
   expires_at: formatInstant(checkin.expiresAt),
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
-  ...(checkin.member === undefined ? {} : { member: checkin.member }),
+  ...(checkin.member === undefined ? {} : { member: viewMemberDetails(checkin.member, view) }),
 });
 
 /** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */

@@ -43,6 +43,13 @@ export function createMemberService({ store, clock, config }: ServiceDependencie
       });
       return { pseudonym, erased, notReached };
     },
+
+    /** Audits that an operator was shown members' details in full (`what`: the route that showed them). */
+    async recordDetailsRead(actor: Actor, what: string): Promise<void> {
+      await store.write((trx) =>
+        recordAudit(trx, { actor, action: 'read', entity: 'member', entityId: what }, clock.now()),
+      );
+    },
   };
 }
 
