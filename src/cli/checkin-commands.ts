@@ -41,11 +41,16 @@ export function addCheckinCommands(program: GatehouseCommand): void {
     .option('--platform-id <id>', 'only this member', platformId)
     .option('--gym <id>', 'only this gym', positiveInt)
     .option('--status <status>', STATUSES.join(', '), oneOf(STATUSES))
+    .option('--sandbox', "sandbox partners' check-ins instead of the live network's")
     .printsRecords(
       COLUMNS.checkin,
-      async (services, options: { platformId?: string; gym?: number; status?: Status }) => {
+      async (
+        services,
+        options: { platformId?: string; gym?: number; status?: Status; sandbox?: boolean },
+      ) => {
         const page = await services.checkins.list(
           {
+            sandbox: options.sandbox === true,
             ...(options.platformId === undefined ? {} : { platformId: options.platformId }),
             ...(options.gym === undefined ? {} : { gymId: options.gym }),
             ...(options.status === undefined ? {} : { status: options.status }),

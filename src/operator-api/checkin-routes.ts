@@ -17,7 +17,11 @@ import {
   PageQuery,
   PlatformId,
   operatorErrorResponses,
+  sandboxFlag,
+  sandboxSwitch,
 } from './schemas.js';
+
+const ListedCheckin = Type.Object({ ...Checkin.properties, sandbox: sandboxFlag('check-ins') });
 
 /** The member's check-in, as the member app creates and cancels it. */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -72,14 +76,17 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           platform_id: Type.Optional(PlatformId),
           gym_id: Type.Optional(IdString),
           status: Type.Optional(CheckinStatus),
+          sandbox: sandboxSwitch('check-ins'),
           ...PageQuery,
         }),
-        response: { 200: ListOf(Checkin), ...operatorErrorResponses },
+        response: { 200: ListOf(ListedCheckin), ...operatorErrorResponses },
       },
     },
     async (request) => {
       const { platform_id: platformId, gym_id: gymId, status } = request.query;
+      const sandbox = request.query.sandbox === 'true';
       const filter = {
+        sandbox,
         ...(platformId === undefined ? {} : { platformId }),
         ...(gymId === undefined ? {} : { gymId: Number(gymId) }),
         ...(status === undefined ? {} : { status }),
@@ -87,7 +94,8 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       const page = await checkins.list(filter, pageRequest(request.query));
       const view = memberDetailsView(request);
       await auditMemberDetailsRead(services, request, page.items);
-      return presentPage(page, (checkin) => presentCheckin(checkin, clock.now(), view));
+      const flag = sandbox ? { sandbox: true as const } : {};
+      return presentPage(page, (checkin) => ({ ...presentCheckin(checkin, clock.now(), view), ...flag }));
     },
   );
 };

@@ -5,7 +5,15 @@ import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
 import type { Services } from '../services/index.js';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
-import { Id, IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import {
+  Id,
+  IdString,
+  ListOf,
+  PageQuery,
+  operatorErrorResponses,
+  sandboxFlag,
+  sandboxSwitch,
+} from './schemas.js';
 
 export const Transaction = Type.Object({
   id: Id,
@@ -25,7 +33,7 @@ export const Transaction = Type.Object({
 /** A listed transaction: a sandbox partner's says so (the CSV export keeps the columns above). */
 const ListedTransaction = Type.Object({
   ...Transaction.properties,
-  sandbox: Type.Optional(Type.Literal(true, { description: "Present on sandbox partners' transactions" })),
+  sandbox: sandboxFlag('transactions'),
 });
 const Payout = Type.Object({
   partner_id: Id,
@@ -71,11 +79,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         summary: 'List transactions (format=csv streams every matching row)',
         querystring: Type.Object({
           ...Period,
-          sandbox: Type.Optional(
-            Type.Union([Type.Literal('true'), Type.Literal('false')], {
-              description: "true: sandbox partners' transactions, listed apart from the live ones",
-            }),
-          ),
+          sandbox: sandboxSwitch('transactions'),
           format: Format,
           ...PageQuery,
         }),

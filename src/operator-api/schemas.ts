@@ -81,6 +81,20 @@ export const Checkin = Type.Object({
   member: Type.Optional(MemberDetailsSchema),
 });
 
+/** A listing's `sandbox` switch: sandbox partners' rows are listed apart from the live network's, never mixed. */
+export function sandboxSwitch(rows: string) {
+  return Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description: `true: sandbox partners' ${rows}, listed apart from the live ones`,
+    }),
+  );
+}
+
+/** The flag on each row of a sandbox listing. */
+export function sandboxFlag(rows: string) {
+  return Type.Optional(Type.Literal(true, { description: `Present on sandbox partners' ${rows}` }));
+}
+
 export function ListOf(item: TSchema) {
   return Type.Object({ items: Type.Array(item), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 }

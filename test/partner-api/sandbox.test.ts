@@ -159,6 +159,39 @@ describe.each(dialects)('the sandbox (%s)', (dialect) => {
     expect(apart.items.map((row) => row.gym_id)).not.toContain(live.gym.id);
   });
 
+  test("when a sandbox key checks in a live member's id, then the visit stays out of the member's history and daily limit, and is listed apart, flagged", async () => {
+    const t = app();
+    const live = await op.arrangeNetwork(t);
+    const s = await arrangeSandbox(t);
+    const member = platformId();
+    const liveCheckin = await op.createCheckin(t, live.product, { platform_id: member });
+    expect((await op.validate(t, live.key.key, live.gym.id, member)).statusCode).toBe(200);
+
+    const simulated = await sandboxCheckin(t, s.key.key, s.gym.id, { platform_id: member });
+    expect(simulated.statusCode, simulated.body).toBe(201);
+    const sandboxValidation = await op.validate(t, s.key.key, s.gym.id, member);
+
+    expect(sandboxValidation.statusCode, sandboxValidation.body).toBe(200);
+    const sandboxCheckinId = (JSON.parse(simulated.body) as { results: { id: number } }).results.id;
+    const shown = (id: number, gymId: number, productId: number) =>
+      op.shownCheckin(
+        { id, platform_id: member, gym_id: gymId, product_id: productId },
+        { status: 'validated', validated_at: op.T0 },
+      );
+    expectReply(await op.admin(t, 'GET', `/checkins?platform_id=${member}`), 200, {
+      items: [shown(liveCheckin.id, live.gym.id, live.product.id)],
+      next_cursor: null,
+    });
+    expectReply(await op.admin(t, 'GET', `/checkins?platform_id=${member}&sandbox=true`), 200, {
+      items: [{ ...shown(sandboxCheckinId, s.gym.id, s.first.id), sandbox: true }],
+      next_cursor: null,
+    });
+    // The live gym's daily limit counted the live visit only: a second live gym takes the member the same day.
+    const other = await op.arrangeNetwork(t);
+    await op.createCheckin(t, other.product, { platform_id: member });
+    expect((await op.validate(t, other.key.key, other.gym.id, member)).statusCode).toBe(200);
+  });
+
   /** Both sandbox routes, called with `key` at `gymId`: 403 explicit deny each, and nothing written. */
   async function expectBothRoutesDenied(t: TestApp, key: string, gymId: number) {
     const before = await op.wholeStore(t);

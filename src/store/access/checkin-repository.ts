@@ -1,3 +1,4 @@
+import { sandboxGymIds } from '../catalog/sandbox-partners.js';
 import { sql, type Kysely } from 'kysely';
 import type { CheckinStatus } from '../../domain/checkin-condition.js';
 import type { Checkin } from '../../domain/entities.js';
@@ -54,6 +55,8 @@ export interface CheckinFilter {
   readonly gymId?: number;
   /** `expired` and `pending` are told apart by time: a pending check-in past expires_at is expired. */
   readonly status?: CheckinStatus | 'expired';
+  /** true: sandbox partners' check-ins only; false: the live network's only (a member's history). */
+  readonly sandbox?: boolean;
 }
 
 export async function listCheckins(
@@ -65,6 +68,8 @@ export async function listCheckins(
   let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
   if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
+  if (filter.sandbox !== undefined)
+    query = query.where('gym_id', filter.sandbox ? 'in' : 'not in', sandboxGymIds(db));
   if (filter.status === 'expired') query = query.where(sql.raw<boolean>(expiredAt('checkins', literal(now))));
   else if (filter.status === 'pending')
     query = query.where(sql.raw<boolean>(waitingAt('checkins', literal(now))));

@@ -1,3 +1,4 @@
+import { sandboxPartnerIds } from '../catalog/sandbox-partners.js';
 import { sql, type Kysely } from 'kysely';
 import type { LedgerEntry } from '../../domain/entities.js';
 import type { Database, TransactionRow } from '../database.js';
@@ -66,7 +67,7 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
       'r.commit_order',
     ]);
   if (filter.sandbox !== undefined) {
-    const sandboxPartners = db.selectFrom('partners').select('partners.id').where('partners.sandbox', '=', 1);
+    const sandboxPartners = sandboxPartnerIds(db);
     const operator = filter.sandbox ? 'in' : 'not in';
     visits = visits.where('t.partner_id', operator, sandboxPartners);
     reversals = reversals.where('r.partner_id', operator, sandboxPartners);
