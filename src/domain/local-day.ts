@@ -79,3 +79,23 @@ function computeDayBounds(instant: number, timeZone: string): { start: number; e
     end: startOfLocalDay(year, month, day + 1, timeZone),
   });
 }
+
+/** The local calendar date of an instant in `timeZone`: year, month (0-11), day (1-31) and weekday (0 = Monday). */
+export function localDateOf(
+  instant: number,
+  timeZone: string,
+): { year: number; month: number; day: number; weekday: number } {
+  const local = new Date(instant + offsetAt(instant, timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth(),
+    day: local.getUTCDate(),
+    weekday: (local.getUTCDay() + 6) % 7,
+  };
+}
+
+/** The UTC instant the local calendar day (year, month 0-11, day; out-of-range values roll over) begins. */
+export function localDayStart(year: number, month: number, day: number, timeZone: string): number {
+  const normal = new Date(Date.UTC(year, month, day));
+  return startOfLocalDay(normal.getUTCFullYear(), normal.getUTCMonth(), normal.getUTCDate(), timeZone);
+}
