@@ -13,6 +13,7 @@ import { runChange } from '../../changes/unit-of-work.js';
 import { createBatchedChanges } from './postgres-batched-changes.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
+import { continueAfterRestore } from './restored-database.js';
 
 const INT8_OID = 20;
 
@@ -98,7 +99,10 @@ export function createPostgresStore(options: StoreOptions): Store {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
     truncateWriteAheadLog: () => Promise.resolve(false),
-    migrate: () => migrateToLatest(db),
+    migrate: async () => {
+      await migrateToLatest(db);
+      return continueAfterRestore(db);
+    },
     isReady: () => isMigrated(db),
     close: async () => {
       await Promise.all(unlisten.map((stop) => stop()));
