@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { backupSqlite, restoreSqlite } from '../../../src/store/dialects/sqlite/sqlite-backup.js';
 import { RESTORE_HEADROOM } from '../../../src/store/dialects/postgres/restored-database.js';
 import { openOperator } from '../../fixtures/processes/arrange.js';
@@ -28,8 +28,31 @@ import { PG_TEST_URL } from '../../fixtures/postgres.js';
 import { startTestApp, type TestApp } from '../../fixtures/test-app.js';
 import { deliveriesOf, FAST_SCHEDULE, register, RunningClock } from '../../fixtures/webhook-app.js';
 import { eventually, useReceivers, type Receiver } from '../../fixtures/webhook-receiver.js';
+import {
+  openStreamReader,
+  ownFeed,
+  SHARED_NATS,
+  type StreamReader,
+} from '../../fixtures/nats-stream-reader.js';
 
 const receiver = useReceivers();
+let reader: StreamReader;
+beforeAll(async () => {
+  reader = await openStreamReader(SHARED_NATS);
+});
+afterAll(() => reader.close());
+
+/** Where the events go: a receiver for webhooks, a NATS stream of the test's own. */
+interface Outlets {
+  readonly hook: Receiver;
+  readonly feed: ReturnType<typeof ownFeed>;
+}
+
+async function outlets(): Promise<Outlets> {
+  const feed = ownFeed();
+  onTestFinished(() => reader.remove(feed.stream));
+  return { hook: await receiver(), feed };
+}
 
 interface EventPage {
   items: { position: number; id: string; type: string }[];
@@ -38,8 +61,11 @@ interface FeedPage {
   results: { id: number; kind: string }[];
 }
 
-/** An app delivering webhooks to loopback receivers, on a database of its own (a dialect's name) or at a URL. */
-async function startApp(database: string): Promise<TestApp> {
+/**
+ * An app delivering webhooks to loopback receivers and publishing to the test's NATS stream, on a database of its
+ * own (a dialect's name) or at a URL.
+ */
+async function startApp(database: string, { feed }: Outlets): Promise<TestApp> {
   const own = database === 'sqlite' || database === 'postgres';
   const t = await startTestApp({
     ...(own ? { dialect: database } : {}),
@@ -49,10 +75,14 @@ async function startApp(database: string): Promise<TestApp> {
       GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
       GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
       GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: FAST_SCHEDULE,
+      GATEHOUSE_NATS_URL: SHARED_NATS,
+      GATEHOUSE_NATS_SUBJECT_PREFIX: feed.prefix,
+      GATEHOUSE_NATS_STREAM: feed.stream,
       ...(own ? {} : { GATEHOUSE_DATABASE_URL: database }),
     },
   });
   onTestFinished(async () => {
+    await t.natsFeed?.stop();
     await t.webhookRunner.stop();
     await t.close();
   });
@@ -69,21 +99,28 @@ const events = (t: TestApp) => json<EventPage>(admin(t, 'GET', '/events?limit=20
 const feed = (t: TestApp, n: Network) => json<FeedPage>(partnerTransactions(t, n.key.key, n.gym.id));
 
 /**
- * Before the backup: two visits whose webhooks were delivered, then (delivery stopped) a third visit and its
- * reversal, whose webhooks the backup still owes. Returns what the log and the partner feed answered.
+ * Before the backup: two visits whose webhooks were delivered and whose events NATS has, then (delivery and
+ * publishing stopped) a third visit and its reversal, which the backup still owes both. Returns what the log and the
+ * partner feed answered.
  */
-async function arrangeBeforeBackup(source: TestApp, hook: Receiver) {
+async function arrangeBeforeBackup(source: TestApp, { hook, feed: nats }: Outlets) {
   const n = await arrangeNetwork(source);
   const endpoint = await register(source, n.partner.id, { url: hook.url });
   source.webhookRunner.start();
+  source.natsFeed?.start();
   await validatedVisit(source, n);
   await validatedVisit(source, n);
+  const logged = (await events(source)).items.length;
   await eventually(async () => {
     const deliveries = await deliveriesOf(source, endpoint.id);
-    return deliveries.length === 4 && deliveries.every((d) => d.status === 'delivered');
+    const published = await reader.count(nats.stream).catch(() => 0);
+    return (
+      deliveries.length === 4 && deliveries.every((d) => d.status === 'delivered') && published === logged
+    );
   });
   expect(hook.received).toHaveLength(4);
   await source.webhookRunner.stop();
+  await source.natsFeed?.stop();
   const owed = await validatedVisit(source, n);
   const reversal = await admin(source, 'POST', `/transactions/${owed.transactionId}/reversals`, {
     reason: 'charged twice',
@@ -96,13 +133,19 @@ type Before = Awaited<ReturnType<typeof arrangeBeforeBackup>>;
 
 /**
  * After the restore: the log and the feed answer what they answered before it; a new visit comes after every
- * restored row; the webhooks the backup owed and the new ones are sent, each event exactly once, by its id.
+ * restored row; the webhooks and NATS messages the backup owed and the new ones are sent, each event exactly
+ * once, by its id (NATS: in the log's order).
  */
-async function expectContinued(target: TestApp, before: Before, hook: Receiver): Promise<void> {
+async function expectContinued(
+  target: TestApp,
+  before: Before,
+  { hook, feed: nats }: Outlets,
+): Promise<void> {
   expect(await events(target)).toEqual(before.log);
   expect(await feed(target, before.n)).toEqual(before.feed);
 
   target.webhookRunner.start();
+  target.natsFeed?.start();
   const visit = await validatedVisit(target, before.n);
 
   const log = await events(target);
@@ -122,13 +165,15 @@ async function expectContinued(target: TestApp, before: Before, hook: Receiver):
   await eventually(() => hook.received.length >= log.items.length);
   const sent = hook.received.map((r) => r.headers['webhook-id']);
   expect([...sent].sort()).toEqual(log.items.map((e) => e.id).sort());
+  await eventually(async () => (await reader.count(nats.stream)) >= log.items.length);
+  expect((await reader.all(nats.stream)).map((m) => m.msgId)).toEqual(log.items.map((e) => e.id));
 }
 
 describe('a SQLite backup restored in another directory', () => {
-  test('when the backup is restored elsewhere and served, then the log, the feed and webhooks continue after the restored rows', async () => {
-    const hook = await receiver();
-    const source = await startApp('sqlite');
-    const before = await arrangeBeforeBackup(source, hook);
+  test('when the backup is restored elsewhere and served, then the log, the feed, webhooks and NATS continue after the restored rows', async () => {
+    const out = await outlets();
+    const source = await startApp('sqlite', out);
+    const before = await arrangeBeforeBackup(source, out);
     const elsewhere = mkdtempSync(join(tmpdir(), 'gatehouse-restored-'));
     onTestFinished(() => rmSync(elsewhere, { recursive: true, force: true }));
     await backupSqlite(source.databaseUrl.slice('sqlite:'.length), join(elsewhere, 'backup.db'));
@@ -136,8 +181,8 @@ describe('a SQLite backup restored in another directory', () => {
     await source.close();
 
     await restoreSqlite(join(elsewhere, 'backup.db'), join(elsewhere, 'gatehouse.db'));
-    const target = await startApp(`sqlite:${join(elsewhere, 'gatehouse.db')}`);
-    await expectContinued(target, before, hook);
+    const target = await startApp(`sqlite:${join(elsewhere, 'gatehouse.db')}`, out);
+    await expectContinued(target, before, out);
   });
 });
 
@@ -145,10 +190,10 @@ describe.skipIf(!requirePrivateCluster())('a PostgreSQL dump restored into anoth
   const server = usePrivateCluster();
 
   /** A source on the shared server, whose transaction ids are past any the new server reaches in this test. */
-  async function dumpedSource(hook: Receiver) {
+  async function dumpedSource(out: Outlets) {
     await burnTransactionIds(PG_TEST_URL, 50_000);
-    const source = await startApp('postgres');
-    const before = await arrangeBeforeBackup(source, hook);
+    const source = await startApp('postgres', out);
+    const before = await arrangeBeforeBackup(source, out);
     const schema = schemaOf(source.databaseUrl);
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-dump-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -171,9 +216,9 @@ describe.skipIf(!requirePrivateCluster())('a PostgreSQL dump restored into anoth
     }
   }
 
-  test('when a dump is restored into a server whose transaction ids are lower, then the start raises the offset once, and the log, the feed and webhooks continue after the restored rows', async () => {
-    const hook = await receiver();
-    const { before, schema, dump } = await dumpedSource(hook);
+  test('when a dump is restored into a server whose transaction ids are lower, then the start raises the offset once, and the log, the feed, webhooks and NATS continue after the restored rows', async () => {
+    const out = await outlets();
+    const { before, schema, dump } = await dumpedSource(out);
     const restoredUrl = onSchema(server().url('gh_restore'), schema);
     await restoreDump(server().url('gh_restore'), dump);
     const newest = Math.max(...before.log.items.map((e) => e.position));
@@ -192,13 +237,13 @@ describe.skipIf(!requirePrivateCluster())('a PostgreSQL dump restored into anoth
     );
     expect(offset).toBeGreaterThan(RESTORE_HEADROOM);
 
-    const target = await startApp(restoredUrl);
-    await expectContinued(target, before, hook);
+    const target = await startApp(restoredUrl, out);
+    await expectContinued(target, before, out);
   });
 
   test('when a new cluster holds the rows but no sequences (logical replication), then the start moves each sequence past its ids and new rows never collide', async () => {
-    const hook = await receiver();
-    const { before, schema, dump } = await dumpedSource(hook);
+    const out = await outlets();
+    const { before, schema, dump } = await dumpedSource(out);
     const database = await createDatabase(server().url('gh_replica'), 'replica');
     await restoreDump(database, dump);
     expect(await resetSequences(database, schema)).toContain('events_position_low');
@@ -210,10 +255,10 @@ describe.skipIf(!requirePrivateCluster())('a PostgreSQL dump restored into anoth
       /^restored database detected: sequences behind their tables' ids moved past them: .*transactions_id_seq to \d+/,
     );
 
-    const target = await startApp(replicaUrl);
+    const target = await startApp(replicaUrl, out);
     // The reversal took the greatest id of the ledger's one id space: a new visit's comes after it.
     const reversalId = Number(await queryValue<string>(replicaUrl, 'select max(id) as value from reversals'));
-    await expectContinued(target, before, hook);
+    await expectContinued(target, before, out);
     const newest = Number(await queryValue<string>(replicaUrl, 'select max(id) as value from transactions'));
     expect(newest).toBeGreaterThan(reversalId);
   });
