@@ -116,8 +116,12 @@ function codeOf(error: Error): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01']);
+/**
+ * SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". 25006
+ * (read_only_sql_transaction): the address reached a standby still in recovery, as in a failover before the
+ * promotion (README, "High availability on PostgreSQL").
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01', '25006']);
 const UNAVAILABLE_MESSAGES =
   /connection terminated|timeout exceeded when trying to connect|query read timeout|connection refused|server closed the connection|Client has encountered a connection error/i;
 
