@@ -50,7 +50,7 @@ describe.skipIf(!requirePrivateCluster())(
       await primary.destroy();
     });
 
-    test('when the primary is lost and the standby promoted under a validate storm, then every answer is 200, already validated or 503 with Retry-After, every 200 has one transaction on the new primary, and the log and webhooks continue without a restart', async () => {
+    test('when the primary is lost and the standby promoted under a validate storm, then every answer is 200, already validated or 503 with Retry-After, every 200 has one transaction on the new primary, and the log, the partner feed and webhooks continue without a restart', async () => {
       const url = `postgres://postgres@127.0.0.1:${proxy.port}/postgres?application_name=gh_failover`;
       const operator = operatorOn(url);
       await operator.store.migrate();
@@ -168,6 +168,14 @@ describe.skipIf(!requirePrivateCluster())(
       expect((page as { body: { items: { id: string }[] } }).body.items.map((e) => e.id)).toEqual(
         events.map((e) => e.id),
       );
+      const feed = reply(
+        await send(other.baseUrl, 'GET', '/access/v1/transactions?limit=1000', { headers: arranged.headers }),
+      );
+      expect(feed).toMatchObject({ status: 200 });
+      expect(
+        (feed as { body: { results: { id: number }[] } }).body.results.map((t) => t.id).sort((a, b) => a - b),
+      ).toEqual(transactions.map((t) => t.id).sort((a, b) => a - b));
+
       // The endpoint came after the check-ins: every validation is sent (some twice, with one id, when an attempt
       // was made but not recorded before the loss).
       const validations = events.filter((e) => e.type === 'checkin.validated');
