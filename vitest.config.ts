@@ -10,6 +10,7 @@ const ALONE = [
   'test/processes/pg-feed-storm.test.ts',
   'test/processes/pg-paused.test.ts',
   'test/processes/pg-restart-storm.test.ts',
+  'test/processes/pg-failover.test.ts',
   'test/processes/hardening/sigterm.test.ts',
   'test/processes/hardening/slow-client.test.ts',
   'test/processes/console/stream-drain.test.ts',

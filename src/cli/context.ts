@@ -9,7 +9,7 @@ import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.
  * services are loaded here, on first use, so `--help` and a usage error never pay for them.
  */
 export async function withServices<T>(
-  run: (services: Services, config: Config, migrated: boolean) => Promise<T>,
+  run: (services: Services, config: Config, migrated: boolean, notes: readonly string[]) => Promise<T>,
   options: { readonly migrate?: boolean } = {},
 ): Promise<T> {
   const [{ loadConfig }, { systemClock }, { createServices }, { createStore }] = await Promise.all([
@@ -29,10 +29,11 @@ export async function withServices<T>(
   }
   const services = createServices({ store, clock: systemClock, config });
   try {
-    // `migrated`: whether this call applied any migration (for `migrate` to say so).
+    // `migrated`: whether this call applied any migration (for `migrate` to say so). `migrate` itself always runs
+    // the store's migrate, which also makes a restored database continue (README, "Backups and upgrades").
     const pending = (options.migrate === true || config.migrate) && !(await store.isReady());
-    if (pending) await store.migrate();
-    return await run(services, config, pending);
+    const notes = pending || options.migrate === true ? await store.migrate() : [];
+    return await run(services, config, pending, notes);
   } finally {
     await services.apiKeys.close();
     await store.close();

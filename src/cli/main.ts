@@ -64,8 +64,9 @@ function buildProgram(): Command {
     .description('apply pending database migrations and exit')
     .action(() =>
       withServices(
-        async (_services, config, pending) => {
+        async (_services, config, pending, notes) => {
           const database = redactCredentials(config.databaseUrl);
+          for (const note of notes) process.stdout.write(`${note}\n`);
           process.stdout.write(
             pending
               ? `migrations applied to ${database}\n`

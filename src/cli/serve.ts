@@ -58,7 +58,8 @@ async function migrateWhenReachable(
 ): Promise<boolean> {
   for (;;) {
     try {
-      await store.migrate();
+      // A restore found and continued from: said loudly, once, by the process that did it.
+      for (const note of await store.migrate()) log.warn(note);
       return true;
     } catch (error) {
       if (!isStoreUnavailable(error)) throw error;

@@ -25,6 +25,11 @@ import type { Database } from './database.js';
  * them was given its id before it touched this schema, and never writes a row a reader could miss. Every process
  * that writes here, of any release, does so through these tables: there is nothing for a writer to do.
  *
+ * A database restored into another server meets transaction ids lower than its rows were written with: every id is
+ * taken with an offset added (the one row of `transaction_id_offset`, 0 until a restore; migration 0010), in the
+ * column defaults and in every horizon, and the start raises it so new rows come after the restored ones
+ * (src/store/dialects/postgres/restored-database.ts).
+ *
  * A row just committed can sit above the horizon for as long as an older write of ours runs (milliseconds under
  * load). So that a client sees its own change as soon as it is acknowledged, a reader first waits, for at most
  * READ_YOUR_WRITES_MS, until the horizon has passed every row already committed.
@@ -36,8 +41,11 @@ export const POSITIONS_PER_TRANSACTION = 1_048_576;
 /** How long a reader waits for older transactions to end before it answers with what is final. */
 const READ_YOUR_WRITES_MS = 1_000;
 
+/** What is added to every transaction id (0 until a restore), read in the horizon's own statement. */
+const XID_OFFSET = sql<string>`coalesce((select xid_offset from transaction_id_offset where id = 1), 0)`;
+
 /** The oldest transaction id still running in the statement's snapshot: every smaller one has ended. */
-const PLAIN_HORIZON = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+const PLAIN_HORIZON = sql<string>`(pg_snapshot_xmin(pg_current_snapshot())::text::bigint + ${XID_OFFSET})`;
 
 /**
  * The oldest transaction id in the snapshot that may still write rows here: the running ones whose backends hold no
@@ -65,7 +73,7 @@ const REFINED_HORIZON = sql<string>`(
       and pid not in (select pid from ours where pid is not null)
   ),
   snapshot as (select pg_current_snapshot() as s)
-  select coalesce(
+  select ${XID_OFFSET} + coalesce(
     (select min(x::text::bigint) from snapshot, pg_snapshot_xip(snapshot.s) as x
      where x::text::bigint % 4294967296 not in (select xid from others)),
     (select pg_snapshot_xmax(s)::text::bigint from snapshot)

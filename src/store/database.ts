@@ -222,7 +222,14 @@ export interface NatsFeedTable {
   updated_at: number;
 }
 
+/** PostgreSQL only, one row: added to transaction ids where positions are made (src/store/commit-horizon.ts). */
+export interface TransactionIdOffsetTable {
+  id: number;
+  xid_offset: number;
+}
+
 export interface Database {
+  transaction_id_offset: TransactionIdOffsetTable;
   nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

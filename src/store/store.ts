@@ -40,8 +40,12 @@ export interface Store {
    * kept part of the log, which then empties at a later checkpoint. PostgreSQL's WAL is its operator's: false.
    */
   truncateWriteAheadLog(): Promise<boolean>;
-  /** Applies pending migrations under the migrator's lock. */
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations under the migrator's lock; then, on PostgreSQL, makes a database restored into another
+   * server continue after its restored rows (src/store/dialects/postgres/restored-database.ts). Answers a line for
+   * the log for each thing a restore made it do, and none otherwise.
+   */
+  migrate(): Promise<string[]>;
   /** True when the store answers and every migration is applied. */
   isReady(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,33 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { expectLedgerInvariants } from '../fixtures/store-state.js';
 import { arrangeCheckins, useClusterGatehouse, validatedBody } from '../fixtures/processes/arrange.js';
-import { pollUntil, reply, send, type Outcome } from '../fixtures/processes/http.js';
+import { pollUntil, reply, send } from '../fixtures/processes/http.js';
 import { requirePrivateCluster } from '../fixtures/processes/private-postgres.js';
-import { runStorm, type Attempt } from '../fixtures/processes/storm.js';
-import { ALREADY_VALIDATED, SERVICE_UNAVAILABLE } from '../fixtures/wire-bodies.js';
+import { classify, runStorm, tally } from '../fixtures/processes/storm.js';
 
 const CHECKINS = 150;
 const REQUEST_TIMEOUT_MS = 6000;
-
-/** What the matrix allows during the fault: 200, 400 already validated, the 503 envelope, or a client timeout. */
-function classify(outcome: Outcome): string {
-  if (outcome.kind === 'timeout') return 'timeout';
-  if (outcome.kind === 'network-error') return `network error: ${outcome.message}`;
-  const { status, body } = outcome;
-  if (status === 200) return '200';
-  if (status === 400 && JSON.stringify(body) === JSON.stringify(ALREADY_VALIDATED))
-    return '400 already validated';
-  if (status === 503 && JSON.stringify(body) === JSON.stringify(SERVICE_UNAVAILABLE)) {
-    return outcome.headers.get('retry-after') === '1' ? '503' : '503 without Retry-After: 1';
-  }
-  return `${status} ${JSON.stringify(body)}`;
-}
-
-function tally(attempts: Attempt[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { outcome } of attempts) counts[classify(outcome)] = (counts[classify(outcome)] ?? 0) + 1;
-  return counts;
-}
 
 describe.skipIf(!requirePrivateCluster())(
   'PostgreSQL restarted during a validate storm (private cluster)',

@@ -13,6 +13,7 @@ import { runChange } from '../../changes/unit-of-work.js';
 import { createBatchedChanges } from './postgres-batched-changes.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
+import { continueAfterRestore } from './restored-database.js';
 
 const INT8_OID = 20;
 
@@ -98,7 +99,10 @@ export function createPostgresStore(options: StoreOptions): Store {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
     truncateWriteAheadLog: () => Promise.resolve(false),
-    migrate: () => migrateToLatest(db),
+    migrate: async () => {
+      await migrateToLatest(db);
+      return continueAfterRestore(db);
+    },
     isReady: () => isMigrated(db),
     close: async () => {
       await Promise.all(unlisten.map((stop) => stop()));
@@ -112,8 +116,12 @@ function codeOf(error: Error): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01']);
+/**
+ * SQLSTATE classes and codes that mean "the server cannot serve now", not "the request is wrong". 25006
+ * (read_only_sql_transaction): the address reached a standby still in recovery, as in a failover before the
+ * promotion (README, "High availability on PostgreSQL").
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01', '25006']);
 const UNAVAILABLE_MESSAGES =
   /connection terminated|timeout exceeded when trying to connect|query read timeout|connection refused|server closed the connection|Client has encountered a connection error/i;
 

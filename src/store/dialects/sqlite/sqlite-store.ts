@@ -66,7 +66,11 @@ export function createSqliteStore(options: StoreOptions): Store {
         const [result] = database.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
         return Promise.resolve(result?.busy === 0);
       }),
-    migrate: () => migrateToLatest(db),
+    // A copy of the file continues as it is: its positions are rowids kept in the file itself.
+    migrate: async () => {
+      await migrateToLatest(db);
+      return [];
+    },
     isReady: () => isMigrated(db),
     close: async () => {
       for (const stop of unwatch) stop();
