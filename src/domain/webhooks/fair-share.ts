@@ -19,9 +19,9 @@ export interface FairShareCaps {
 
 /**
  * Which of the due deliveries a claim takes, in their order: none past an endpoint's, a partner's or the process's
- * cap of attempts in flight. Candidates come round-robin across endpoints (each endpoint's first, then each one's
- * second…), so one endpoint's backlog never fills a claim, and a slow, dead or failing endpoint holds at most its
- * own cap (and its partner's) of the process's attempts: another partner always finds room.
+ * cap of attempts in flight. So a slow, dead or failing endpoint holds at most its own cap (and its partner's) of
+ * the process's attempts, however many of its deliveries wait: another partner always finds room, and the next
+ * claim passes over the endpoints and partners at their cap.
  */
 export function fairShare<T extends ClaimCandidate>(
   candidates: readonly T[],

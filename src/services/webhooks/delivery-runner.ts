@@ -50,7 +50,8 @@ export interface RunnerOptions {
  * The webhook delivery loop of one process: dispatch new events and send the fresh deliveries it claimed with them,
  * claim the other due deliveries (never one another process holds), send each with its own timeout, and record every
  * attempt. Claims take a fair share (src/domain/webhooks/fair-share.ts): at most 16 attempts in flight per endpoint,
- * 32 per partner and 128 per process, so one slow endpoint delays no other partner's.
+ * 32 per partner and 128 per process, and the next claim passes over those at their cap, so one slow endpoint
+ * delays no other partner's.
  */
 export function createDeliveryRunner(options: RunnerOptions) {
   const { store, clock, sender, log } = options;
@@ -143,12 +144,12 @@ export function createDeliveryRunner(options: RunnerOptions) {
   /** In a write transaction: the fair share of the due deliveries (from `fromId` on, when given), claimed. */
   async function claim(trx: StoreTransaction, fromId?: number): Promise<ClaimedDelivery[]> {
     const now = clock.now();
-    const busy = [...byEndpoint].filter(([, n]) => n >= caps.perEndpoint).map(([id]) => id);
+    const atCap = (map: Map<number, number>, cap: number) =>
+      [...map].filter(([, n]) => n >= cap).map(([id]) => id);
     const due = await dueDeliveries(trx, {
       now,
       limit: caps.total,
-      perEndpoint: caps.perEndpoint,
-      busy,
+      busy: { endpoints: atCap(byEndpoint, caps.perEndpoint), partners: atCap(byPartner, caps.perPartner) },
       ...(fromId === undefined ? {} : { fromId }),
     });
     const chosen = fairShare(due, { byEndpoint, byPartner, total }, caps);
@@ -161,8 +162,11 @@ export function createDeliveryRunner(options: RunnerOptions) {
       for (const claimed of dispatched.claimed) launch(claimed, dispatched.events.get(claimed.eventPosition));
       if (dispatched.read === 0) break;
     }
-    if (running && total < caps.total && (await hasDueDeliveries(store.db, clock.now()))) {
-      (await store.write((trx) => claim(trx))).forEach((claimed) => launch(claimed));
+    // Again while it claims anything: an endpoint or partner that reached its cap is passed over by the next round.
+    while (running && total < caps.total && (await hasDueDeliveries(store.db, clock.now()))) {
+      const claimed = await store.write((trx) => claim(trx));
+      if (claimed.length === 0) break;
+      claimed.forEach((delivery) => launch(delivery));
     }
   }
 

@@ -30,14 +30,21 @@ const CLAIM_MARGIN_MS = 5_000;
 export type DueDelivery = Omit<ClaimedDelivery, 'claimedUntil'>;
 
 /**
- * The due deliveries of enabled endpoints, at most `perEndpoint` of each endpoint, round-robin across endpoints
- * (each one's first, then each one's second…), leaving out `busy` endpoints and every delivery that waits for an
- * earlier one of the same member·gym to the same endpoint. With `fromId`, only deliveries from that id on (those a
- * dispatch has just written). Nothing is claimed yet: see `claimDeliveries`.
+ * The first `limit` due deliveries of enabled endpoints, in the order they fell due, leaving out the `busy`
+ * endpoints and partners (those at their cap of attempts in flight) and every delivery that waits for an earlier one
+ * of the same member·gym to the same endpoint. Read through the index of due deliveries, in order, so a claim costs
+ * the rows it reads, not the backlog: a busy endpoint's rows are passed over, and the fair share
+ * (src/domain/webhooks/fair-share.ts) chooses among the rest. With `fromId`, only the deliveries a dispatch has
+ * just written (from that id on, in id order). Nothing is claimed yet: see `claimDeliveries`.
  */
 export async function dueDeliveries(
   db: Db,
-  options: { now: number; limit: number; perEndpoint: number; busy: readonly number[]; fromId?: number },
+  options: {
+    now: number;
+    limit: number;
+    busy: { readonly endpoints: readonly number[]; readonly partners: readonly number[] };
+    fromId?: number;
+  },
 ): Promise<DueDelivery[]> {
   const { now, limit, busy } = options;
   let due = db
@@ -49,13 +56,11 @@ export async function dueDeliveries(
       'd.event_position',
       'd.event_id',
       'd.round_failures',
-      'd.next_attempt_at',
       'e.partner_id',
       'e.url',
       'e.format',
       'e.timeout_ms',
       'e.failing_since',
-      sql<number>`row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id)`.as('turn'),
     ])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
@@ -74,17 +79,13 @@ export async function dueDeliveries(
         ),
       ),
     );
-  if (options.fromId !== undefined) due = due.where('d.id', '>=', options.fromId);
-  if (busy.length > 0) due = due.where('d.endpoint_id', 'not in', busy);
-  const rows = await db
-    .selectFrom(due.as('due'))
-    .selectAll()
-    .where('due.turn', '<=', options.perEndpoint)
-    .orderBy('due.turn')
-    .orderBy('due.next_attempt_at')
-    .orderBy('due.id')
-    .limit(limit)
-    .execute();
+  if (busy.endpoints.length > 0) due = due.where('d.endpoint_id', 'not in', busy.endpoints);
+  if (busy.partners.length > 0) due = due.where('e.partner_id', 'not in', busy.partners);
+  due =
+    options.fromId === undefined
+      ? due.orderBy('d.next_attempt_at').orderBy('d.id')
+      : due.where('d.id', '>=', options.fromId).orderBy('d.id');
+  const rows = await due.limit(limit).execute();
   return rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
