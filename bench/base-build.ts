@@ -8,6 +8,8 @@ const root = new URL('../..', import.meta.url).pathname;
 
 export interface BaseBuild {
   readonly variants: Variant[];
+  /** The base's built command line (dist/cli/main.js). */
+  readonly cli: string;
   remove(): void;
 }
 
@@ -43,6 +45,7 @@ export function buildBase(ref: string): BaseBuild {
   const cli = join(dir, 'dist/cli/main.js');
   const env = { GATEHOUSE_MIGRATE: 'false' };
   return {
+    cli,
     // Every variant of gatehouse itself (validation and creation, each dialect), as built from the base.
     variants: VARIANTS.filter((variant) => variant.name.startsWith('gatehouse-')).map((variant) => ({
       ...variant,

@@ -6,7 +6,8 @@ import { BENCH_ADMIN_TOKEN, type Fixtures } from './seed.js';
  * The load generator, run in a process of its own so it never shares an event loop with the server it measures.
  * Every request validates a different pending check-in (in insertion order, as members arrive), with the key and
  * X-Gym-Id of that check-in's partner. Prints one JSON result line.
- * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap] [mode]
+ * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap] [mode] [amount]
+ * With an amount (> 0), exactly that many requests are sent, as fast as they go, instead of a duration.
  * With `wrap` (for a server that keeps no state) the check-ins are reused from the start once they run out.
  * With mode `create`, every request is the member app creating a check-in for a new member instead
  * (`POST /admin/v1/checkins` with the admin token), at the partners' gyms in turn: the other half of a visit.
@@ -20,6 +21,7 @@ const [
   first = '0',
   wrap = '',
   mode = 'validate',
+  amount = '0',
 ] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8')) as Fixtures;
 const keysByGym = new Map(fixtures.partners.map((partner) => [partner.gymId, `Bearer ${partner.key}`]));
@@ -61,10 +63,11 @@ const creation: Request = {
   },
 };
 
+const start = Date.now();
 const result = await autocannon({
   url,
   connections: Number(connections),
-  duration: Number(seconds),
+  ...(Number(amount) > 0 ? { amount: Number(amount) } : { duration: Number(seconds) }),
   ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
   requests: [mode === 'create' ? creation : validation],
 });
@@ -82,5 +85,7 @@ process.stdout.write(
     non2xx: result.non2xx,
     statusCodes: result.statusCodeStats,
     used: next - Number(first),
+    start,
+    end: Date.now(),
   }) + '\n',
 );

@@ -85,6 +85,9 @@ export interface LoadResult {
   non2xx: number;
   statusCodes?: Record<string, { count?: number }>;
   used: number;
+  /** When the load began and ended (Unix ms). */
+  start: number;
+  end: number;
 }
 
 /** Runs the load generator in its own process and returns its result. */

@@ -2,14 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureExtras } from './extras.js';
-import { measureWebhooks } from './webhooks.js';
+import { measureWebhooks, webhookLines as describeWebhooks } from './webhooks.js';
 import { runLoad, type LoadResult } from './processes.js';
 import { median } from './stats.js';
 import { buildBase } from './base-build.js';
 import { VARIANTS, freshDatabase, type Variant } from './variants.js';
 
 /**
- * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras] [-- --no-webhooks] [-- --base <git ref>]`: every variant in
+ * `npm run bench [-- --quick] [-- --only name,name] [-- --no-extras] [-- --no-webhooks] [-- --base <git ref>]`
+ * (`--webhook-count N`, `--webhook-dialects sqlite,postgres`; `--only none --webhooks` runs the webhooks alone): every variant in
  * alternating rounds on fresh seeded databases, load from a separate process; prints a markdown table with ratios and
  * writes JSON to bench/results/. `--base` adds gatehouse built from that revision (bench/base-build.ts).
  */
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     base: { type: 'string' },
     webhooks: { type: 'boolean' },
     'no-webhooks': { type: 'boolean' },
+    'webhook-count': { type: 'string' },
+    'webhook-dialects': { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -181,18 +184,18 @@ const extraLines =
             ]),
       ];
 
-// Webhook delivery: commit-to-delivery latency at 1,000 events/s, and the throughput it costs. Full runs; --webhooks.
+// Webhook delivery at production load: both dialects, beside the base build with --base. Full runs; --webhooks.
 const webhooks =
   values['no-webhooks'] !== true && (values.webhooks ?? !quick)
-    ? await measureWebhooks({ seconds, rounds })
+    ? await measureWebhooks({
+        seconds,
+        rounds,
+        count: Number(values['webhook-count'] ?? (quick ? 5_000 : 20_000)),
+        dialects: (values['webhook-dialects'] ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[],
+        ...(base === undefined ? {} : { base: { name: `base ${values.base ?? ''}`, cli: base.cli } }),
+      })
     : undefined;
-const webhookLines =
-  webhooks === undefined
-    ? []
-    : [
-        '',
-        `Webhooks at ${webhooks.rate} validations/s, one endpoint per partner on a healthy loopback receiver: commit to delivery p50 ${webhooks.p50} ms, p99 ${webhooks.p99} ms (goal p99 < 1000 ms); throughput ${Math.round(webhooks.rpsWith)} req/s with webhooks, ${Math.round(webhooks.rpsWithout)} without.`,
-      ];
+const webhookLines = webhooks === undefined ? [] : describeWebhooks(webhooks);
 
 const lines = [
   `Machine: ${machine}. ${rounds} round(s) × ${seconds} s, ${connections} connections, medians.`,

@@ -4,31 +4,51 @@ import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
 import { createStore } from '../src/store/create-store.js';
-import { runLoad, type LoadResult } from './processes.js';
+import { runLoad, type LoadResult, type RunningServer } from './processes.js';
 import { median } from './stats.js';
-import { freshDatabase, gatehouse } from './variants.js';
+import { freshDatabase, gatehouse, type Database } from './variants.js';
 
 const ENV = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
+const RATE = 1000;
+const CONNECTIONS = '50';
 
-/** A healthy receiver: answers 204 at once and notes how long after the event's commit each delivery came. */
+/**
+ * A healthy receiver: answers 204 at once, counts each delivery once by its webhook-id (a second arrival is a
+ * duplicate), and notes when each first arrived and how long after its event occurred (the validate's own clock
+ * reading, a moment before its 200 is sent).
+ */
 async function startReceiver() {
-  const latencies: number[] = [];
+  const seen = new Set<string>();
+  const state = { latencies: [] as number[], duplicates: 0, last: 0 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
-      latencies.push(Date.now() - Date.parse(timestamp));
+      const id = String(request.headers['webhook-id']);
+      if (seen.has(id)) state.duplicates += 1;
+      else {
+        seen.add(id);
+        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+        state.last = Date.now();
+        state.latencies.push(state.last - Date.parse(timestamp));
+      }
       response.writeHead(204).end();
     });
   });
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    latencies,
+    state,
+    seen,
+    reset() {
+      state.latencies = [];
+      state.duplicates = 0;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** One webhook endpoint per seeded partner, every one at the receiver. */
 async function registerEndpoints(databaseUrl: string, url: string): Promise<void> {
@@ -45,97 +65,192 @@ async function registerEndpoints(databaseUrl: string, url: string): Promise<void
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface WebhookRound {
-  readonly latency: { p50: number; p99: number; max: number; delivered: number; validated: number };
-  readonly withWebhooks: LoadResult;
-  readonly withoutWebhooks: LoadResult;
+/** Waits (bounded) until the receiver has `count` distinct deliveries. */
+async function deliveredAll(receiver: Receiver | undefined, count: number, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  while (receiver !== undefined && receiver.seen.size < count && Date.now() < deadline) await sleep(50);
+}
+
+export interface WebhookCase {
+  readonly validated: number;
+  readonly delivered: number;
+  readonly duplicates: number;
+  /** Validations per second, counted until the last delivery arrived (without endpoints: until the last 200). */
+  readonly sustained: number;
+  readonly steady: {
+    validateP99: number;
+    deliveryP50: number;
+    deliveryP99: number;
+    delivered: number;
+    sent: number;
+  };
 }
 
 /**
- * Commit-to-delivery latency with a healthy receiver at a fixed 1,000 validations/s (each appends one event,
- * delivered to its partner's endpoint), and the visit throughput at full speed with and without webhooks
- * registered: the cost of delivery. On SQLite, the shipped default.
+ * One server (with or without an endpoint per partner): a steady RATE validations/s for `seconds` (validate p99, and
+ * delivery latency until every one arrived), then `count` validations as fast as they go, counted until the last
+ * delivery arrived.
  */
-async function round(seconds: number): Promise<WebhookRound> {
-  const rate = 1000;
-  const receiver = await startReceiver();
+async function runCase(
+  start: (database: Database) => Promise<RunningServer>,
+  database: Database,
+  receiver: Receiver | undefined,
+  seconds: number,
+  count: number,
+): Promise<WebhookCase> {
+  const server = await start(database);
+  const load = (secs: number, rate: number, first: number, amount = 0) =>
+    runLoad([
+      server.url,
+      database.fixtures,
+      CONNECTIONS,
+      String(secs),
+      String(rate),
+      String(first),
+      '',
+      'validate',
+      String(amount),
+    ]);
   try {
-    const database = await freshDatabase('sqlite', rate * (seconds + 2) + 200_000);
-    await registerEndpoints(database.url, receiver.url);
-    const server = await gatehouse('sqlite', ENV)(database);
-    let used = 0;
-    let withWebhooks: LoadResult;
-    let validated = 0;
-    try {
-      const warm = await runLoad([server.url, database.fixtures, '50', '1', String(rate), '0']);
-      used += warm.used;
-      receiver.latencies.length = 0;
-      const fixed = await runLoad([
-        server.url,
-        database.fixtures,
-        '50',
-        String(seconds),
-        String(rate),
-        String(used),
-      ]);
-      used += fixed.used;
-      validated = fixed.used;
-      // What was validated in the run is delivered within a few seconds more.
-      const deadline = Date.now() + 10_000;
-      while (receiver.latencies.length < validated && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
-      withWebhooks = await runLoad([server.url, database.fixtures, '50', String(seconds), '0', String(used)]);
-    } finally {
-      await server.stop();
-      await database.drop();
-    }
-    const sorted = [...receiver.latencies].sort((a, b) => a - b);
-    const plain = await freshDatabase('sqlite', 200_000);
-    const without = await gatehouse('sqlite')(plain);
-    let withoutWebhooks: LoadResult;
-    try {
-      withoutWebhooks = await runLoad([without.url, plain.fixtures, '50', String(seconds), '0', '0']);
-    } finally {
-      await without.stop();
-      await plain.drop();
-    }
+    let used = (await load(1, RATE, 0)).used;
+    await deliveredAll(receiver, used, 10_000);
+    const base = receiver?.seen.size ?? 0;
+    receiver?.reset();
+    const steadyRun: LoadResult = await load(seconds, RATE, used);
+    used += steadyRun.used;
+    await deliveredAll(receiver, base + steadyRun.used, 30_000);
+    const latencies = [...(receiver?.state.latencies ?? [])].sort((a, b) => a - b);
+    const steady = {
+      validateP99: steadyRun.p99,
+      deliveryP50: percentile(latencies, 0.5),
+      deliveryP99: percentile(latencies, 0.99),
+      delivered: latencies.length,
+      sent: steadyRun.used,
+    };
+    const before = receiver?.seen.size ?? 0;
+    receiver?.reset();
+    const storm = await load(0, 0, used, count);
+    await deliveredAll(receiver, before + storm.used, 120_000);
+    const end = receiver === undefined ? storm.end : Math.max(storm.end, receiver.state.last);
     return {
-      latency: {
-        p50: percentile(sorted, 0.5),
-        p99: percentile(sorted, 0.99),
-        max: sorted.at(-1) ?? 0,
-        delivered: sorted.length,
-        validated,
-      },
-      withWebhooks,
-      withoutWebhooks,
+      validated: storm.used,
+      delivered: (receiver?.seen.size ?? before + storm.used) - before,
+      duplicates: receiver?.state.duplicates ?? 0,
+      sustained: (storm.used * 1000) / (end - storm.start),
+      steady,
     };
   } finally {
-    await receiver.close();
+    await server.stop();
   }
 }
 
-export async function measureWebhooks(options: { seconds: number; rounds: number }) {
+export interface WebhookRound {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly build: string;
+  readonly with: WebhookCase;
+  readonly without: WebhookCase;
+}
+
+async function round(
+  dialect: 'sqlite' | 'postgres',
+  build: { name: string; cli?: string },
+  seconds: number,
+  count: number,
+): Promise<WebhookRound> {
+  const checkins = count + RATE * (seconds + 2) + 10_000;
+  const start = gatehouse(
+    dialect,
+    build.cli === undefined ? ENV : { ...ENV, GATEHOUSE_MIGRATE: 'false' },
+    build.cli,
+  );
+  const receiver = await startReceiver();
+  let withEndpoints: WebhookCase;
+  try {
+    const database = await freshDatabase(dialect, checkins);
+    try {
+      await registerEndpoints(database.url, receiver.url);
+      withEndpoints = await runCase(start, database, receiver, seconds, count);
+    } finally {
+      await database.drop();
+    }
+  } finally {
+    await receiver.close();
+  }
+  const plain = await freshDatabase(dialect, checkins);
+  try {
+    const without = await runCase(start, plain, undefined, seconds, count);
+    return { dialect, build: build.name, with: withEndpoints, without };
+  } finally {
+    await plain.drop();
+  }
+}
+
+/**
+ * Webhook delivery at production load (events.md §6), on each dialect, with 100 partners and one endpoint each on a
+ * healthy loopback receiver, beside the same runs without endpoints (and beside a base build with `--base`):
+ * sustained throughput until the last delivery, and a steady 1,000 validations/s.
+ */
+export async function measureWebhooks(options: {
+  seconds: number;
+  rounds: number;
+  count: number;
+  dialects: readonly ('sqlite' | 'postgres')[];
+  base?: { name: string; cli: string };
+}) {
+  const builds = [{ name: 'current' }, ...(options.base === undefined ? [] : [options.base])];
   const rounds: WebhookRound[] = [];
   for (let i = 0; i < options.rounds; i += 1) {
-    process.stderr.write(`webhooks round ${i + 1}/${options.rounds} … `);
-    const result = await round(options.seconds);
-    rounds.push(result);
-    process.stderr.write(
-      `p99 ${result.latency.p99} ms to delivery, ${Math.round(result.withWebhooks.rps)} vs ${Math.round(result.withoutWebhooks.rps)} req/s\n`,
-    );
+    for (const dialect of options.dialects) {
+      for (const build of i % 2 === 0 ? builds : [...builds].reverse()) {
+        process.stderr.write(`webhooks round ${i + 1}/${options.rounds} ${dialect} ${build.name} … `);
+        const r = await round(dialect, build, options.seconds, options.count);
+        rounds.push(r);
+        process.stderr.write(
+          `${Math.round(r.with.sustained)} vs ${Math.round(r.without.sustained)} validations/s until delivered; at ${RATE}/s delivery p99 ${r.with.steady.deliveryP99} ms, validate p99 ${r.with.steady.validateP99} vs ${r.without.steady.validateP99} ms; ${r.with.delivered}/${r.with.validated} delivered, ${r.with.duplicates} duplicates\n`,
+        );
+      }
+    }
   }
-  return {
-    rate: 1000,
-    p50: median(rounds.map((r) => r.latency.p50)),
-    p99: median(rounds.map((r) => r.latency.p99)),
-    rpsWith: median(rounds.map((r) => r.withWebhooks.rps)),
-    rpsWithout: median(rounds.map((r) => r.withoutWebhooks.rps)),
-    rounds: rounds.map((r) => ({
-      ...r.latency,
-      rpsWith: r.withWebhooks.rps,
-      rpsWithout: r.withoutWebhooks.rps,
-    })),
-  };
+  const summary = builds.flatMap((build) =>
+    options.dialects.map((dialect) => {
+      const runs = rounds.filter((r) => r.dialect === dialect && r.build === build.name);
+      return {
+        dialect,
+        build: build.name,
+        sustainedWith: median(runs.map((r) => r.with.sustained)),
+        sustainedWithout: median(runs.map((r) => r.without.sustained)),
+        ratio: median(runs.map((r) => r.with.sustained / r.without.sustained)),
+        deliveryP50: median(runs.map((r) => r.with.steady.deliveryP50)),
+        deliveryP99: median(runs.map((r) => r.with.steady.deliveryP99)),
+        validateP99With: median(runs.map((r) => r.with.steady.validateP99)),
+        validateP99Without: median(runs.map((r) => r.without.steady.validateP99)),
+        undelivered: runs.reduce(
+          (sum, r) =>
+            sum + (r.with.validated - r.with.delivered) + (r.with.steady.sent - r.with.steady.delivered),
+          0,
+        ),
+        duplicates: runs.reduce((sum, r) => sum + r.with.duplicates, 0),
+      };
+    }),
+  );
+  return { rate: RATE, count: options.count, summary, rounds };
+}
+
+export type WebhookMeasurement = Awaited<ReturnType<typeof measureWebhooks>>;
+
+/** The markdown lines of the measurement. */
+export function webhookLines(m: WebhookMeasurement): string[] {
+  return [
+    '',
+    `Webhooks, 100 partners with one endpoint each on a healthy loopback receiver (each delivery counted once by webhook-id); ${m.count} validations as fast as they go, counted until the last delivery, against the same without endpoints; and a steady ${m.rate} validations/s:`,
+    '',
+    '| dialect | build | validations/s until delivered | without endpoints | ratio (goal ≥ 0.6) | delivery p50 / p99 ms at 1,000/s (goal p99 < 1000) | validate p99 ms with / without (goal ≤ 1.25×) | undelivered | duplicates |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...m.summary.map(
+      (s) =>
+        `| ${s.dialect} | ${s.build} | ${Math.round(s.sustainedWith)} | ${Math.round(s.sustainedWithout)} | ${s.ratio.toFixed(2)} | ${s.deliveryP50} / ${s.deliveryP99} | ${s.validateP99With} / ${s.validateP99Without} | ${s.undelivered} | ${s.duplicates} |`,
+    ),
+  ];
 }

@@ -26,14 +26,18 @@ export function createAttemptRecorder(store: Store, endpoints: EndpointService) 
   async function writeBatch(batch: Pending[]): Promise<void> {
     const results = await store.write(async (trx) => {
       const done: { recorded: boolean; disabled: boolean }[] = [];
+      // Each endpoint's health once per batch, as its last recorded attempt left it.
+      const health = new Map<number, { healthy: boolean; at: number }>();
       for (const { claim, outcome, at } of batch) {
         const recorded = await recordAttempt(trx, claim, outcome.delivery, at);
-        if (recorded) await noteEndpointHealth(trx, claim.endpointId, outcome.endpoint.healthy, at);
+        if (recorded) health.set(claim.endpointId, { healthy: outcome.endpoint.healthy, at });
         const disable = recorded ? outcome.endpoint.disable : undefined;
         const disabled =
           disable !== undefined && (await endpoints.disableInTransaction(trx, claim.endpointId, disable));
         done.push({ recorded, disabled });
       }
+      for (const [endpointId, { healthy, at }] of health)
+        await noteEndpointHealth(trx, endpointId, healthy, at);
       return done;
     });
     batch.forEach((pending, i) => pending.done(results[i] ?? { recorded: false, disabled: false }));

@@ -7,14 +7,21 @@ import type { StoreTransaction } from '../../store/store.js';
 import * as deliveries from '../../store/webhooks/webhook-delivery-repository.js';
 import type { Delivery, DeliveryFilter } from '../../store/webhooks/webhook-delivery-repository.js';
 import { findEndpoint } from '../../store/webhooks/webhook-endpoint-repository.js';
+import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.js';
 import type { ServiceDependencies } from '../dependencies.js';
+import { sendMissed } from './catch-up.js';
 import { mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 
 /** The delivery log of an endpoint: read it, send one delivery again, recover every failure since a time. */
 export function createDeliveryLogService({ store, clock }: ServiceDependencies) {
-  async function managedEndpoint(db: StoreTransaction, id: number, manager: EndpointManager): Promise<void> {
+  async function managedEndpoint(
+    db: StoreTransaction,
+    id: number,
+    manager: EndpointManager,
+  ): Promise<WebhookEndpoint> {
     const endpoint = await findEndpoint(db, id);
     if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
+    return endpoint;
   }
 
   return {
@@ -56,7 +63,10 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
       });
     },
 
-    /** Every failed delivery created since `since` is due again now. Returns how many. */
+    /**
+     * Every failed delivery created since `since` is due again now, and an enabled endpoint is sent what it missed
+     * while disabled (src/services/webhooks/catch-up.ts). Returns how many deliveries that makes.
+     */
     async recover(
       endpointId: number,
       since: number,
@@ -64,8 +74,10 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<number> {
       return store.write(async (trx) => {
-        await managedEndpoint(trx, endpointId, manager);
-        const count = await deliveries.recoverDeliveries(trx, endpointId, since, clock.now());
+        const endpoint = await managedEndpoint(trx, endpointId, manager);
+        const count =
+          (await deliveries.recoverDeliveries(trx, endpointId, since, clock.now())) +
+          (await sendMissed(trx, endpoint, clock.now()));
         await recordAudit(
           trx,
           { actor, action: 'recover', entity: 'webhook', entityId: endpointId },

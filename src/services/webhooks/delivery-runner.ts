@@ -1,16 +1,21 @@
+import { setMaxListeners } from 'node:events';
 import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attempt-outcome.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
-import { listEvents } from '../../store/events/event-repository.js';
+import type { LoggedEvent } from '../../domain/events.js';
+import { findEvent } from '../../store/events/event-repository.js';
+import type { StoreTransaction } from '../../store/store.js';
 import {
-  claimDueDeliveries,
+  claimDeliveries,
+  dueDeliveries,
   hasDueDeliveries,
   releaseClaim,
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
+import { fairShare } from '../../domain/webhooks/fair-share.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
-import { dispatchEvents } from './dispatcher.js';
+import { dispatchBatch } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
@@ -38,20 +43,31 @@ export interface RunnerOptions {
   readonly pollMs?: number;
   readonly maxInFlight?: number;
   readonly maxInFlightPerEndpoint?: number;
+  readonly maxInFlightPerPartner?: number;
 }
 
 /**
- * The webhook delivery loop of one process: dispatch new events, claim due deliveries (never one another process
- * holds), send each with its own timeout so one slow endpoint delays no other, and record every attempt.
+ * The webhook delivery loop of one process: dispatch new events and send the fresh deliveries it claimed with them,
+ * claim the other due deliveries (never one another process holds), send each with its own timeout, and record every
+ * attempt. Claims take a fair share (src/domain/webhooks/fair-share.ts): at most 16 attempts in flight per endpoint,
+ * 32 per partner and 128 per process, and the next claim passes over those at their cap, so one slow endpoint
+ * delays no other partner's.
  */
 export function createDeliveryRunner(options: RunnerOptions) {
   const { store, clock, sender, log } = options;
   const pollMs = options.pollMs ?? 100;
-  const maxInFlight = options.maxInFlight ?? 128;
-  const perEndpoint = options.maxInFlightPerEndpoint ?? 16;
-  const inFlight = new Map<number, number>();
+  const caps = {
+    total: options.maxInFlight ?? 128,
+    perEndpoint: options.maxInFlightPerEndpoint ?? 16,
+    perPartner: options.maxInFlightPerPartner ?? 32,
+  };
+  const byEndpoint = new Map<number, number>();
+  const byPartner = new Map<number, number>();
+  let total = 0;
   const attempts = new Set<Promise<void>>();
   const abort = new AbortController();
+  // Every attempt in flight listens for the stop.
+  setMaxListeners(caps.total + 1, abort.signal);
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
@@ -59,11 +75,16 @@ export function createDeliveryRunner(options: RunnerOptions) {
   const recorder = createAttemptRecorder(store, options.endpoints);
   const failures = createFailureLog(store, log);
 
-  const total = () => [...inFlight.values()].reduce((sum, count) => sum + count, 0);
+  const count = (map: Map<number, number>, key: number, by: number) => {
+    const next = (map.get(key) ?? 0) + by;
+    if (next === 0) map.delete(key);
+    else map.set(key, next);
+  };
 
-  async function attempt(claim: ClaimedDelivery): Promise<void> {
+  async function attempt(claim: ClaimedDelivery, held: LoggedEvent | undefined): Promise<void> {
     const started = performance.now();
-    const [event] = await listEvents(store.db, claim.eventPosition - 1, 1);
+    // A retry reads its event by position: it is in the log for good (a delivery names it), so no horizon to wait for.
+    const event = held ?? (await findEvent(store.db, claim.eventPosition));
     const secrets = await options.endpoints.signingSecrets(claim.endpointId);
     const request =
       event?.data === null || event?.data === undefined
@@ -98,9 +119,11 @@ export function createDeliveryRunner(options: RunnerOptions) {
     }
   }
 
-  function launch(claim: ClaimedDelivery): void {
-    inFlight.set(claim.endpointId, (inFlight.get(claim.endpointId) ?? 0) + 1);
-    const done = attempt(claim)
+  function launch(claim: ClaimedDelivery, event?: LoggedEvent): void {
+    count(byEndpoint, claim.endpointId, 1);
+    count(byPartner, claim.partnerId, 1);
+    total += 1;
+    const done = attempt(claim, event)
       .catch((error: unknown) => {
         options.observer?.attempt('error', 0);
         log.error(
@@ -109,23 +132,41 @@ export function createDeliveryRunner(options: RunnerOptions) {
         );
       })
       .finally(() => {
-        inFlight.set(claim.endpointId, (inFlight.get(claim.endpointId) ?? 1) - 1);
+        count(byEndpoint, claim.endpointId, -1);
+        count(byPartner, claim.partnerId, -1);
+        total -= 1;
         attempts.delete(done);
         wake();
       });
     attempts.add(done);
   }
 
-  async function tick(): Promise<void> {
-    while (running && (await dispatchEvents(store, clock)) > 0);
-    const free = maxInFlight - total();
+  /** In a write transaction: the fair share of the due deliveries (from `fromId` on, when given), claimed. */
+  async function claim(trx: StoreTransaction, fromId?: number): Promise<ClaimedDelivery[]> {
     const now = clock.now();
-    if (running && free > 0 && (await hasDueDeliveries(store.db, now))) {
-      const busy = [...inFlight].filter(([, count]) => count >= perEndpoint).map(([id]) => id);
-      const claims = await store.write((trx) =>
-        claimDueDeliveries(trx, store.dialect, { now, limit: free, busy }),
-      );
-      claims.forEach(launch);
+    const atCap = (map: Map<number, number>, cap: number) =>
+      [...map].filter(([, n]) => n >= cap).map(([id]) => id);
+    const due = await dueDeliveries(trx, {
+      now,
+      limit: caps.total,
+      busy: { endpoints: atCap(byEndpoint, caps.perEndpoint), partners: atCap(byPartner, caps.perPartner) },
+      ...(fromId === undefined ? {} : { fromId }),
+    });
+    const chosen = fairShare(due, { byEndpoint, byPartner, total }, caps);
+    return chosen.length === 0 ? [] : claimDeliveries(trx, chosen, now);
+  }
+
+  async function tick(): Promise<void> {
+    while (running) {
+      const dispatched = await dispatchBatch(store, clock, claim);
+      for (const claimed of dispatched.claimed) launch(claimed, dispatched.events.get(claimed.eventPosition));
+      if (dispatched.read === 0) break;
+    }
+    // Again while it claims anything: an endpoint or partner that reached its cap is passed over by the next round.
+    while (running && total < caps.total && (await hasDueDeliveries(store.db, clock.now()))) {
+      const claimed = await store.write((trx) => claim(trx));
+      if (claimed.length === 0) break;
+      claimed.forEach((delivery) => launch(delivery));
     }
   }
 

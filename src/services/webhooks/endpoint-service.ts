@@ -25,6 +25,7 @@ import { silentObserver } from '../observer.js';
 import { assertEndpointRoom } from './endpoint-quota.js';
 import { assertGymsInScope, mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 import { assertDeliverableHost, systemResolver } from './resolver.js';
+import { sendMissed } from './catch-up.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -227,7 +228,10 @@ export function createEndpointService({
       });
     },
 
-    /** Enabled again after an automatic disable: its waiting deliveries go out; failed ones need `recover`. */
+    /**
+     * Enabled again after a disable: its waiting deliveries go out, and so does every event it missed while disabled
+     * (from the log, while payloads are kept); failed ones need `recover`.
+     */
     async enable(
       id: number,
       actor: Actor = OPERATOR,
@@ -235,7 +239,9 @@ export function createEndpointService({
     ): Promise<WebhookEndpoint> {
       return changeManaged({ id, actor, manager }, 'enable', async (trx) => {
         await endpoints.setEndpointStatus(trx, id, 'enabled', null, clock.now());
-        return managed(trx, id, OPERATOR_MANAGER);
+        const endpoint = await managed(trx, id, OPERATOR_MANAGER);
+        await sendMissed(trx, endpoint, clock.now());
+        return endpoint;
       });
     },
 

@@ -126,3 +126,12 @@ export async function latestPosition(db: Db): Promise<number> {
   const row = await query.executeTakeFirst();
   return Number(row?.last ?? 0);
 }
+
+/**
+ * One event by its position, without the horizon: for a reader that knows the event is committed (a delivery names
+ * it), so nothing before it can still appear and there is nothing to wait for.
+ */
+export async function findEvent(db: Db, position: number): Promise<LoggedEvent | undefined> {
+  const row = await db.selectFrom('events').selectAll().where('position', '=', position).executeTakeFirst();
+  return row === undefined ? undefined : toEvent(row);
+}

@@ -16,7 +16,8 @@ export interface PurgeStep {
  * One step of the payload purge: the next `window` events in position order after `after`, and the payloads of
  * those that occurred before `before` (the events stay, with data null). A payload a webhook still has to send is
  * spared: an event the webhook dispatcher has not reached yet (while there is any endpoint to dispatch it to), or
- * one with a delivery still pending.
+ * one with a delivery still pending to an enabled endpoint. A disabled endpoint pins nothing: once enabled, it is
+ * sent what still has its payload.
  *
  * Positions follow time: an event takes its position when its transaction commits, moments after it occurred. So
  * the purge walks the log from its start by position, which is the table's own order, and is done at the first
@@ -70,9 +71,11 @@ export async function purgeEventPayloads(
           eb.exists(
             eb
               .selectFrom('webhook_deliveries')
+              .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
               .select('webhook_deliveries.id')
               .whereRef('webhook_deliveries.event_position', '=', 'events.position')
-              .where('webhook_deliveries.status', '=', 'pending'),
+              .where('webhook_deliveries.status', '=', 'pending')
+              .where('webhook_endpoints.status', '=', 'enabled'),
           ),
         ),
       ]),

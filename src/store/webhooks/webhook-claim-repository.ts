@@ -2,7 +2,6 @@ import type { WebhookFormat } from '../../domain/webhooks/endpoint.js';
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus } from '../../domain/webhooks/delivery.js';
 import type { Database } from '../database.js';
-import type { Dialect } from '../store.js';
 
 type Db = Kysely<Database>;
 
@@ -27,18 +26,28 @@ export interface ClaimedDelivery {
  */
 const CLAIM_MARGIN_MS = 5_000;
 
+/** A due delivery a claim may take, before it is taken. */
+export type DueDelivery = Omit<ClaimedDelivery, 'claimedUntil'>;
+
 /**
- * Inside a write transaction: claims up to `limit` due deliveries of enabled endpoints, leaving out `busy`
- * endpoints and every delivery that waits for an earlier one of the same member·gym to the same endpoint. On
- * PostgreSQL the rows are locked with SKIP LOCKED, so concurrent processes claim disjoint sets.
+ * The first `limit` due deliveries of enabled endpoints, in the order they fell due, leaving out the `busy`
+ * endpoints and partners (those at their cap of attempts in flight) and every delivery that waits for an earlier one
+ * of the same member·gym to the same endpoint. Read through the index of due deliveries, in order, so a claim costs
+ * the rows it reads, not the backlog: a busy endpoint's rows are passed over, and the fair share
+ * (src/domain/webhooks/fair-share.ts) chooses among the rest. With `fromId`, only the deliveries a dispatch has
+ * just written (from that id on, in id order). Nothing is claimed yet: see `claimDeliveries`.
  */
-export async function claimDueDeliveries(
+export async function dueDeliveries(
   db: Db,
-  dialect: Dialect,
-  options: { now: number; limit: number; busy: readonly number[] },
-): Promise<ClaimedDelivery[]> {
+  options: {
+    now: number;
+    limit: number;
+    busy: { readonly endpoints: readonly number[]; readonly partners: readonly number[] };
+    fromId?: number;
+  },
+): Promise<DueDelivery[]> {
   const { now, limit, busy } = options;
-  let query = db
+  let due = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select([
@@ -70,33 +79,60 @@ export async function claimDueDeliveries(
         ),
       ),
     );
-  if (busy.length > 0) query = query.where('d.endpoint_id', 'not in', busy);
-  query = query.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit);
-  const rows = await (dialect === 'postgres' ? query.forUpdate('d').skipLocked() : query).execute();
-  const claimed = rows.map((row) => ({
+  if (busy.endpoints.length > 0) due = due.where('d.endpoint_id', 'not in', busy.endpoints);
+  if (busy.partners.length > 0) due = due.where('e.partner_id', 'not in', busy.partners);
+  due =
+    options.fromId === undefined
+      ? due.orderBy('d.next_attempt_at').orderBy('d.id')
+      : due.where('d.id', '>=', options.fromId).orderBy('d.id');
+  const rows = await due.limit(limit).execute();
+  return rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
     partnerId: row.partner_id,
     url: row.url,
     format: row.format as WebhookFormat,
     timeoutMs: row.timeout_ms,
-    eventPosition: row.event_position,
+    eventPosition: Number(row.event_position),
     eventId: row.event_id,
     roundFailures: row.round_failures,
-    failingSince: row.failing_since,
-    claimedUntil: now + row.timeout_ms + CLAIM_MARGIN_MS,
+    failingSince: row.failing_since === null ? null : Number(row.failing_since),
   }));
+}
+
+/**
+ * Claims the given due deliveries: each becomes this process's until its lease ends (the endpoint's timeout and a
+ * margin). A delivery another process claimed meanwhile is left out: the guarded update takes only rows still
+ * unclaimed (on PostgreSQL a concurrent claim of the same row waits for the first and then finds it taken), so
+ * processes claim disjoint sets.
+ */
+export async function claimDeliveries(
+  db: Db,
+  due: readonly DueDelivery[],
+  now: number,
+): Promise<ClaimedDelivery[]> {
   // One statement per lease length (one per endpoint timeout), not one per row.
-  const byLease = new Map<number, ClaimedDelivery[]>();
-  for (const delivery of claimed)
-    byLease.set(delivery.claimedUntil, [...(byLease.get(delivery.claimedUntil) ?? []), delivery]);
+  const byLease = new Map<number, DueDelivery[]>();
+  for (const delivery of due) {
+    const until = now + delivery.timeoutMs + CLAIM_MARGIN_MS;
+    byLease.set(until, [...(byLease.get(until) ?? []), delivery]);
+  }
+  const claimed: ClaimedDelivery[] = [];
   for (const [claimedUntil, deliveries] of byLease) {
-    const ids = deliveries.map((delivery) => delivery.id);
-    await db
+    const taken = await db
       .updateTable('webhook_deliveries')
       .set({ claimed_until: claimedUntil })
-      .where('id', 'in', ids)
+      .where(
+        'id',
+        'in',
+        deliveries.map((delivery) => delivery.id),
+      )
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .returning('id')
       .execute();
+    const ids = new Set(taken.map((row) => row.id));
+    for (const delivery of deliveries) if (ids.has(delivery.id)) claimed.push({ ...delivery, claimedUntil });
   }
   return claimed;
 }

@@ -64,15 +64,15 @@ export async function eventsAfter(db: Db, position: number, limit: number): Prom
   return (await listEvents(db, position, limit, false)).slice(0, limit);
 }
 
-/** Writes the deliveries and moves the cursor, in the caller's transaction. */
-export async function recordDispatch(
+/** Writes pending deliveries, due now, in the caller's transaction. Returns the first new one's id. */
+export async function insertDeliveries(
   db: Db,
   deliveries: readonly NewDelivery[],
-  position: number,
   now: number,
-): Promise<void> {
+): Promise<number | undefined> {
+  let first: number | undefined;
   for (let start = 0; start < deliveries.length; start += 500) {
-    await db
+    const ids = await db
       .insertInto('webhook_deliveries')
       .values(
         deliveries.slice(start, start + 500).map(({ endpointId, event, memberKey }) => ({
@@ -86,7 +86,41 @@ export async function recordDispatch(
           created_at: now,
         })),
       )
+      .returning('id')
       .execute();
+    for (const { id } of ids) first = Math.min(first ?? id, id);
   }
+  return first;
+}
+
+/** Writes the deliveries and moves the cursor, in the caller's transaction. Returns the first new delivery's id. */
+export async function recordDispatch(
+  db: Db,
+  deliveries: readonly NewDelivery[],
+  position: number,
+  now: number,
+): Promise<number | undefined> {
+  const first = await insertDeliveries(db, deliveries, now);
   await db.updateTable('webhook_dispatch').set({ position }).where('id', '=', 1).execute();
+  return first;
+}
+
+/**
+ * Where an endpoint's deliveries stop in the log: the event of its newest delivery, or its creation's place if it has
+ * none. Every event after it that the endpoint wants, up to the dispatcher's cursor, is one it missed while disabled.
+ */
+export async function lastDispatchedTo(db: Db, endpointId: number): Promise<number> {
+  const newest = await db
+    .selectFrom('webhook_deliveries')
+    .select('event_position')
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const endpoint = await db
+    .selectFrom('webhook_endpoints')
+    .select('from_position')
+    .where('id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  return Math.max(Number(endpoint.from_position), Number(newest?.event_position ?? 0));
 }
