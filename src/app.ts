@@ -16,7 +16,7 @@ import { contentTypesPlugin } from './http/content-types.js';
 import { errorMapperPlugin, frameworkErrors } from './http/error-mapper.js';
 import { clientErrorHandler, refuseConnect } from './http/raw-answers.js';
 import { healthRoutes } from './http/health-routes.js';
-import { createMetrics } from './http/metrics.js';
+import { createMetrics, registerStreamGauge } from './http/metrics.js';
 import { registerWebhookMetrics } from './http/webhook-metrics.js';
 import { observabilityPlugin } from './http/observability.js';
 import { openApiPlugin } from './http/openapi.js';
@@ -97,6 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
       quotaRefused: (quota) => metrics.quotaRefusals.inc({ quota }),
     },
   });
+  registerStreamGauge(metrics.registry, () => services.eventStreams.counts());
   const server = Fastify({
     ...(deps.logger === undefined
       ? { logger: loggerOptions(config.logLevel) }
@@ -132,7 +133,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   server.addHook('preClose', (done) => {
     closing = true;
     // Open event streams end now, so their connections do not hold the drain until the grace period runs out.
-    services.eventFeed.close();
+    services.eventStreams.close();
     done();
   });
   const isAccepting = () => !closing && (deps.isAccepting?.() ?? true);

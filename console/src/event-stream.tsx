@@ -29,7 +29,9 @@ function parseBlock(block: string): { id?: string; event?: string; data?: string
 
 /**
  * Follows a server-sent event stream with fetch (EventSource cannot send Authorization), reconnecting from the last
- * position it got: no event is missed across a dropped connection or a server restart. Returns a stop function.
+ * position it got: no event is missed across a dropped connection, a server restart or the stream's lifetime. A
+ * stream the server ended because the credentials were revoked or expired (`event: end`) asks to sign in again.
+ * Returns a stop function.
  */
 export function followEvents(
   session: Session,
@@ -40,7 +42,8 @@ export function followEvents(
   const stop = new AbortController();
   let lastId: string | undefined;
 
-  async function readOnce(): Promise<void> {
+  /** Resolves with the reason when the server ended the stream with `event: end`. */
+  async function readOnce(): Promise<string | undefined> {
     const headers: Record<string, string> = { ...authHeaders(session), accept: 'text/event-stream' };
     if (lastId !== undefined) headers['last-event-id'] = lastId;
     const response = await fetch(path, { headers, signal: stop.signal });
@@ -48,20 +51,21 @@ export function followEvents(
     if (response.status === 401 || response.status === 403) {
       onState('refused');
       stop.abort();
-      return;
+      return undefined;
     }
     if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) return undefined;
       buffer += value;
       const blocks = buffer.split('\n\n');
       buffer = blocks.pop() ?? '';
       for (const block of blocks) {
         const message = parseBlock(block);
         if (message.id !== undefined) lastId = message.id;
+        if (message.event === 'end') return (JSON.parse(message.data ?? '{}') as { reason?: string }).reason;
         if (message.event === 'ready') onState('live');
         else if (message.data !== undefined) onEvent(JSON.parse(message.data) as StreamEvent);
       }
@@ -71,10 +75,17 @@ export function followEvents(
   void (async () => {
     onState('connecting');
     while (!stop.signal.aborted) {
-      await readOnce().catch(() => undefined);
+      const ended = await readOnce().catch(() => undefined);
       if (stop.signal.aborted) return;
+      // Revoked or expired credentials will not come back by reconnecting: say so and stop.
+      if (ended === 'revoked' || ended === 'expired') {
+        onState('refused');
+        stop.abort();
+        return;
+      }
       onState('reconnecting');
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      // The stream's lifetime: reconnect at once, from the last position; otherwise give the server a moment.
+      if (ended !== 'lifetime') await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   })();
   return () => stop.abort();

@@ -103,6 +103,21 @@ export const SETTINGS = {
     default: 10,
     minimum: 1,
   }),
+  /** Event streams open at once per key·gym, and per operator token; one more is 429 `stream.limit`. */
+  GATEHOUSE_STREAMS_PER_CREDENTIAL: setting('streamsPerCredential', 'integer', { default: 20, minimum: 1 }),
+  /** Event streams open at once in one process, every credential's; one more is 429 `stream.limit`. */
+  GATEHOUSE_STREAMS_PER_PROCESS: setting('streamsPerProcess', 'integer', { default: 1000, minimum: 1 }),
+  /** An event stream ends after this long (`event: end`, reason `lifetime`); the client resumes with Last-Event-ID. */
+  GATEHOUSE_STREAM_MAX_SECONDS: setting('streamMaxSeconds', 'integer', { default: 3600, minimum: 1 }),
+  /**
+   * How often the credentials of open streams are read again, once per credential whatever its streams: a revoked
+   * or expired one ends them within this (plus a poll), on every process.
+   */
+  GATEHOUSE_STREAM_CREDENTIAL_CHECK_MS: setting('streamCredentialCheckMs', 'integer', {
+    default: 1000,
+    minimum: 50,
+    maximum: 4000,
+  }),
   /** Set: every event is also published to NATS JetStream (src/services/nats-feed.ts). */
   GATEHOUSE_NATS_URL: setting('natsUrl', 'string', {
     pattern: '^(nats|tls)://.+',

@@ -1,3 +1,4 @@
+import type { StreamQuota } from './event-streams.js';
 import type { Role } from './operator.js';
 
 /**
@@ -98,6 +99,24 @@ export class WebhookLimitError extends ConflictError {
     super(
       'webhook.limit',
       `a partner may have at most ${limit} webhook endpoint${limit === 1 ? '' : 's'}, disabled ones included: remove one before adding another`,
+    );
+  }
+}
+
+/** 429 `stream.limit`: one more event stream would pass a quota (README, "The event streams"). */
+export class StreamLimitError extends AppError {
+  constructor(
+    readonly quota: StreamQuota,
+    readonly limit: number,
+  ) {
+    const streams = `${limit} event stream${limit === 1 ? '' : 's'}`;
+    const whose = quota === 'event_streams_per_key_gym' ? 'key and gym' : 'operator token';
+    super(
+      429,
+      'stream.limit',
+      quota === 'event_streams_per_process'
+        ? `this server has its ${streams} open: try again later`
+        : `at most ${streams} may be open per ${whose}: close one before opening another`,
     );
   }
 }

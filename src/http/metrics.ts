@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The app's Prometheus metrics, in a registry of its own (never prom-client's global one), so several apps in one
@@ -41,7 +41,9 @@ export function createMetrics() {
     }),
     quotaRefusals: new Counter({
       name: 'gatehouse_quota_refusals_total',
-      help: 'Creations refused at a quota, by quota: webhook_endpoints (per partner)',
+      help:
+        'Creations refused at a quota, by quota: webhook_endpoints (per partner), event_streams_per_key_gym, ' +
+        'event_streams_per_operator, event_streams_per_process',
       labelNames: ['quota'] as const,
       registers: [registry],
     }),
@@ -56,3 +58,21 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The event streams open in this process, by API (partner, operator), read at scrape time. */
+export function registerStreamGauge(
+  registry: Registry,
+  counts: () => { partner: number; operator: number },
+): void {
+  new Gauge({
+    name: 'gatehouse_event_streams_open',
+    help: 'Event streams open in this process, by API: partner (/access/v1) or operator (/admin/v1)',
+    labelNames: ['api'] as const,
+    registers: [registry],
+    collect() {
+      const open = counts();
+      this.set({ api: 'partner' }, open.partner);
+      this.set({ api: 'operator' }, open.operator);
+    },
+  });
+}

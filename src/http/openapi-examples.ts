@@ -1,3 +1,4 @@
+import { StreamLimitError } from '../domain/errors.js';
 import { BODY_TOO_LARGE_MESSAGE } from './body-limit.js';
 import {
   MONEY_PARAMETER_EXAMPLES,
@@ -146,12 +147,19 @@ const PRODUCT = {
 };
 
 const page = (items: unknown[]) => ({ items, next_cursor: null });
+/** One more event stream than the default quota (GATEHOUSE_STREAMS_PER_CREDENTIAL) allows. */
+function streamLimit(quota: 'event_streams_per_key_gym' | 'event_streams_per_operator') {
+  const { message, key } = new StreamLimitError(quota, 20);
+  return { metadata: { total: 0, errors: 1 }, errors: [{ message, key }] };
+}
 
 /** A real answer for each route's success status, keyed `METHOD url status` as the route is registered. */
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...WEBHOOK_RESPONSE_EXAMPLES,
   ...MONEY_RESPONSE_EXAMPLES,
   'GET /health 200': { status: 'ok', version: '0.1.0' },
+  'GET /access/v1/events/stream 429': streamLimit('event_streams_per_key_gym'),
+  'GET /admin/v1/events/stream 429': streamLimit('event_streams_per_operator'),
   'GET /ready 200': { status: 'ready' },
   'POST /access/v1/validate 200': {
     metadata: { total: 1, errors: 0 },

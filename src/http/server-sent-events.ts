@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { InputError } from '../domain/errors.js';
+import type { StreamEndReason } from '../domain/event-streams.js';
 
 /** Comments that keep proxies and idle timers from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
@@ -33,7 +34,9 @@ export const EventStreamResponse = {
   description:
     'text/event-stream: first `event: ready` with the starting position as its id, then one message per event ' +
     '(`id` its position, `event` its type, `data` the event as GET /admin/v1/events lists it), and a comment ' +
-    'every 15 s. The server ends the stream when it shuts down; reconnect with Last-Event-ID.',
+    'every 15 s. When the server ends the stream, its last message is `event: end` with `data` ' +
+    '{"reason": "revoked" | "expired" | "lifetime" | "shutdown"}: after revoked or expired, sign in again; ' +
+    'after lifetime or shutdown, reconnect with Last-Event-ID.',
   content: { 'text/event-stream': { schema: Type.String() } },
 };
 
@@ -57,22 +60,28 @@ export function streamStart(
 const frame = (message: StreamMessage) =>
   `id: ${message.id}\nevent: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`;
 
+/** The stream's last message when the server ends it: no `id`, so a client resumes from the last event it got. */
+const endFrame = (reason: StreamEndReason) => `event: end\ndata: ${JSON.stringify({ reason })}\n\n`;
+
+/** What a stream sends: its first message, then batches until the server ends it (and why) or `close()`. */
+export interface StreamSource {
+  readonly start: StreamMessage;
+  messages(): AsyncGenerator<StreamMessage[], StreamEndReason | undefined>;
+  /** The client has gone: the messages end. */
+  close(): void;
+}
+
 /**
- * Answers with a server-sent event stream of `messages`, until the client goes away or the messages end (the
- * server's shutdown ends them). `messages` receives the signal that tells it the client has gone.
+ * Answers with a server-sent event stream of `source`, until the client goes away or the messages end; when the
+ * server ends them (revoked or expired credentials, the lifetime, the shutdown), the last message says why.
  */
-export function sendEventStream(
-  reply: FastifyReply,
-  start: StreamMessage,
-  messages: (signal: AbortSignal) => AsyncIterable<StreamMessage[]>,
-): FastifyReply {
-  const gone = new AbortController();
-  reply.raw.once('close', () => gone.abort());
+export function sendEventStream(reply: FastifyReply, source: StreamSource): FastifyReply {
+  reply.raw.once('close', () => source.close());
   // A stream is quiet between events: only the heartbeat, not the idle-socket timeout, bounds it.
   reply.raw.setTimeout(0);
   async function* body() {
-    yield `retry: ${RETRY_MS}\n${frame(start)}`;
-    const iterator = messages(gone.signal)[Symbol.asyncIterator]();
+    yield `retry: ${RETRY_MS}\n${frame(source.start)}`;
+    const iterator = source.messages();
     let next = iterator.next();
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
@@ -82,20 +91,23 @@ export function sendEventStream(
         yield ': keep-alive\n\n';
         continue;
       }
-      if (result.done === true) return;
+      if (result.done === true) {
+        if (result.value !== undefined) yield endFrame(result.value);
+        return;
+      }
       yield result.value.map(frame).join('');
       next = iterator.next();
     }
   }
   const stream = Readable.from(body(), { objectMode: false });
-  // The client went away: the generator above may be waiting for events, which the abort ends.
-  stream.once('close', () => gone.abort());
+  // The client went away: the generator above may be waiting for events, which the close ends.
+  stream.once('close', () => source.close());
   return (
     reply
       .header('content-type', 'text/event-stream; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('x-accel-buffering', 'no')
-      // A stream lasts until the client leaves or the server drains: its connection then closes with it, rather than
+      // A stream lasts until the client leaves or the server ends it: its connection then closes with it, rather than
       // idling on keep-alive past the moment a draining server closes idle connections.
       .header('connection', 'close')
       .send(stream)

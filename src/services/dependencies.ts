@@ -25,6 +25,10 @@ export interface ServiceDependencies {
     | 'secretKey'
     | 'webhookAllowPrivate'
     | 'webhookEndpointsPerPartner'
+    | 'streamsPerCredential'
+    | 'streamsPerProcess'
+    | 'streamMaxSeconds'
+    | 'streamCredentialCheckMs'
   >;
   /** Resolves a webhook URL's host name (injectable: a test points a name at a private address). */
   readonly resolver?: Resolver;

@@ -8,6 +8,7 @@ import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createEventFeed } from './event-feed.js';
 import { createEventService } from './event-service.js';
+import { createEventStreams } from './event-streams.js';
 import { createGymOwners } from './gym-owners.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
@@ -23,6 +24,7 @@ export function createServices(deps: ServiceDependencies) {
   const gymOwners = createGymOwners(deps);
   const apiKeys = createApiKeyService(deps, gymOwners);
   const checkins = createCheckinService(deps);
+  const eventFeed = createEventFeed(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
@@ -42,8 +44,10 @@ export function createServices(deps: ServiceDependencies) {
     retention: createRetentionService(deps),
     webhooks: createWebhookServices(deps),
     stats: createStatsService(deps),
-    /** Live followers of the event log (the event streams); closed when the server shuts down. */
-    eventFeed: createEventFeed(deps),
+    /** The one shared reader of the event log that every event stream of this process follows. */
+    eventFeed,
+    /** The event streams: quotas, credentials, lifetime; all closed when the server shuts down. */
+    eventStreams: createEventStreams(deps, eventFeed),
   };
 }
 

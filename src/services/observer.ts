@@ -1,3 +1,5 @@
+import type { StreamQuota } from '../domain/event-streams.js';
+
 /** What services report as they work; the HTTP layer turns it into metrics. Every method is optional to call. */
 export interface ServiceObserver {
   /**
@@ -9,8 +11,8 @@ export interface ServiceObserver {
   quotaRefused(quota: Quota): void;
 }
 
-/** The quotas a refusal is counted under in `/metrics` (README, "Webhooks"). */
-export type Quota = 'webhook_endpoints';
+/** The quotas a refusal is counted under in `/metrics` (README, "Webhooks" and "The event streams"). */
+export type Quota = 'webhook_endpoints' | StreamQuota;
 
 export const silentObserver: ServiceObserver = {
   validation: () => undefined,

@@ -37,6 +37,7 @@ describe.each(dialects)('GET /metrics after a run of requests (%s)', (dialect) =
       gatehouse_key_cache_lookups_total: 'counter',
       gatehouse_store_operation_duration_seconds: 'histogram',
       gatehouse_quota_refusals_total: 'counter',
+      gatehouse_event_streams_open: 'gauge',
       gatehouse_webhook_attempts_total: 'counter',
       gatehouse_webhook_attempt_duration_seconds: 'histogram',
       gatehouse_webhook_endpoints_disabled_total: 'counter',
