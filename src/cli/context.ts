@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
+import type { Store } from '../store/store.js';
 import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.js';
 
 /**
@@ -9,7 +10,7 @@ import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.
  * services are loaded here, on first use, so `--help` and a usage error never pay for them.
  */
 export async function withServices<T>(
-  run: (services: Services, config: Config, migrated: boolean) => Promise<T>,
+  run: (services: Services, config: Config, migrated: boolean, store: Store) => Promise<T>,
   options: { readonly migrate?: boolean } = {},
 ): Promise<T> {
   const [{ loadConfig }, { systemClock }, { createServices }, { createStore }] = await Promise.all([
@@ -32,7 +33,7 @@ export async function withServices<T>(
     // `migrated`: whether this call applied any migration (for `migrate` to say so).
     const pending = (options.migrate === true || config.migrate) && !(await store.isReady());
     if (pending) await store.migrate();
-    return await run(services, config, pending);
+    return await run(services, config, pending, store);
   } finally {
     await services.apiKeys.close();
     await store.close();
