@@ -3,6 +3,22 @@
  * header. Written out rather than read from the API's TypeBox schemas, because loading TypeBox costs a CLI call
  * about 200 ms; test/cli/columns.test.ts holds each list equal to its schema.
  */
+const TRANSACTION = [
+  'id',
+  'kind',
+  'checkin_id',
+  'partner_id',
+  'gym_id',
+  'product_id',
+  'platform_id',
+  'payout_cents',
+  'currency',
+  'validated_at',
+  'effective_at',
+  'reverses',
+  'reason',
+] as const;
+
 export const COLUMNS = {
   partner: ['id', 'name', 'offboarded_at', 'created_at'],
   gym: ['id', 'partner_id', 'name', 'timezone', 'retired_at', 'created_at'],
@@ -20,21 +36,9 @@ export const COLUMNS = {
     'validated_at',
     'cancelled_at',
   ],
-  transaction: [
-    'id',
-    'kind',
-    'checkin_id',
-    'partner_id',
-    'gym_id',
-    'product_id',
-    'platform_id',
-    'payout_cents',
-    'currency',
-    'validated_at',
-    'effective_at',
-    'reverses',
-    'reason',
-  ],
+  transaction: TRANSACTION,
+  /** A settlement's entries: `late` when taken by the close after their own period. */
+  settledEntry: [...TRANSACTION, 'late'],
   /** A settlement's lines are listed by `settlement entries <id>`, not as columns. */
   settlement: [
     'id',

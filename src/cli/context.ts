@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
+import type { Store } from '../store/store.js';
 import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.js';
 
 /**
@@ -9,7 +10,13 @@ import { assertDatabaseAccepts, assertSqliteFileExists } from './database-check.
  * services are loaded here, on first use, so `--help` and a usage error never pay for them.
  */
 export async function withServices<T>(
-  run: (services: Services, config: Config, migrated: boolean, notes: readonly string[]) => Promise<T>,
+  run: (
+    services: Services,
+    config: Config,
+    migrated: boolean,
+    notes: readonly string[],
+    store: Store,
+  ) => Promise<T>,
   options: { readonly migrate?: boolean } = {},
 ): Promise<T> {
   const [{ loadConfig }, { systemClock }, { createServices }, { createStore }] = await Promise.all([
@@ -33,7 +40,7 @@ export async function withServices<T>(
     // the store's migrate, which also makes a restored database continue (README, "Backups and upgrades").
     const pending = (options.migrate === true || config.migrate) && !(await store.isReady());
     const notes = pending || options.migrate === true ? await store.migrate() : [];
-    return await run(services, config, pending, notes);
+    return await run(services, config, pending, notes, store);
   } finally {
     await services.apiKeys.close();
     await store.close();

@@ -14,6 +14,7 @@ import { DatabaseRefusedError } from './database-check.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
 import { addMoneyCommands } from './money-commands.js';
+import { addNatsCommands } from './nats-commands.js';
 import { addMemberDataCommands, addOperatorCommands } from './operator-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
@@ -98,6 +99,7 @@ function buildProgram(): Command {
   addOperatorCommands(program);
   addMemberDataCommands(program);
   addBackupCommands(program);
+  addNatsCommands(program);
   finish(program);
   return program;
 }

@@ -1,4 +1,4 @@
-import { presentReversal, presentSettlementRow, presentTransaction } from '../presenters/records.js';
+import { presentReversal, presentSettledEntry, presentSettlementRow } from '../presenters/records.js';
 import { instant, oneOf, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
@@ -80,9 +80,9 @@ function addSettlementCommands(program: GatehouseCommand): void {
     );
   settlement
     .command('entries')
-    .description('every ledger entry a settlement holds')
+    .description('every ledger entry a settlement holds (late: taken by the close after its own period)')
     .argument('<settlement-id>', 'the settlement', positiveInt)
-    .printsRecords(COLUMNS.transaction, async (services, id: number) =>
-      (await services.settlements.entries(id)).map(presentTransaction),
+    .printsRecords(COLUMNS.settledEntry, async (services, id: number) =>
+      (await services.settlements.entries(id)).map(presentSettledEntry),
     );
 }

@@ -1,5 +1,8 @@
 import type { LoggedEvent } from './events.js';
 
+/** The header that carries a message's position in the event log: `gatehouse nats replay --from` takes it. */
+export const POSITION_HEADER = 'Gatehouse-Position';
+
 /** The subject an event is published on: `<prefix>.<type>`, such as `gatehouse.checkin.validated`. */
 export function feedSubject(prefix: string, type: string): string {
   return `${prefix}.${type}`;

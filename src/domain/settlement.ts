@@ -40,6 +40,21 @@ export function assertClosablePeriod(period: Period, now: number): void {
     throw new InputError('period_end', 'must not be later than now: the period has not ended');
 }
 
+/**
+ * Where a close of `period` starts taking entries: its own start, or the start of the partner's first closed period
+ * when that is earlier. Every earlier entry no settlement holds yet (one still being written when its period was
+ * closed, a late reversal) is taken by the next close, so none is left where no close reaches it; entries older
+ * than the partner's first closed period are never swept (the network may have paid those outside gatehouse).
+ */
+export function sweepStart(period: Period, firstClosedStart: number | undefined): number {
+  return firstClosedStart === undefined ? period.start : Math.min(period.start, firstClosedStart);
+}
+
+/** A late entry of a settlement: one effective before its period, taken by the close after its own. */
+export function isLate(entry: { readonly effectiveAt: number }, settlement: Period): boolean {
+  return entry.effectiveAt < settlement.start;
+}
+
 /** Whether two periods share an instant ([start, end) each). */
 export function overlaps(a: Period, b: Period): boolean {
   return a.start < b.end && b.start < a.end;

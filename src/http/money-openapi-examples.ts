@@ -58,8 +58,8 @@ const SETTLEMENT = {
 const PAID = { paid_at: '2026-11-17T15:00:00.000Z', reference: 'PIX E2E-20261117-0042' };
 // The settled visit happened inside the period closed above.
 const SETTLED_ON = { validated_at: '2026-11-03T12:00:02Z', effective_at: '2026-11-03T12:00:02Z' };
-const VISIT = { ...TRANSACTION, ...SETTLED_ON };
-const PARTNER_VISIT = { ...PARTNER_TRANSACTION, ...SETTLED_ON };
+const VISIT = { ...TRANSACTION, ...SETTLED_ON, late: false };
+const PARTNER_VISIT = { ...PARTNER_TRANSACTION, ...SETTLED_ON, late: false };
 
 export const MONEY_REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'validated for the wrong member' },

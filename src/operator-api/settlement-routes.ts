@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
-import { presentSettlement, presentSettlementRow, presentTransaction } from '../presenters/records.js';
+import { presentSettledEntry, presentSettlement, presentSettlementRow } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
@@ -33,6 +33,13 @@ export const Settlement = Type.Object({
   ...SettlementTail,
 });
 export const SettlementRow = Type.Object({ ...SettlementFields, ...SettlementTail });
+/** An entry a settlement holds: late when it was taken by the close after its own period (its own date kept). */
+export const SettledEntry = Type.Object({
+  ...Transaction.properties,
+  late: Type.Boolean({
+    description: 'effective before the period: it committed after its own period was closed',
+  }),
+});
 const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
 
 /** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
@@ -109,16 +116,16 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         summary: 'Every ledger entry a settlement holds (format=csv streams them)',
         params: Type.Object({ settlement_id: IdString }),
         querystring: Type.Object({ format: Format }),
-        response: { 200: ListOf(Transaction), ...operatorErrorResponses },
+        response: { 200: ListOf(SettledEntry), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
       const entries = await settlements.entries(Number(request.params.settlement_id));
       if (request.query.format === 'csv') {
-        const columns = Object.keys(Transaction.properties);
-        return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentTransaction);
+        const columns = Object.keys(SettledEntry.properties);
+        return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentSettledEntry);
       }
-      return { items: entries.map(presentTransaction), next_cursor: null };
+      return { items: entries.map(presentSettledEntry), next_cursor: null };
     },
   );
 };

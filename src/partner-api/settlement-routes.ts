@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 import { pageRequest } from '../domain/pagination.js';
-import { presentGymTransaction, presentPartnerSettlement } from '../presenters/records.js';
+import { presentGymSettledEntry, presentPartnerSettlement } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
@@ -21,6 +21,12 @@ const PartnerSettlement = Type.Object({
   ),
   paid_at: Type.Union([Type.String(), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),
+});
+const SettledGymEntry = Type.Object({
+  ...GymTransaction.properties,
+  late: Type.Boolean({
+    description: 'effective before the period: it committed after its own period was closed',
+  }),
 });
 const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
 
@@ -75,7 +81,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         headers: PartnerHeaders,
         params: Type.Object({ settlement_id: Type.String({ pattern: POSITIVE_INT_PATTERN }) }),
         response: {
-          200: Type.Object({ metadata: Metadata, results: Type.Array(GymTransaction) }),
+          200: Type.Object({ metadata: Metadata, results: Type.Array(SettledGymEntry) }),
           ...partnerErrorResponses,
         },
       },
@@ -88,7 +94,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const entries = await services.settlements.entries(id, key.gymIds ?? undefined);
       return {
         metadata: { total: entries.length, errors: 0 as const },
-        results: entries.map(presentGymTransaction),
+        results: entries.map(presentGymSettledEntry),
       };
     },
   );

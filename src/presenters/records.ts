@@ -120,6 +120,17 @@ export const presentGymTransaction = (entry: LedgerEntry & { readonly productDes
   ...entryFigures(entry),
 });
 
+/** An entry a settlement holds: `late` when it is effective before the settlement's period (its own date kept). */
+export const presentSettledEntry = (entry: LedgerEntry & { readonly late: boolean }) => ({
+  ...presentTransaction(entry),
+  late: entry.late,
+});
+
+/** The same, as the partner API shows it. */
+export const presentGymSettledEntry = (
+  entry: LedgerEntry & { readonly productDescription: string; readonly late: boolean },
+) => ({ ...presentGymTransaction(entry), late: entry.late });
+
 export const presentReversal = (reversal: Reversal) => ({
   id: reversal.id,
   transaction_id: reversal.transactionId,

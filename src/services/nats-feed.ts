@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, millis, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { feedMessage, feedSubject, feedSubjects } from '../domain/broker-feed.js';
+import { connect, headers, millis, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { feedMessage, feedSubject, feedSubjects, POSITION_HEADER } from '../domain/broker-feed.js';
 import type { Clock } from '../domain/clock.js';
 import { listEvents } from '../store/events/event-repository.js';
-import { readFeedCursor, saveFeedCursor } from '../store/events/nats-feed-repository.js';
+import { readFeedCursor, rewindFeedCursor, saveFeedCursor } from '../store/events/nats-feed-repository.js';
 import type { Store } from '../store/store.js';
 
 export interface NatsFeedOptions {
@@ -32,7 +32,8 @@ const STREAM_NOT_FOUND = 10059;
 
 /**
  * The broker feed: follows the event log by position (like webhook dispatch) and publishes every event to NATS
- * JetStream, one at a time, each acknowledged before the next, with `Nats-Msg-Id` = the event id. Its place in the
+ * JetStream, one at a time, each acknowledged before the next, with `Nats-Msg-Id` = the event id and
+ * `Gatehouse-Position` = its position in the log (where `replay` starts to repair a broker that lost messages). Its place in the
  * log is stored after what NATS acknowledged, so after a restart or an outage it resumes there: an event may be
  * published twice (the stream drops the second within its duplicate window), never skipped, and always in position
  * order. Payloads already purged by retention are passed over.
@@ -90,23 +91,29 @@ export function createNatsFeed(options: NatsFeedOptions) {
     }
   }
 
-  /** Publishes what follows the cursor, up to a batch; returns how many events it read. */
-  async function publishBatch(): Promise<number> {
+  /** Publishes what follows `after` in the log, up to a batch; the position reached and how many events it read. */
+  async function publishAfter(after: number): Promise<{ position: number; read: number }> {
     const js = await ready();
-    const cursor = await readFeedCursor(store.db, stream);
-    const events = (await listEvents(store.db, cursor, BATCH, false)).slice(0, BATCH);
-    let published = cursor;
+    const events = (await listEvents(store.db, after, BATCH, false)).slice(0, BATCH);
+    let published = after;
     try {
       for (const event of events) {
         if (event.data !== null) {
-          await js.publish(feedSubject(prefix, event.type), feedMessage(event), { msgID: event.id });
+          const tags = headers();
+          tags.set(POSITION_HEADER, String(event.position));
+          const subject = feedSubject(prefix, event.type);
+          await js.publish(subject, feedMessage(event), { msgID: event.id, headers: tags });
         }
         published = event.position;
       }
     } finally {
-      if (published > cursor) await saveFeedCursor(store.db, stream, published, clock.now());
+      if (published > after) await saveFeedCursor(store.db, stream, published, clock.now());
     }
-    return events.length;
+    return { position: published, read: events.length };
+  }
+
+  async function publishBatch(): Promise<number> {
+    return (await publishAfter(await readFeedCursor(store.db, stream))).read;
   }
 
   async function pause(ms: number): Promise<void> {
@@ -137,6 +144,21 @@ export function createNatsFeed(options: NatsFeedOptions) {
       running = true;
       interrupt = new AbortController();
       loop = run();
+    },
+    /**
+     * `gatehouse nats replay`: moves the feed's place back to just before `from` (so a serving process's feed
+     * republishes from there too) and republishes every event from `from` to the end of the log itself. The stream
+     * drops a message whose `Nats-Msg-Id` it stored within its duplicate window; an older one is sent again.
+     */
+    async replay(from: number): Promise<{ read: number; position: number }> {
+      await rewindFeedCursor(store.db, stream, from - 1, clock.now());
+      let reached = { position: from - 1, read: 0 };
+      let read = 0;
+      do {
+        reached = await publishAfter(reached.position);
+        read += reached.read;
+      } while (reached.read >= BATCH);
+      return { read, position: reached.position };
     },
     /** Stops after the message in flight; what NATS acknowledged is recorded, the rest goes out at the next start. */
     async stop(): Promise<void> {

@@ -4,9 +4,11 @@ import { assertOperatorText } from '../domain/operator-text.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import {
   assertClosablePeriod,
+  isLate,
   SettlementOverlapError,
   SettlementPaidError,
   type Period,
+  sweepStart,
   type Settlement,
 } from '../domain/settlement.js';
 import { recordAudit } from '../store/access/audit-repository.js';
@@ -17,10 +19,9 @@ import {
   listSettlements,
   markPaid,
   overlappingSettlements,
-  partnersWithEntries,
-  unsettledTotals,
   type SettlementFilter,
 } from '../store/ledger/settlement-repository.js';
+import { firstClosedStart, partnersToClose, unsettledTotals } from '../store/ledger/settlement-sweep.js';
 import type { StoreTransaction } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -29,7 +30,7 @@ const ALL = { afterId: 0, limit: 100_000 };
 
 /** Which partners a close covers, and the settlements each already has in the period (the same period again). */
 async function plan(trx: StoreTransaction, period: Period, partnerId: number | undefined) {
-  const partners = partnerId === undefined ? await partnersWithEntries(trx, period) : [partnerId];
+  const partners = partnerId === undefined ? await partnersToClose(trx, period) : [partnerId];
   const existing: number[] = [];
   const toClose: number[] = [];
   for (const partner of partners) {
@@ -45,8 +46,9 @@ async function plan(trx: StoreTransaction, period: Period, partnerId: number | u
 
 /**
  * Settlements: closed periods per partner·currency that hold exactly the entries effective in them that no
- * settlement held yet. A settled entry never moves; a later reversal is effective when made, so it lands in the
- * next period closed.
+ * settlement held yet, and the late ones: earlier entries no settlement holds (committed after their period was
+ * closed), back to the partner's first closed period. A settled entry never moves; a later reversal is effective
+ * when made, so it lands in the next period closed.
  */
 export function createSettlementService({ store, clock }: ServiceDependencies) {
   async function get(id: number, gymIds?: readonly number[]): Promise<Settlement> {
@@ -72,12 +74,13 @@ export function createSettlementService({ store, clock }: ServiceDependencies) {
           throw new EntityNotFoundError('partner');
         const { existing, toClose } = await plan(trx, input.period, input.partnerId);
         const made: number[] = [];
+        const createdBy = actorName(actor);
         for (const partnerId of toClose) {
-          for (const { currency } of await unsettledTotals(trx, partnerId, input.period)) {
-            const createdBy = actorName(actor);
-            made.push(
-              await insertSettlement(trx, { partnerId, currency, period: input.period, createdBy, now }),
-            );
+          const sweepFrom = sweepStart(input.period, await firstClosedStart(trx, partnerId));
+          const range = { start: sweepFrom, end: input.period.end };
+          for (const { currency } of await unsettledTotals(trx, partnerId, range)) {
+            const settlement = { partnerId, currency, period: input.period, sweepFrom, createdBy, now };
+            made.push(await insertSettlement(trx, settlement));
           }
         }
         for (const id of made)
@@ -115,12 +118,19 @@ export function createSettlementService({ store, clock }: ServiceDependencies) {
       return toPage(await listSettlements(store.db, filter, page, gymIds), page.limit);
     },
 
-    /** Every entry behind a settlement (those of the given gyms only, for a partner's key). */
-    async entries(id: number, gymIds?: readonly number[]): Promise<DescribedEntry[]> {
-      await get(id);
-      return settlementEntries(store.db, id, gymIds);
+    /** Every entry behind a settlement (those of the given gyms only, for a partner's key), the late ones marked. */
+    async entries(id: number, gymIds?: readonly number[]): Promise<SettledEntry[]> {
+      const settlement = await get(id);
+      const period = { start: settlement.periodStart, end: settlement.periodEnd };
+      const entries = await settlementEntries(store.db, id, gymIds);
+      return entries.map((entry) => ({ ...entry, late: isLate(entry, period) }));
     },
   };
+}
+
+/** An entry a settlement holds; late: effective before the settlement's period. */
+export interface SettledEntry extends DescribedEntry {
+  readonly late: boolean;
 }
 
 export type SettlementService = ReturnType<typeof createSettlementService>;

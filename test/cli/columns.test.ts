@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { COLUMNS } from '../../src/cli/columns.js';
 import { Transaction } from '../../src/operator-api/ledger-routes.js';
 import { Operator } from '../../src/operator-api/operator-routes.js';
-import { SettlementRow } from '../../src/operator-api/settlement-routes.js';
+import { SettledEntry, SettlementRow } from '../../src/operator-api/settlement-routes.js';
 import { ApiKey, Checkin, Gym, Partner, Product } from '../../src/operator-api/schemas.js';
 
 describe('the columns the CLI prints', () => {
@@ -15,6 +15,7 @@ describe('the columns the CLI prints', () => {
     ['operator', Operator],
     ['transaction', Transaction],
     ['settlement', SettlementRow],
+    ['settledEntry', SettledEntry],
   ] as const)(
     'when the CLI lists %s records, then its columns are the fields every record of the API schema has, in order',
     ([name, schema]) => {

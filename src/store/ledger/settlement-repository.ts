@@ -3,7 +3,7 @@ import type { Period, Settlement, SettlementLine } from '../../domain/settlement
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database, SettlementsTable } from '../database.js';
 import { pageById } from '../paging.js';
-import { ledgerEntries } from './ledger-entries.js';
+import { unsettledEntries } from './settlement-sweep.js';
 
 type Db = Kysely<Database>;
 
@@ -89,25 +89,20 @@ export async function overlappingSettlements(db: Db, partnerId: number, period: 
   }));
 }
 
-/** Per currency: the partner's entries effective in the period that no settlement holds yet. */
-export async function unsettledTotals(db: Db, partnerId: number, period: Period) {
-  const rows = await ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
-    .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
-    .where('s.entry_id', 'is', null)
-    .select((eb) => ['e.currency', eb.fn.countAll<number | string>().as('count')])
-    .groupBy('e.currency')
-    .orderBy('e.currency')
-    .execute();
-  return rows.map((row) => ({ currency: row.currency, count: Number(row.count) }));
-}
-
 /**
- * Creates the settlement of one partner·currency for the period and moves into it every unsettled entry
- * effective in the period (the caller holds the settlements' lock). Returns its id.
+ * Creates the settlement of one partner·currency for the period and moves into it every unsettled entry effective
+ * from `sweepFrom` to the period's end (the caller holds the settlements' lock). Returns its id.
  */
 export async function insertSettlement(
   db: Db,
-  settlement: { partnerId: number; currency: string; period: Period; createdBy: string; now: number },
+  settlement: {
+    partnerId: number;
+    currency: string;
+    period: Period;
+    sweepFrom: number;
+    createdBy: string;
+    now: number;
+  },
 ): Promise<number> {
   const { partnerId, currency, period } = settlement;
   const inserted = await db
@@ -126,9 +121,7 @@ export async function insertSettlement(
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(inserted.id);
-  const entries = ledgerEntries(db, { partnerId, from: period.start, to: period.end, sandbox: false }, {})
-    .leftJoin('settlement_entries as s', 's.entry_id', 'e.id')
-    .where('s.entry_id', 'is', null)
+  const entries = unsettledEntries(db, partnerId, { start: settlement.sweepFrom, end: period.end })
     .where('e.currency', '=', currency)
     .select(['e.id', sql<number>`${id}`.as('settlement_id'), 'e.gym_id', 'e.payout_cents']);
   await db
@@ -161,14 +154,4 @@ export async function markPaid(db: Db, id: number, paid: { reference: string; by
     .where('status', '=', 'closed')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** Every partner with an entry effective in the period: the ones a close for every partner looks at. */
-export async function partnersWithEntries(db: Db, period: Period): Promise<number[]> {
-  const rows = await ledgerEntries(db, { from: period.start, to: period.end, sandbox: false }, {})
-    .select('e.partner_id')
-    .distinct()
-    .orderBy('e.partner_id')
-    .execute();
-  return rows.map((row) => Number(row.partner_id));
 }
