@@ -11,6 +11,7 @@ import { addCatalogCommands } from './catalog-commands.js';
 import { addCheckinCommands } from './checkin-commands.js';
 import { withServices } from './context.js';
 import { DatabaseRefusedError } from './database-check.js';
+import { addIntegrationCommands } from './integration-commands.js';
 import { addKeyCommands } from './key-commands.js';
 import { addLedgerCommands } from './ledger-commands.js';
 import { addMoneyCommands } from './money-commands.js';
@@ -96,6 +97,7 @@ function buildProgram(): Command {
   addLedgerCommands(program);
   addMoneyCommands(program);
   addWebhookCommands(program);
+  addIntegrationCommands(program);
   addOperatorCommands(program);
   addMemberDataCommands(program);
   addBackupCommands(program);

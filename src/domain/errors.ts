@@ -46,6 +46,13 @@ export class CheckinCancelledError extends InputError {
   }
 }
 
+/** The cancelled refusal as Wellhub's legacy sandbox spells it, for a partner whose profile asks for it. */
+export class CheckinCanceledError extends InputError {
+  constructor() {
+    super('checkin.validation.canceled', 'Check-In canceled');
+  }
+}
+
 export class CheckinExpiredError extends InputError {
   constructor() {
     super('checkin.validation.expired', 'Check-In expired');

@@ -1,6 +1,9 @@
 import { WebhookLimitError } from '../domain/errors.js';
 
-/** Real request and answer examples of the webhook routes, for /docs (see openapi-examples.ts). */
+/**
+ * Real request and answer examples of the webhook routes, test events, compatibility profiles and the integration
+ * check, for /docs (see openapi-examples.ts).
+ */
 const ENDPOINT = {
   id: 4,
   partner_id: 2,
@@ -36,7 +39,40 @@ const limit = new WebhookLimitError(10);
 const AT_LIMIT = { metadata: { total: 0, errors: 1 }, errors: [{ message: limit.message, key: limit.key }] };
 const BODY = { url: ENDPOINT.url, event_types: ENDPOINT.event_types, gym_ids: [42] };
 
+const TEST_OUTCOME = {
+  webhook_id: 4,
+  format: 'standard',
+  event_type: 'test.ping',
+  event_id: 'evt_test_5b0f2c1e9a7d4c3b',
+  delivered: true,
+  status_code: 200,
+  error: null,
+  duration_ms: 84,
+  response_excerpt: '{"ok":true}',
+};
+const COMPATIBILITY = { cancelled_spelling: 'canceled', gym_from_key: true };
+const INTEGRATION = {
+  partner: { id: 2, name: 'Acme Fitness', environment: 'live' },
+  key: { prefix: 'ghk_live_3f9a', gym_ids: [42] },
+  gyms: [{ id: 42, name: 'Acme Downtown', timezone: 'America/Sao_Paulo' }],
+  rate_limit: { requests_per_second: 200 },
+  compatibility: COMPATIBILITY,
+  webhooks: [
+    {
+      id: 4,
+      url: ENDPOINT.url,
+      format: 'standard',
+      status: 'enabled',
+      disabled_reason: null,
+      last_attempt: { at: '2026-11-23T12:00:00.120Z', delivered: true, status_code: 200, error: null },
+      success_rate_24h: 0.9875,
+      pending: 0,
+    },
+  ],
+};
+
 export const WEBHOOK_REQUEST_EXAMPLES = {
+  'PUT /admin/v1/partners/:partner_id/compatibility': COMPATIBILITY,
   'POST /admin/v1/partners/:partner_id/webhooks': BODY,
   'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
   'POST /admin/v1/webhooks/:webhook_id/secret': {},
@@ -54,6 +90,12 @@ export const WEBHOOK_PARAMETER_EXAMPLES = {
 };
 
 export const WEBHOOK_RESPONSE_EXAMPLES = {
+  'POST /admin/v1/webhooks/:webhook_id/test 200': TEST_OUTCOME,
+  'POST /access/v1/webhooks/:webhook_id/test 200': envelope(TEST_OUTCOME),
+  'GET /admin/v1/partners/:partner_id/compatibility 200': { partner_id: 2, ...COMPATIBILITY },
+  'PUT /admin/v1/partners/:partner_id/compatibility 200': { partner_id: 2, ...COMPATIBILITY },
+  'GET /admin/v1/partners/:partner_id/integration 200': { ...INTEGRATION, key: null },
+  'GET /access/v1/integration 200': envelope(INTEGRATION),
   'POST /admin/v1/partners/:partner_id/webhooks 201': { ...ENDPOINT, secret: SECRET },
   'POST /admin/v1/partners/:partner_id/webhooks 409': AT_LIMIT,
   'GET /admin/v1/partners/:partner_id/webhooks 200': page([ENDPOINT]),

@@ -8,6 +8,7 @@ import { catalogRoutes } from './catalog-routes.js';
 import { checkinRoutes } from './checkin-routes.js';
 import { eventRoutes } from './event-routes.js';
 import { eventStreamRoute } from './event-stream-route.js';
+import { integrationRoutes } from './integration-routes.js';
 import { keyRoutes } from './key-routes.js';
 import { ledgerRoutes } from './ledger-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
@@ -17,7 +18,6 @@ import { reversalRoutes } from './reversal-routes.js';
 import { settlementRoutes } from './settlement-routes.js';
 import { authorizeRole, declarePermissions, type OperatorRoute } from './permissions.js';
 import { statsRoutes } from './stats-routes.js';
-import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /**
@@ -49,7 +49,7 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   await app.register(operatorRoutes, { services });
   await app.register(memberRoutes, { services });
   await app.register(webhookRoutes, { services });
-  await app.register(webhookDeliveryRoutes, { services });
+  await app.register(integrationRoutes, { services });
   await app.register(statsRoutes, { services });
   await app.register(eventStreamRoute, { services });
 };

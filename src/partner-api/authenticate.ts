@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
 import type { Actor } from '../domain/audit.js';
+import { gymFromKey, type CompatibilityProfile } from '../domain/compatibility.js';
 import type { ApiKey } from '../domain/entities.js';
 import { ForbiddenError, InputError, UnauthorizedError } from '../domain/errors.js';
 import { parsePositiveInt } from '../domain/identifiers.js';
@@ -9,6 +10,8 @@ import type { PartnerRateLimits } from './rate-limits.js';
 
 export interface PartnerPrincipal {
   readonly key: ApiKey;
+  /** The partner's compatibility profile (docs/contract.md, "Compatibility profiles"). */
+  readonly compatibility: CompatibilityProfile;
   readonly gymId: number;
   /** How the audit log names this caller: by the key's non-secret prefix. */
   readonly actor: Actor;
@@ -18,7 +21,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     partner: PartnerPrincipal | null;
   }
+  interface FastifyContextConfig {
+    /** The route acts on no gym: X-Gym-Id may be left out (when sent, it is checked all the same). */
+    gymOptional?: boolean;
+  }
 }
+
+/** The principal's gymId on a route that acts on no gym, when the request named none. */
+export const NO_GYM = 0;
 
 /**
  * The partner API's onRequest hook: it runs before the body is read, in the documented order of checks
@@ -49,11 +59,22 @@ export function authenticatePartner(
     await limits.assertAuthAllowed(request);
     const token = parseBearerToken(request.headers.authorization);
     if (token === undefined) throw new UnauthorizedError();
-    const key = await apiKeys.authenticate(token).catch((error: unknown) => refused(request, error));
-    const gymId = parsePositiveInt(gym.read(request));
-    if (gymId === undefined) throw new InputError(gym.field, 'must be a positive integer');
-    await apiKeys.authorizeGym(key, gymId).catch((error: unknown) => refused(request, error));
-    request.partner = { key, gymId, actor: { kind: 'key', prefix: key.prefix } };
+    const { key, compatibility } = await apiKeys
+      .authenticate(token)
+      .catch((error: unknown) => refused(request, error));
+    const named = gym.read(request);
+    const optional = named === undefined && request.routeOptions.config.gymOptional === true;
+    const gymId = named === undefined ? gymFromKey(compatibility, key.gymIds) : parsePositiveInt(named);
+    if (gymId === undefined && !optional) throw new InputError(gym.field, 'must be a positive integer');
+    if (gymId !== undefined) {
+      await apiKeys.authorizeGym(key, gymId).catch((error: unknown) => refused(request, error));
+    }
+    request.partner = {
+      key,
+      compatibility,
+      gymId: gymId ?? NO_GYM,
+      actor: { kind: 'key', prefix: key.prefix },
+    };
     await limits.consumeKeyQuota(request, reply, key.id);
   };
 }

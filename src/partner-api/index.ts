@@ -5,12 +5,12 @@ import type { Services } from '../services/index.js';
 import { authenticatePartner } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
 import { eventStreamRoute } from './event-stream-route.js';
+import { integrationRoute } from './integration-route.js';
 import { createPartnerRateLimits } from './rate-limits.js';
 import { settlementRoutes } from './settlement-routes.js';
 import { sandboxRoute } from './sandbox-route.js';
 import { transactionsRoute } from './transactions-route.js';
 import { validateRoute } from './validate-route.js';
-import { webhookDeliveryRoutes } from './webhook-delivery-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { waitingListRoute } from './waiting-list-route.js';
 
@@ -33,7 +33,7 @@ export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
   await app.register(transactionsRoute, { services });
   await app.register(settlementRoutes, { services });
   await app.register(webhookRoutes, { services });
-  await app.register(webhookDeliveryRoutes, { services });
+  await app.register(integrationRoute, { services });
   await app.register(waitingListRoute, { services });
   await app.register(eventStreamRoute, { services });
   await app.register(sandboxRoute, { services });

@@ -30,7 +30,14 @@ const CustomCode = Type.String({
 
 export const PartnerHeaders = Type.Object({
   authorization: Type.String({ description: 'Bearer <API_KEY>' }),
-  'x-gym-id': Type.String({ pattern: GYM_ID_PATTERN, description: 'The gym acted on' }),
+  // Required, unless the partner's profile has gym_from_key and the key has one gym (docs/contract.md).
+  'x-gym-id': Type.Optional(
+    Type.String({
+      pattern: GYM_ID_PATTERN,
+      description:
+        "The gym acted on; a key limited to one gym may leave it out when its partner's profile says so",
+    }),
+  ),
 });
 
 export const PlatformIdParams = Type.Object({ platform_id: PlatformId });

@@ -25,13 +25,14 @@ export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request) => {
-      const { gymId, actor } = principalOf(request);
+      const { gymId, actor, compatibility } = principalOf(request);
       const member = resolveMember(request.body);
       const validation = await services.validation.validate({
         gymId,
         platformId: member.platformId,
         customCode: request.body.custom_code ?? undefined,
         actor,
+        cancelledSpelling: compatibility.cancelledSpelling,
       });
       return successEnvelope({
         user: member.echo,

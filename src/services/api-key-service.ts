@@ -9,6 +9,7 @@ import {
   insertApiKey,
   listPartnerKeys,
   revokeApiKey,
+  type PresentedKey,
 } from '../store/access/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
@@ -119,21 +120,24 @@ export function createApiKeyService(
       cache.clear();
     },
 
-    /** The live key behind a presented token, or the explicit-deny 403: unknown, revoked and expired look alike. */
-    async authenticate(token: string): Promise<ApiKey> {
+    /**
+     * The live key behind a presented token, with its partner's compatibility profile, or the explicit-deny 403:
+     * unknown, revoked and expired look alike.
+     */
+    async authenticate(token: string): Promise<PresentedKey> {
       const hash = hashApiKey(token);
-      let key = cache.get(hash);
-      observer.keyLookup(key === undefined ? 'miss' : 'hit');
-      if (key === undefined) {
-        key = await findApiKeyByHash(store.db, hash);
-        if (key !== undefined) cache.set(hash, key);
+      let presented = cache.get(hash);
+      observer.keyLookup(presented === undefined ? 'miss' : 'hit');
+      if (presented === undefined) {
+        presented = await findApiKeyByHash(store.db, hash);
+        if (presented !== undefined) cache.set(hash, presented);
       }
       const now = clock.now();
-      if (key === undefined) throw new ForbiddenError('unknown-key', presentedPrefix(token));
-      const dead = deadReason(key, now);
-      if (dead !== undefined) throw new ForbiddenError(dead, key.prefix);
-      usage.note(key.id, now);
-      return key;
+      if (presented === undefined) throw new ForbiddenError('unknown-key', presentedPrefix(token));
+      const dead = deadReason(presented.key, now);
+      if (dead !== undefined) throw new ForbiddenError(dead, presented.key.prefix);
+      usage.note(presented.key.id, now);
+      return presented;
     },
 
     /** A key may act on a gym of its own partner, within its scope; anything else is the same 403. */

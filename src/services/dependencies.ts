@@ -17,6 +17,7 @@ export interface ServiceDependencies {
     | 'dailyVisitLimit'
     | 'timezone'
     | 'keyCacheSeconds'
+    | 'rateLimitPerSecond'
     | 'keyUsageFlushSeconds'
     | 'eventRetentionDays'
     | 'natsUrl'

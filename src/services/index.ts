@@ -4,12 +4,14 @@ import { createLedgerService } from './ledger-service.js';
 import { createCatalogChangeService } from './catalog-change-service.js';
 import { createCatalogService } from './catalog-service.js';
 import { createCheckinService } from './checkin-service.js';
+import { createCompatibilityService } from './compatibility-service.js';
 import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createEventFeed } from './event-feed.js';
 import { createEventService } from './event-service.js';
 import { createEventStreams } from './event-streams.js';
 import { createGymOwners } from './gym-owners.js';
+import { createIntegrationService } from './integration-service.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
 import { createRetentionService } from './retention-service.js';
@@ -31,6 +33,8 @@ export function createServices(deps: ServiceDependencies) {
     catalog: createCatalogService(deps, gymOwners),
     apiKeys,
     catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),
+    compatibility: createCompatibilityService(deps, () => apiKeys.forgetCached()),
+    integration: createIntegrationService(deps),
     checkins,
     sandbox: createSandboxService(deps, checkins),
     validation: createValidationService(deps),

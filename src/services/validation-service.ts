@@ -1,10 +1,12 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import {
   CheckinAlreadyValidatedError,
+  CheckinCanceledError,
   CheckinCancelledError,
   CheckinExpiredError,
   CheckinNotFoundError,
 } from '../domain/errors.js';
+import { SPEC_PROFILE, type CancelledSpelling } from '../domain/compatibility.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { silentObserver } from './observer.js';
 
@@ -14,6 +16,8 @@ export interface ValidateInput {
   readonly customCode: string | undefined;
   /** Who asks (the audit names it when a refused validation stores a code): the operator unless told. */
   readonly actor?: Actor;
+  /** How the cancelled refusal is spelled (the partner's compatibility profile): the spec's unless told. */
+  readonly cancelledSpelling?: CancelledSpelling;
 }
 
 export interface Validation {
@@ -25,6 +29,7 @@ export interface Validation {
 const refusals = {
   notfound: CheckinNotFoundError,
   cancelled: CheckinCancelledError,
+  canceled: CheckinCanceledError,
   expired: CheckinExpiredError,
   'already-validated': CheckinAlreadyValidatedError,
 } as const;
@@ -32,7 +37,7 @@ const refusals = {
 /** Validate a member's check-in at a gym: the partner API's POST /access/v1/validate. */
 export function createValidationService({ store, clock, observer = silentObserver }: ServiceDependencies) {
   return {
-    async validate(input: ValidateInput): Promise<Validation> {
+    async validate({ cancelledSpelling, ...input }: ValidateInput): Promise<Validation> {
       const started = performance.now();
       const outcome = await store.apply('validate', {
         ...input,
@@ -44,7 +49,11 @@ export function createValidationService({ store, clock, observer = silentObserve
         observer.validation('validated', seconds);
         return outcome;
       }
-      const refusal = new refusals[outcome.condition]();
+      const spelled =
+        outcome.condition === 'cancelled'
+          ? (cancelledSpelling ?? SPEC_PROFILE.cancelledSpelling)
+          : outcome.condition;
+      const refusal = new refusals[spelled]();
       observer.validation(refusal.key, seconds);
       throw refusal;
     },

@@ -9,6 +9,10 @@ export interface PartnersTable {
   offboarded_at: number | null;
   /** 1: a sandbox partner, whose keys start ghk_test_ and whose visits never count in payouts. */
   sandbox: Generated<number>;
+  /** The compatibility profile (src/domain/compatibility.ts): 'cancelled' (the spec's) or 'canceled'. */
+  cancelled_spelling: Generated<string>;
+  /** 1: a key limited to one gym may leave X-Gym-Id out. */
+  gym_from_key: Generated<number>;
 }
 
 /** Gym ids are assigned by the provider: they are the `X-Gym-Id` partners send. */

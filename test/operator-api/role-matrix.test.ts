@@ -63,6 +63,10 @@ const MATRIX: Record<string, Row> = {
   'POST /admin/v1/webhooks/:webhook_id/recover': WEBHOOKS,
   'GET /admin/v1/webhooks/:webhook_id/deliveries': READ,
   'POST /admin/v1/deliveries/:delivery_id/retry': WEBHOOKS,
+  'POST /admin/v1/webhooks/:webhook_id/test': WEBHOOKS,
+  'GET /admin/v1/partners/:partner_id/compatibility': READ,
+  'PUT /admin/v1/partners/:partner_id/compatibility': CATALOG,
+  'GET /admin/v1/partners/:partner_id/integration': READ,
   // Last of the webhook rows: the calls before it act on the endpoint it removes.
   'DELETE /admin/v1/webhooks/:webhook_id': WEBHOOKS,
   'GET /admin/v1/me': { allowed: ALL, refusal: 'say who it is' },
@@ -108,6 +112,7 @@ const BODIES: Record<string, unknown> = {
   'POST /admin/v1/settlements': { period_start: '2026-03-01', period_end: '2026-03-02' },
   'POST /admin/v1/settlements/:settlement_id/paid': { reference: 'matrix' },
   'PATCH /admin/v1/partners/:partner_id': { name: 'Matrix' },
+  'PUT /admin/v1/partners/:partner_id/compatibility': { cancelled_spelling: 'canceled' },
   'PATCH /admin/v1/gyms/:gym_id': { name: 'Matrix' },
   'PATCH /admin/v1/products/:product_id': { payout_cents: 100 },
 };

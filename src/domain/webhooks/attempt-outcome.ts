@@ -3,7 +3,13 @@ import { DISABLE_AFTER_MS, nextAttemptAt, parseRetryAfter } from './retry-schedu
 
 /** What one attempt came to: an HTTP answer, or no answer at all (refused, timed out, a refused address). */
 export type AttemptResult =
-  | { readonly kind: 'answer'; readonly statusCode: number; readonly retryAfter?: string }
+  | {
+      readonly kind: 'answer';
+      readonly statusCode: number;
+      readonly retryAfter?: string;
+      /** The start of the answer's body, when the sender was asked to keep it (a test event). */
+      readonly excerpt?: string;
+    }
   | { readonly kind: 'no-answer'; readonly error: string };
 
 export interface DeliveryState {

@@ -6,12 +6,14 @@ import { createDeliveryRunner, type DeliveryObserver } from './delivery-runner.j
 import { createEndpointService } from './endpoint-service.js';
 import { systemResolver } from './resolver.js';
 import { createSender } from './sender.js';
+import { createTestEventService } from './test-event-service.js';
 
 export function createWebhookServices(deps: ServiceDependencies) {
   const endpoints = createEndpointService(deps);
   return {
     endpoints,
     deliveries: createDeliveryLogService(deps),
+    tests: createTestEventService(deps, endpoints),
     /** The delivery loop; `serve` starts it once migrations are applied and stops it before the store closes. */
     runner(
       config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>,

@@ -11,6 +11,8 @@ export interface SendRequest {
   readonly body: string;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
+  /** Keep the first this many bytes of the answer's body (a test event shows them); none unless asked. */
+  readonly excerptBytes?: number;
 }
 
 const BLOCKED = 'address not allowed for webhooks (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE)';
@@ -46,6 +48,22 @@ function describe(error: NodeJS.ErrnoException, timeoutMs: number, timedOut: boo
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host name does not resolve';
   if (error.code === 'ECONNRESET') return 'connection reset';
   return error.code ?? 'connection failed';
+}
+
+/** Reads the answer's body away, keeping its first `bytes` when asked: the excerpt, as text, when it ends. */
+function keepExcerpt(response: http.IncomingMessage, bytes: number | undefined): (() => string) | undefined {
+  if (bytes === undefined) {
+    response.resume();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  response.on('data', (chunk: Buffer) => {
+    if (kept >= bytes) return;
+    chunks.push(chunk.subarray(0, bytes - kept));
+    kept += Math.min(chunk.length, bytes - kept);
+  });
+  return () => Buffer.concat(chunks).toString('utf8');
 }
 
 /** POSTs webhooks: redirects are not followed, a response must come (headers and body) within the timeout. */
@@ -90,12 +108,13 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
       }, request.timeoutMs);
       outgoing.on('response', (response) => {
         const retryAfter = response.headers['retry-after'];
-        response.resume();
+        const excerpt = keepExcerpt(response, request.excerptBytes);
         response.on('end', () =>
           settle({
             kind: 'answer',
             statusCode: response.statusCode ?? 0,
             ...(retryAfter === undefined ? {} : { retryAfter }),
+            ...(excerpt === undefined ? {} : { excerpt: excerpt() }),
           }),
         );
         response.on('error', () => undefined);

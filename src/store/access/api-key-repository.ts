@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { CompatibilityProfile } from '../../domain/compatibility.js';
 import type { ApiKey } from '../../domain/entities.js';
+import { COMPATIBILITY_COLUMNS, toCompatibility } from '../catalog/compatibility-repository.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRow, Database } from '../database.js';
 import { findById } from '../find-by-id.js';
@@ -56,10 +58,22 @@ export async function insertApiKey(
   return toApiKey(row, key.gymIds);
 }
 
+/** A key as a request presents it: with its partner's compatibility profile, read in the same statement. */
+export interface PresentedKey {
+  readonly key: ApiKey;
+  readonly compatibility: CompatibilityProfile;
+}
+
 /** Looks a key up by the hash of the presented secret: the secret itself is never compared. */
-export async function findApiKeyByHash(db: Db, hash: string): Promise<ApiKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
-  return row && withGyms(db, row);
+export async function findApiKeyByHash(db: Db, hash: string): Promise<PresentedKey | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+    .selectAll('api_keys')
+    .select(COMPATIBILITY_COLUMNS)
+    .where('key_hash', '=', hash)
+    .executeTakeFirst();
+  return row && { key: await withGyms(db, row), compatibility: toCompatibility(row) };
 }
 
 export async function findApiKey(db: Db, id: number): Promise<ApiKey | undefined> {

@@ -9,6 +9,7 @@ import * as money from './0007-money.js';
 import * as wellhub from './0008-wellhub.js';
 import * as eventScan from './0009-event-scan.js';
 import * as transactionIdOffset from './0010-transaction-id-offset.js';
+import * as compatibility from './0011-compatibility.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0008-wellhub': wellhub,
   '0009-event-scan': eventScan,
   '0010-transaction-id-offset': transactionIdOffset,
+  '0011-compatibility': compatibility,
 };
