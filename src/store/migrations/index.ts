@@ -8,6 +8,7 @@ import * as operators from './0006-operators.js';
 import * as money from './0007-money.js';
 import * as wellhub from './0008-wellhub.js';
 import * as eventScan from './0009-event-scan.js';
+import * as auditActorId from './0010-audit-actor-id.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0007-money': money,
   '0008-wellhub': wellhub,
   '0009-event-scan': eventScan,
+  '0010-audit-actor-id': auditActorId,
 };
