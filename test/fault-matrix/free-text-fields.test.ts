@@ -155,7 +155,7 @@ const FIELDS: [string, string, number, Messages, Arrange][] = [
   ],
 ];
 
-describe.each(dialects)('row 76: every free-text field under one rule (%s)', (dialect) => {
+describe.each(dialects)('every free-text field under one rule (%s)', (dialect) => {
   const app = op.operatorApp({ dialect, env: { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   describe.each(FIELDS)('%s', (_name, key, max, messages, arrange) => {
