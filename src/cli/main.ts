@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { CommanderError, type Command } from 'commander';
 import { GatehouseCommand } from './gatehouse-command.js';
 import { ConfigError } from '../config/errors.js';
+import { unknownSettingsWarning } from '../config/unknown-settings.js';
 import { redactCredentials } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { addBackupCommands } from './backup-commands.js';
@@ -21,9 +21,7 @@ import { addWebhookCommands } from './webhook-commands.js';
 
 // Only commander and the command definitions load up front: `--help` and a usage error answer in a blink, and each
 // action loads the configuration, the store (and, for serve, the whole server) when it runs.
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+const VERSION_FLAGS = ['-V', '--version'];
 
 function commandPath(command: Command): string {
   return command.parent === null ? command.name() : `${commandPath(command.parent)} ${command.name()}`;
@@ -47,7 +45,7 @@ function buildProgram(): Command {
       'Access control for gym networks.\n\nConfiguration comes from GATEHOUSE_* environment variables (see the README);\n' +
         'the database is GATEHOUSE_DATABASE_URL (default sqlite:./data/gatehouse.db).',
     )
-    .version(version, '-V, --version', 'print the version of gatehouse');
+    .option('-V, --version', 'print the version of gatehouse, its commit and its newest migration');
 
   program
     .command('serve')
@@ -83,8 +81,15 @@ function buildProgram(): Command {
     .description(
       'create a demo partner (once), a fresh key and check-in, and print a curl line to validate it',
     )
-    .action(() =>
+    .option('--force', 'seed a database other than the default one (GATEHOUSE_DATABASE_URL set) all the same')
+    .action((options: { force?: boolean }) =>
       withServices(async (services, config) => {
+        if (!config.databaseUrlIsDefault && options.force !== true) {
+          throw new DatabaseRefusedError(
+            `demo writes a live demo partner with a working key: refused on ${redactCredentials(config.databaseUrl)}, ` +
+              'which is not the default database (unset GATEHOUSE_DATABASE_URL, or pass --force)',
+          );
+        }
         const { curlValidateLine, seedDemo } = await import('../services/demo.js');
         const access = await seedDemo(services);
         process.stdout.write(`${curlValidateLine(`http://${config.host}:${config.port}`, access)}\n`);
@@ -113,16 +118,27 @@ function describeFailure(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-buildProgram()
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    if (error instanceof CommanderError) {
-      // Help and version exit 0; usage errors were already printed by commander.
-      process.exitCode = error.exitCode;
-      return;
-    }
-    // One line per problem (several bad settings are reported together), each saying where it comes from.
-    const lines = redactCredentials(describeFailure(error)).split('\n');
-    process.stderr.write(lines.map((line) => `gatehouse: ${line}\n`).join(''));
-    process.exitCode = 1;
-  });
+/** `--version` alone, before any command: it loads the migrations list (and git), which no other answer needs. */
+async function run(argv: readonly string[]): Promise<void> {
+  const [first] = argv.slice(2);
+  if (first !== undefined && VERSION_FLAGS.includes(first)) {
+    const { versionLine } = await import('./version-line.js');
+    process.stdout.write(`${versionLine()}\n`);
+    return;
+  }
+  const warning = unknownSettingsWarning(process.env);
+  if (warning !== undefined) process.stderr.write(`gatehouse: ${warning}\n`);
+  await buildProgram().parseAsync(argv);
+}
+
+run(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; usage errors were already printed by commander.
+    process.exitCode = error.exitCode;
+    return;
+  }
+  // One line per problem (several bad settings are reported together), each saying where it comes from.
+  const lines = redactCredentials(describeFailure(error)).split('\n');
+  process.stderr.write(lines.map((line) => `gatehouse: ${line}\n`).join(''));
+  process.exitCode = 1;
+});

@@ -1,9 +1,10 @@
 /**
- * Who did something: the operator (an environment admin token, the CLI), a named operator (by its name), a
- * partner's key, named by its non-secret prefix, or gatehouse itself acting on a rule.
+ * Who did something: the operator (an environment admin token, the CLI), a named operator (by its id, and its
+ * name at the time: a revoked operator's name may be reused), a partner's key, named by its non-secret prefix, or
+ * gatehouse itself acting on a rule.
  */
 export type Actor =
-  | { readonly kind: 'operator'; readonly name?: string }
+  | { readonly kind: 'operator'; readonly name?: string; readonly id?: number }
   | { readonly kind: 'key'; readonly prefix: string }
   | { readonly kind: 'system' };
 
@@ -15,6 +16,11 @@ export function actorName(actor: Actor): string {
   if (actor.kind === 'key') return `key:${actor.prefix}`;
   if (actor.kind === 'system') return 'system';
   return actor.name === undefined ? 'operator' : `operator:${actor.name}`;
+}
+
+/** A named operator's id, which tells two operators of one name apart; null for every other actor. */
+export function actorId(actor: Actor): number | null {
+  return actor.kind === 'operator' ? (actor.id ?? null) : null;
 }
 
 export const AUDIT_ENTITIES = [
@@ -63,6 +69,7 @@ export interface AuditEvent {
 export interface AuditEntry {
   readonly id: number;
   readonly actor: string;
+  readonly actorId: number | null;
   readonly action: string;
   readonly entity: string;
   readonly entityId: string;

@@ -233,6 +233,7 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     {
       id: 12,
       actor: 'key:ghk_live_3f6c',
+      actor_id: null,
       action: 'update',
       entity: 'custom-code',
       entity_id: '42:1234567890123',

@@ -4,7 +4,12 @@ import {
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
-import { OPERATOR_TEXT_MESSAGE, OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
+import {
+  NOT_BLANK_MESSAGE,
+  NOT_BLANK_PATTERN,
+  OPERATOR_TEXT_MESSAGE,
+  OPERATOR_TEXT_PATTERN,
+} from '../domain/operator-text.js';
 import { OPERATOR_NAME_MESSAGE, OPERATOR_NAME_PATTERN } from '../domain/operator.js';
 import { CURRENCY_PATTERN, PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 
@@ -22,6 +27,7 @@ const PATTERN_MESSAGES: Record<string, string> = {
   [PAGE_LIMIT_PATTERN]: 'must be an integer from 1 to 1000',
   [CURRENCY_PATTERN]: 'must be a three-letter currency code such as BRL',
   [OPERATOR_TEXT_PATTERN]: OPERATOR_TEXT_MESSAGE,
+  [NOT_BLANK_PATTERN]: NOT_BLANK_MESSAGE,
   [OPERATOR_NAME_PATTERN]: OPERATOR_NAME_MESSAGE,
 };
 
@@ -67,7 +73,8 @@ function describe(field: string, errors: SchemaError[], value: unknown): InputEr
     const [, message] = ranked.sort((a, b) => a[0] - b[0])[0] ?? [0, CUSTOM_CODE_MESSAGES.length];
     return new InputError('custom_code', message);
   }
-  const first = errors[0];
+  // An empty string breaks minLength and the not-blank pattern at once: too short is the plainer message.
+  const first = errors.find((error) => error.keyword === 'minLength') ?? errors[0];
   if (first?.keyword === 'required') return new InputError(field, 'is required');
   // A union of literals (an enumeration) fails once per literal: name them all.
   const allowed = errors

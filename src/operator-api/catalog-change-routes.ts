@@ -5,6 +5,7 @@ import { presentGym, presentPartner, presentProduct } from '../presenters/record
 import type { Services } from '../services/index.js';
 import { recordChangeRoute } from './record-routes.js';
 import { Gym, Name, OperatorText, Partner, Product, TimeZone } from './schemas.js';
+import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 const defined = <T extends object>(value: T) =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as {
@@ -55,7 +56,7 @@ export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services
     url: '/products/:product_id',
     summary: 'Change a product; a new price applies to validations from then on',
     body: Type.Object({
-      description: Type.Optional(OperatorText(500, 1)),
+      description: Type.Optional(OperatorText(TEXT_LIMITS.description)),
       payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
       currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
     }),

@@ -19,6 +19,7 @@ import {
   TimeZone,
   operatorErrorResponses,
 } from './schemas.js';
+import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** Partners, gyms and products. */
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -106,7 +107,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         params: Type.Object({ gym_id: IdString }),
         body: Type.Object({
           id: Type.Optional(Id),
-          description: OperatorText(500, 1),
+          description: OperatorText(TEXT_LIMITS.description),
           payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
           currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
         }),

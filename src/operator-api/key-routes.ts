@@ -6,6 +6,7 @@ import { actorOfRequest } from './authenticate.js';
 import { pageRoute, revokeRoute } from './record-routes.js';
 import { presentKey } from '../presenters/records.js';
 import { ApiKey, Id, IdString, IssuedApiKey, OperatorText, operatorErrorResponses } from './schemas.js';
+import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** API keys of a partner: issue (the secret shown once), list without secrets, revoke. */
 export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -18,7 +19,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
         summary: "Issue an API key for a partner's gyms",
         params: Type.Object({ partner_id: IdString }),
         body: Type.Object({
-          label: Type.Optional(Type.Union([OperatorText(200), Type.Null()])),
+          label: Type.Optional(Type.Union([OperatorText(TEXT_LIMITS.label), Type.Null()])),
           gym_ids: Type.Optional(Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()])),
           expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         }),

@@ -19,6 +19,10 @@ const AuditEntry = Type.Object({
   actor: Type.String({
     description: '`operator` (an environment admin token, the CLI), `operator:<name>` or `key:<prefix>`',
   }),
+  actor_id: Type.Union([Id, Type.Null()], {
+    description:
+      "The named operator's id: two operators of one name (a revoked one's name reused) are told apart by it; null for the others",
+  }),
   action: Type.String(),
   entity: Type.String(),
   entity_id: Type.String(),
@@ -78,6 +82,7 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         items: page.items.map((entry) => ({
           id: entry.id,
           actor: entry.actor,
+          actor_id: entry.actorId,
           action: entry.action,
           entity: entry.entity,
           entity_id: entry.entityId,

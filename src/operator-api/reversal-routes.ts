@@ -4,6 +4,7 @@ import { presentReversal } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { Id, IdString, OperatorText, operatorErrorResponses } from './schemas.js';
+import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 export const Reversal = Type.Object({
   id: Id,
@@ -28,7 +29,7 @@ export const reversalRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         summary: "Reverse a visit's transaction, wholly (by default) or in part",
         params: Type.Object({ transaction_id: IdString }),
         body: Type.Object({
-          reason: OperatorText(500, 1),
+          reason: OperatorText(TEXT_LIMITS.reason),
           amount_cents: Type.Optional(
             Type.Integer({
               minimum: 1,

@@ -6,7 +6,7 @@ import {
   POSITIVE_INT_PATTERN,
 } from '../domain/identifiers.js';
 import { errorResponses, MemberDetailsSchema } from '../http/schemas.js';
-import { OPERATOR_TEXT_PATTERN } from '../domain/operator-text.js';
+import { NOT_BLANK_PATTERN, OPERATOR_TEXT_PATTERN, TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
 export const IdString = Type.String({ pattern: POSITIVE_INT_PATTERN, description: 'A positive integer' });
@@ -102,7 +102,15 @@ export function ListOf(item: TSchema) {
 /** The error answers every operator route shares. */
 export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
 
-/** Operator-written text: a name (partner, gym), a product's description, a key's label. */
-export const OperatorText = (maxLength: number, minLength = 0) =>
-  Type.String({ minLength, maxLength, pattern: OPERATOR_TEXT_PATTERN });
-export const Name = OperatorText(200, 1);
+/**
+ * Operator-written text — a name (partner, gym), a product's description, a key's label, a reason, a reference —
+ * under the one free-text rule (src/domain/operator-text.ts): 1 to maxLength characters, no control character,
+ * not blank.
+ */
+export const OperatorText = (maxLength: number) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    allOf: [{ pattern: OPERATOR_TEXT_PATTERN }, { pattern: NOT_BLANK_PATTERN }],
+  });
+export const Name = OperatorText(TEXT_LIMITS.name);

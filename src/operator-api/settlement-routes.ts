@@ -9,6 +9,7 @@ import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
 import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
+import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const SettlementFields = {
@@ -104,7 +105,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
   recordChangeRoute(app, {
     url: '/settlements/:settlement_id/paid',
     summary: 'Mark a settlement paid, with the payment’s reference',
-    body: Type.Object({ reference: OperatorText(200, 1) }),
+    body: Type.Object({ reference: OperatorText(TEXT_LIMITS.reference) }),
     record: Settlement,
     change: async (id, actor, body) => presentSettlement(await settlements.pay(id, body.reference, actor)),
   });

@@ -13,7 +13,7 @@ import {
 } from '../store/access/api-key-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { assertOperatorText } from '../domain/operator-text.js';
+import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import { recordAudit } from '../store/access/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createKeyCache } from './key-cache.js';
@@ -57,7 +57,7 @@ export function createApiKeyService(
       input: IssueKeyInput = {},
       actor: Actor = OPERATOR,
     ): Promise<IssuedApiKey> {
-      assertOperatorText('label', input.label);
+      assertOperatorText('label', input.label, TEXT_LIMITS.label);
       return store.write(async (trx) => {
         const partner = await findPartner(trx, partnerId);
         if (partner === undefined) throw new EntityNotFoundError('partner');

@@ -1,7 +1,7 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import { EntityNotFoundError, InputError } from '../domain/errors.js';
-import { assertOperatorText } from '../domain/operator-text.js';
+import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import { parseTimeZone } from '../domain/time-zone.js';
 import { recordAudit } from '../store/access/audit-repository.js';
 import {
@@ -61,7 +61,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
 
   return {
     updatePartner(id: number, name: string, actor: Actor = OPERATOR): Promise<Partner> {
-      assertOperatorText('name', name);
+      assertOperatorText('name', name, TEXT_LIMITS.name);
       return audited(actor, { action: 'update', entity: 'partner', id, read: findPartner }, (trx) =>
         updatePartnerRow(trx, id, name),
       );
@@ -69,7 +69,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
 
     updateGym(id: number, change: GymChange, actor: Actor = OPERATOR): Promise<Gym> {
       assertSomething(change);
-      assertOperatorText('name', change.name);
+      assertOperatorText('name', change.name, TEXT_LIMITS.name);
       const timezone = change.timezone === undefined ? undefined : parseTimeZone('timezone', change.timezone);
       const row = {
         ...(change.name === undefined ? {} : { name: change.name }),
@@ -82,7 +82,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
 
     updateProduct(id: number, change: ProductChange, actor: Actor = OPERATOR): Promise<Product> {
       assertSomething(change);
-      assertOperatorText('description', change.description);
+      assertOperatorText('description', change.description, TEXT_LIMITS.description);
       const row = {
         ...(change.description === undefined ? {} : { description: change.description }),
         ...(change.payoutCents === undefined ? {} : { payout_cents: change.payoutCents }),

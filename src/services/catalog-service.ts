@@ -14,7 +14,7 @@ import {
 } from '../store/catalog/catalog-repository.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { assertOperatorText } from '../domain/operator-text.js';
+import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import { parseTimeZone } from '../domain/time-zone.js';
 import { recordAudit } from '../store/access/audit-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
@@ -50,7 +50,7 @@ export function createCatalogService(
 
     /** A sandbox partner's keys start ghk_test_, and its visits never count in payouts. */
     async createPartner(name: string, actor: Actor = OPERATOR, sandbox = false): Promise<Partner> {
-      assertOperatorText('name', name);
+      assertOperatorText('name', name, TEXT_LIMITS.name);
       return store.write(async (trx) => {
         const partner = await insertPartner(trx, name, clock.now(), sandbox);
         await recordAudit(
@@ -80,7 +80,7 @@ export function createCatalogService(
       input: { id?: number; partnerId: number; name: string; timezone?: string },
       actor: Actor = OPERATOR,
     ): Promise<Gym> {
-      assertOperatorText('name', input.name);
+      assertOperatorText('name', input.name, TEXT_LIMITS.name);
       const timezone = input.timezone === undefined ? null : parseTimeZone('timezone', input.timezone);
       const created = await store.write(async (trx) => {
         if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
@@ -108,7 +108,7 @@ export function createCatalogService(
     },
 
     async createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
-      assertOperatorText('description', input.description);
+      assertOperatorText('description', input.description, TEXT_LIMITS.description);
       return store.write(async (trx) => {
         if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
         await store.serialize(trx, 'products');

@@ -1,7 +1,7 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
-import { assertOperatorText } from '../domain/operator-text.js';
+import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import {
   toFeedPage,
   toPage,
@@ -72,9 +72,7 @@ export function createLedgerService({ store, clock }: ServiceDependencies) {
 
     /** Reverses a visit wholly (by default) or in part: a new entry, effective now. */
     reverse(input: ReversalInput, actor: Actor = OPERATOR): Promise<Reversal> {
-      assertOperatorText('reason', input.reason);
-      if (input.reason.length < 1 || input.reason.length > 500)
-        throw new InputError('reason', 'length must be between 1 and 500 characters');
+      assertOperatorText('reason', input.reason, TEXT_LIMITS.reason);
       return store.apply('reverse-transaction', {
         transactionId: input.transactionId,
         reason: input.reason,

@@ -46,7 +46,8 @@ const NAME = new RegExp(OPERATOR_NAME_PATTERN);
 
 /** How the audit log names a caller of the operator API. */
 export function actorOf(principal: OperatorPrincipal): Actor {
-  return principal.operator === undefined ? OPERATOR : { kind: 'operator', name: principal.operator.name };
+  const named = principal.operator;
+  return named === undefined ? OPERATOR : { kind: 'operator', name: named.name, id: named.id };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { actorName, OPERATOR, type Actor } from '../domain/audit.js';
-import { EntityNotFoundError, InputError } from '../domain/errors.js';
-import { assertOperatorText } from '../domain/operator-text.js';
+import { EntityNotFoundError } from '../domain/errors.js';
+import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import {
   assertClosablePeriod,
@@ -92,9 +92,7 @@ export function createSettlementService({ store, clock }: ServiceDependencies) {
 
     /** Marks a closed settlement paid with the payment's reference; the same reference again changes nothing. */
     async pay(id: number, reference: string, actor: Actor = OPERATOR): Promise<Settlement> {
-      assertOperatorText('reference', reference);
-      if (reference.length < 1 || reference.length > 200)
-        throw new InputError('reference', 'length must be between 1 and 200 characters');
+      assertOperatorText('reference', reference, TEXT_LIMITS.reference);
       await store.write(async (trx) => {
         const [current] = await listSettlements(trx, { ids: [id] }, ONE);
         if (current === undefined) throw new EntityNotFoundError('settlement');

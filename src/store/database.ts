@@ -152,6 +152,8 @@ export interface AuditLogTable {
   entity: string;
   entity_id: string;
   at: number;
+  /** The named operator's id (null for the environment's tokens, keys, gatehouse itself and older rows). */
+  actor_id: number | null;
 }
 
 export interface OperatorsTable {

@@ -70,6 +70,7 @@ async function auditedStory(t: TestApp) {
   ) => ({
     id,
     actor,
+    actor_id: null,
     action,
     entity,
     entity_id: String(entityId),
@@ -130,6 +131,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
       {
         id: before + 1,
         actor: `key:${key.prefix}`,
+        actor_id: null,
         action: 'create',
         entity: 'custom-code',
         entity_id,
@@ -138,6 +140,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
       {
         id: before + 2,
         actor: `key:${key.prefix}`,
+        actor_id: null,
         action: 'update',
         entity: 'custom-code',
         entity_id,

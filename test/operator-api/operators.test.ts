@@ -170,6 +170,36 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
     });
   });
 
+  test("when a revoked operator's name is given to a new one, then the audit log tells the two apart by id, each with its name at the time", async () => {
+    const t = app();
+    const oldAna = await createOperator(t, { name: 'ana', role: 'support' });
+    const first = await as(t, oldAna.token, 'POST', '/partners', { name: 'Old Ana Gym' });
+    expect((await op.admin(t, 'DELETE', `/operators/${oldAna.id}`)).statusCode).toBe(204);
+    const newAna = await createOperator(t, { name: 'ana', role: 'admin' });
+
+    const second = await as(t, newAna.token, 'POST', '/partners', { name: 'New Ana Gym' });
+
+    const ids = [first, second].map((response) => String(response.json<{ id: number }>().id));
+    expect(newAna.id).not.toBe(oldAna.id);
+    const audit = await op.admin(t, 'GET', '/audit?entity=partner');
+    const entries = audit.json<{ items: Record<string, unknown>[] }>().items.slice(-2);
+    expect(entries.map(({ actor, actor_id, entity_id }) => ({ actor, actor_id, entity_id }))).toEqual([
+      { actor: 'operator:ana', actor_id: oldAna.id, entity_id: ids[0] },
+      { actor: 'operator:ana', actor_id: newAna.id, entity_id: ids[1] },
+    ]);
+    const rows = await t.store.db
+      .selectFrom('audit_log')
+      .select(['actor', 'actor_id'])
+      .where('entity', '=', 'operator')
+      .orderBy('id')
+      .execute();
+    expect(rows.slice(-3)).toEqual([
+      { actor: 'operator', actor_id: null },
+      { actor: 'operator', actor_id: null },
+      { actor: 'operator', actor_id: null },
+    ]);
+  });
+
   test("when the member app looks a member's code up, then the audit log records who read it", async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);

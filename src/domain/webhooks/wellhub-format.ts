@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { EventType } from '../events.js';
 import { InputError } from '../errors.js';
+import { assertOperatorText } from '../operator-text.js';
 import { MEMBER_FIELDS } from '../member-details.js';
 
 /**
@@ -17,9 +18,10 @@ export const WELLHUB_SIGNATURE_HEADER = 'X-Gympass-Signature';
 /** A Wellhub endpoint's secret: the partner's own, as Wellhub's partners provide it. */
 export function checkWellhubSecret(secret: string | undefined): string {
   if (secret === undefined) throw new InputError('secret', 'is required for the wellhub format');
-  if (secret.length > WELLHUB_SECRET_MAX_LENGTH) {
+  if ([...secret].length > WELLHUB_SECRET_MAX_LENGTH) {
     throw new InputError('secret', `must be at most ${WELLHUB_SECRET_MAX_LENGTH} characters`);
   }
+  assertOperatorText('secret', secret, WELLHUB_SECRET_MAX_LENGTH);
   return secret;
 }
 

@@ -28,6 +28,7 @@ export async function listAudit(db: Db, filter: AuditFilter, page: PageRequest):
   return rows.map((row) => ({
     id: row.id,
     actor: row.actor,
+    actorId: row.actor_id,
     action: row.action,
     entity: row.entity,
     entityId: row.entity_id,

@@ -42,6 +42,7 @@ const EVENT_COLUMNS: Columns<NewEventRow> = {
 };
 const AUDIT_COLUMNS: Columns<NewAuditRow> = {
   actor: 'text',
+  actor_id: 'bigint',
   action: 'text',
   entity: 'text',
   entity_id: 'text',

@@ -1,4 +1,4 @@
-import { actorName, type AuditEvent } from '../../domain/audit.js';
+import { actorId, actorName, type AuditEvent } from '../../domain/audit.js';
 import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import type { Checkin, LedgerTransaction } from '../../domain/entities.js';
 import { newEventId, type NewEvent } from '../../domain/events.js';
@@ -114,6 +114,7 @@ export function auditRow(entry: AuditEvent, at: number) {
     entity: entry.entity,
     entity_id: String(entry.entityId),
     at,
+    actor_id: actorId(entry.actor),
   } satisfies Omit<AuditLogTable, 'id'>;
 }
 

@@ -86,11 +86,19 @@ describe('gatehouse demo', () => {
 
   test('prints one curl line whose key and check-in validate to the documented 200; run again, a fresh pair that validates too', async () => {
     const url = `sqlite:${join(tempDir(), 'demo.db')}`;
-    // A database the user named: `demo` seeds it because it was asked to (serve never would).
+    // A database the user named: `demo` refuses it, and seeds it only when forced (serve never would).
     const cli = cliOn(url);
     expectSuccess(await cli(['migrate']));
+    const refused = await cli(['demo']);
+    expect(refused).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `gatehouse: demo writes a live demo partner with a working key: refused on ${url}, which is not the ` +
+        'default database (unset GATEHOUSE_DATABASE_URL, or pass --force)\n',
+    });
 
-    const first = expectSuccess(await cli(['demo'], { GATEHOUSE_PORT: '9123' }));
+    const first = expectSuccess(await cli(['demo', '--force'], { GATEHOUSE_PORT: '9123' }));
 
     const demo = parseCurlLine(first.stdout);
     expect(demo).toEqual({
@@ -122,7 +130,7 @@ describe('gatehouse demo', () => {
 
     // Run again, as the README suggests for "a fresh demo key and check-in": the demo member has used today's
     // visit, yet the new line validates too, on the same partner, gym and product.
-    const second = parseCurlLine(expectSuccess(await cli(['demo'])).stdout);
+    const second = parseCurlLine(expectSuccess(await cli(['demo', '--force'])).stdout);
 
     expect(second.baseUrl).toBe('http://127.0.0.1:8080');
     expect(second.key).not.toBe(demo.key);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +14,7 @@ import {
   tableOf,
   useTempDir,
 } from '../../fixtures/processes/cli.js';
+import { migrations } from '../../../src/store/migrations/index.js';
 
 const tempDir = useTempDir();
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
@@ -20,9 +22,29 @@ const { version } = JSON.parse(readFileSync(new URL('../../../package.json', imp
 };
 
 describe('the CLI explains itself', () => {
-  test('when asked for --version, then it prints the version of package.json and exits 0', async () => {
-    expect(await gatehouse(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect(await gatehouse(['-V'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  test('when asked for --version, then it prints the version of package.json, the commit and the newest migration, and exits 0', async () => {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim();
+    const newest = Object.keys(migrations).at(-1) ?? '';
+    const line = `${version} (commit ${commit}, migration ${newest})\n`;
+
+    expect(await gatehouse(['--version'])).toEqual({ code: 0, stdout: line, stderr: '' });
+    expect(await gatehouse(['-V'])).toEqual({ code: 0, stdout: line, stderr: '' });
+    expect(newest).toMatch(/^\d{4}-/);
+  });
+
+  test('when GATEHOUSE_* variables that are no setting are set, then one warning line names them, with the setting each likely meant', async () => {
+    const result = await gatehouse(['partner', 'list'], {
+      GATEHOUSE_DATABSE_URL: `sqlite:${join(tempDir(), 'typo.db')}`,
+      GATEHOUSE_PROT: '9000',
+      GATEHOUSE_NOTHING_LIKE_IT: '1',
+    });
+
+    const [first, ...rest] = result.stderr.split('\n');
+    expect(first).toBe(
+      'gatehouse: warning: unknown settings ignored: GATEHOUSE_DATABSE_URL (did you mean GATEHOUSE_DATABASE_URL?), ' +
+        'GATEHOUSE_NOTHING_LIKE_IT, GATEHOUSE_PROT (did you mean GATEHOUSE_PORT?)',
+    );
+    expect(rest.join('\n')).not.toContain('warning');
   });
 
   test.for([
