@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { StreamCredential } from '../domain/event-streams.js';
+import type { MemberDetailsView } from '../domain/member-details.js';
 import { presentEvent } from '../presenters/event.js';
 import type { EventSelector } from '../services/event-feed.js';
 import type { EventStream } from '../services/event-streams.js';
@@ -19,6 +20,8 @@ export interface StreamSubscriber {
   /** The stream lives as long as this credential, and counts against its quota. */
   readonly credential: StreamCredential;
   readonly selector: EventSelector;
+  /** How the subscriber sees members' details in events' data (an operator's role may mask them); default full. */
+  readonly memberDetails?: MemberDetailsView;
 }
 
 /** What one API's stream route says of itself; everything else is the same for both. */
@@ -32,6 +35,8 @@ export interface EventStreamRouteOptions<Query extends TObject> {
   readonly errors: Record<number, TSchema>;
   /** The caller (its authentication hook ran first) and the filters it asked for, as a subscriber. */
   subscriber(request: FastifyRequest, filters: Static<Query>): StreamSubscriber;
+  /** Called once the stream is open (the operator API audits a stream that shows members' details in full). */
+  opened?(request: FastifyRequest, services: Services, subscriber: StreamSubscriber): Promise<void>;
 }
 
 /**
@@ -41,12 +46,16 @@ export interface EventStreamRouteOptions<Query extends TObject> {
 export function eventStreamRoute<Query extends TObject>(
   options: EventStreamRouteOptions<Query>,
 ): FastifyPluginAsyncTypebox<{ services: Services }> {
-  const messagesOf = async function* (stream: EventStream) {
+  const messagesOf = async function* (stream: EventStream, view: MemberDetailsView) {
     const events = stream.events();
     for (;;) {
       const next = await events.next();
       if (next.done === true) return next.value;
-      yield next.value.map((event) => ({ id: event.position, event: event.type, data: presentEvent(event) }));
+      yield next.value.map((event) => ({
+        id: event.position,
+        event: event.type,
+        data: presentEvent(event, view),
+      }));
     }
   };
   return async (app, { services }) => {
@@ -62,11 +71,18 @@ export function eventStreamRoute<Query extends TObject>(
       },
       async (request, reply) => {
         const after = streamStart(request);
-        const { credential, selector } = options.subscriber(request, request.query as Static<Query>);
+        const subscriber = options.subscriber(request, request.query as Static<Query>);
+        const { credential, selector } = subscriber;
         const stream = await services.eventStreams.open({ credential, selector, after });
+        try {
+          await options.opened?.(request, services, subscriber);
+        } catch (error) {
+          stream.close();
+          throw error;
+        }
         return sendEventStream(reply, {
           start: { id: stream.after, event: 'ready', data: { after: stream.after } },
-          messages: () => messagesOf(stream),
+          messages: () => messagesOf(stream, subscriber.memberDetails ?? 'full'),
           close: () => stream.close(),
         });
       },

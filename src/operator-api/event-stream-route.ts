@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import { eventStreamRoute as sharedStreamRoute } from '../http/event-stream-route.js';
-import { principalOf } from './authenticate.js';
+import { actorOfRequest, principalOf } from './authenticate.js';
+import { memberDetailsView } from './member-details-view.js';
 import { EventType } from './event-routes.js';
 import { IdString, operatorErrorResponses } from './schemas.js';
 
@@ -28,6 +29,12 @@ export const eventStreamRoute = sharedStreamRoute({
         ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
         ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
       },
+      memberDetails: memberDetailsView(request),
     };
+  },
+  // A stream that will show members' details in full is one read of them: audited once, as it opens.
+  opened: async (request, services, subscriber) => {
+    if (subscriber.memberDetails !== 'full') return;
+    await services.members.recordDetailsRead(actorOfRequest(request), 'GET /admin/v1/events/stream');
   },
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { openStream } from '../fixtures/event-stream-reader.js';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
@@ -115,4 +116,41 @@ describe.each(dialects)("members' details by role (%s)", (dialect) => {
     expect(listed.statusCode).toBe(200);
     expect(await detailReads(t)).toEqual(before);
   });
+
+  test.each([
+    ['readonly', MASKED, 0],
+    ['support', ANA, 1],
+  ])(
+    'when %s opens the operator event stream, then the member details in its events are shown so, and a full read is audited once as it opens',
+    async (role, shown, audited) => {
+      const t = app();
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const n = await op.arrangeNetwork(t);
+      const token = await tokenOf(t, role);
+      const before = (await detailReads(t)).length;
+      const stream = await openStream(t, '/admin/v1/events/stream', { authorization: `Bearer ${token}` });
+      try {
+        expect(stream.status).toBe(200);
+        const [ready] = await stream.next(1);
+        expect(ready?.event).toBe('ready');
+
+        await op.admin(t, 'POST', '/checkins', {
+          platform_id: platformId(),
+          gym_id: n.gym.id,
+          product_id: n.product.id,
+          member: ANA,
+        });
+
+        const [created] = await stream.next(1);
+        expect(created?.event).toBe('checkin.created');
+        expect((created?.data as { data: { member: unknown } }).data.member).toEqual(shown);
+        const reads = (await detailReads(t)).slice(before);
+        expect(reads.map((read) => read.entity_id)).toEqual(
+          audited === 1 ? ['GET /admin/v1/events/stream'] : [],
+        );
+      } finally {
+        await stream.close();
+      }
+    },
+  );
 });
