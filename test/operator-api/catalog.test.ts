@@ -26,6 +26,9 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       created_at: op.T0_MS,
       offboarded_at: null,
       sandbox: 0,
+      // The compatibility profile: off, the spec's answers.
+      cancelled_spelling: 'cancelled',
+      gym_from_key: 0,
     });
   });
 
