@@ -88,7 +88,7 @@ export function checkinEventData(
   const checkedInAt = formatInstant(checkin.checkedInAt);
   const expiresAt = formatInstant(checkin.expiresAt);
   const member = checkin.member === undefined ? {} : { member: checkin.member };
-  const created = {
+  const data: Record<string, unknown> = {
     checkin_id: checkin.id,
     platform_id: checkin.platformId,
     gym_id: checkin.gymId,
@@ -98,14 +98,14 @@ export function checkinEventData(
     expires_at: expiresAt,
     ...member,
   };
-  if (validation === undefined) return created;
-  return {
-    ...created,
-    transaction_id: validation.transactionId,
-    validated_at: formatInstant(validation.validatedAt),
-    payout_cents: validation.payoutCents,
-    currency: validation.currency,
-  };
+  if (validation === undefined) return data;
+  // Added in place, not spread into a new literal: V8 clones such a literal through a map it does not cache, about
+  // 8 µs a validation (bench/, the SQLite validation ratio).
+  data.transaction_id = validation.transactionId;
+  data.validated_at = formatInstant(validation.validatedAt);
+  data.payout_cents = validation.payoutCents;
+  data.currency = validation.currency;
+  return data;
 }
 
 /** custom_code.* events name the member and gym, never the code itself. */

@@ -60,8 +60,10 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   /** An insert of a row built in src/store/changes/rows.ts. */
   function insert<T extends NewRowTable>(table: T) {
     const { text, values } = positionalInsert(table);
-    const statement = lazy<[unknown[]]>(text);
-    return (row: Parameters<typeof values>[0]) => statement().run(values(row));
+    const statement = lazy<unknown[]>(text);
+    // Spread, not passed as one array: better-sqlite3 reads an array's items one by one through V8's API, about
+    // 1 µs more an insert (callgrind: 3,300 instructions of a 9-column insert).
+    return (row: Parameters<typeof values>[0]) => statement().run(...values(row));
   }
   const insertCheckin = insert('checkins');
   const insertTransaction = insert('transactions');
