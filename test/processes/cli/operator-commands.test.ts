@@ -103,6 +103,8 @@ describe('the operator side, through `gatehouse` processes', () => {
         created_at: Date.parse(partner.created_at),
         offboarded_at: null,
         sandbox: 0,
+        cancelled_spelling: 'cancelled',
+        gym_from_key: 0,
       },
     ]);
 

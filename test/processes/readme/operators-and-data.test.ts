@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { NEWEST_MIGRATION } from '../../../src/services/release.js';
 import { VERSION } from '../../../src/version.js';
 import { arrangePartner } from '../../fixtures/factories.js';
 import { adminQuery, PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
@@ -134,7 +135,12 @@ describe('README "Operators and roles", "Members\' data" and "Backups and upgrad
       30_000,
     );
     const shown = await session.run(pasted(version));
-    expect(shown.stdout).toBe(`${VERSION}\n{"status":"ok","version":"${VERSION}"}`);
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `^${VERSION.replaceAll('.', '\\.')} \\(commit ([0-9a-f]{12}|unknown), migration ${NEWEST_MIGRATION}\\)\\n` +
+          `\\{"status":"ok","version":"${VERSION.replaceAll('.', '\\.')}"\\}$`,
+      ),
+    );
   });
 });
 
