@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
+import { NEWEST_MIGRATION } from '../../../src/services/release.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,7 +18,16 @@ describe('./gatehouse, the command the README runs', () => {
   test('when it is run by its path from another directory, then it runs the build beside it', async () => {
     const result = await run(join(REPO_ROOT, 'gatehouse'), ['--version'], { cwd: elsewhere });
 
-    expect(result).toEqual({ stdout: `${version}\n`, stderr: '' });
+    // The version, the commit (git's: the repository is found from the script's own directory) and the newest
+    // migration of the build.
+    expect(result).toEqual({
+      stdout: expect.stringMatching(
+        new RegExp(
+          `^${version.replaceAll('.', '\\.')} \\(commit [0-9a-f]{12}, migration ${NEWEST_MIGRATION}\\)\\n$`,
+        ),
+      ) as unknown,
+      stderr: '',
+    });
   });
 
   test('when there is no build beside it, then it says how to make one, and runs nothing else', async () => {
