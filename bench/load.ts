@@ -64,12 +64,21 @@ const creation: Request = {
 };
 
 const start = Date.now();
-const result = await autocannon({
-  url,
-  connections: Number(connections),
-  ...(Number(amount) > 0 ? { amount: Number(amount) } : { duration: Number(seconds) }),
-  ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
-  requests: [mode === 'create' ? creation : validation],
+let last = start;
+const result = await new Promise<autocannon.Result>((resolve, reject) => {
+  const running = autocannon(
+    {
+      url,
+      connections: Number(connections),
+      ...(Number(amount) > 0 ? { amount: Number(amount) } : { duration: Number(seconds) }),
+      ...(Number(rate) > 0 ? { overallRate: Number(rate) } : {}),
+      requests: [mode === 'create' ? creation : validation],
+    },
+    (error: Error | null | undefined, done) =>
+      error === null || error === undefined ? resolve(done) : reject(error),
+  );
+  // autocannon ends a run of a given amount on its next whole-second tick: the end is the last answer's arrival.
+  running.on('response', () => (last = Date.now()));
 });
 
 process.stdout.write(
@@ -86,6 +95,6 @@ process.stdout.write(
     statusCodes: result.statusCodeStats,
     used: next - Number(first),
     start,
-    end: Date.now(),
+    end: last,
   }) + '\n',
 );

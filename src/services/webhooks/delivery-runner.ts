@@ -13,12 +13,15 @@ import {
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import { fairShare } from '../../domain/webhooks/fair-share.js';
-import { createAttemptRecorder } from './attempt-recorder.js';
+import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
-import { dispatchBatch } from './dispatcher.js';
+import { DISPATCH_BATCH, dispatchInTransaction, mayHaveEvents, type Dispatched } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
+
+/** How long a busy runner lets wake-ups gather before it looks again. */
+const GATHER_MS = 5;
 
 /** Where the runner reports what no request is waiting for (the app's logger). */
 export interface RunnerLog {
@@ -72,7 +75,13 @@ export function createDeliveryRunner(options: RunnerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let again = false;
-  const recorder = createAttemptRecorder(store, options.endpoints);
+  let gathering = false;
+  // Finished attempts are written by the next round while the loop runs (it wakes for them), alone otherwise.
+  const recorder = createAttemptRecorder(store, options.endpoints, () => {
+    if (!running) return false;
+    wake();
+    return true;
+  });
   const failures = createFailureLog(store, log);
 
   const count = (map: Map<number, number>, key: number, by: number) => {
@@ -119,10 +128,15 @@ export function createDeliveryRunner(options: RunnerOptions) {
     }
   }
 
+  /** Counts a claimed delivery in (or out of) the attempts in flight, by endpoint, partner and in all. */
+  function hold(claim: ClaimedDelivery, by: 1 | -1): void {
+    count(byEndpoint, claim.endpointId, by);
+    count(byPartner, claim.partnerId, by);
+    total += by;
+  }
+
+  /** Sends a claimed delivery already counted in flight (see `hold`). */
   function launch(claim: ClaimedDelivery, event?: LoggedEvent): void {
-    count(byEndpoint, claim.endpointId, 1);
-    count(byPartner, claim.partnerId, 1);
-    total += 1;
     const done = attempt(claim, event)
       .catch((error: unknown) => {
         options.observer?.attempt('error', 0);
@@ -132,11 +146,10 @@ export function createDeliveryRunner(options: RunnerOptions) {
         );
       })
       .finally(() => {
-        count(byEndpoint, claim.endpointId, -1);
-        count(byPartner, claim.partnerId, -1);
-        total -= 1;
+        hold(claim, -1);
         attempts.delete(done);
-        wake();
+        // Refilled in bulk once half the room is free: one claim then takes many, rather than a claim per attempt.
+        if (total <= caps.total / 2) wake();
       });
     attempts.add(done);
   }
@@ -156,26 +169,70 @@ export function createDeliveryRunner(options: RunnerOptions) {
     return chosen.length === 0 ? [] : claimDeliveries(trx, chosen, now);
   }
 
-  async function tick(): Promise<void> {
-    while (running) {
-      const dispatched = await dispatchBatch(store, clock, claim);
-      for (const claimed of dispatched.claimed) launch(claimed, dispatched.events.get(claimed.eventPosition));
-      if (dispatched.read === 0) break;
+  /**
+   * One round, in one write transaction: the attempts that finished are recorded, new events fanned out (with the
+   * fresh deliveries this process may send claimed at once), and the other due deliveries claimed while there is
+   * room. A busy process thus commits once per round, not once per event, attempt or claim. What it claimed is
+   * sent after the commit.
+   */
+  async function round(): Promise<'now' | 'soon' | 'done'> {
+    const events = await mayHaveEvents(store);
+    const due = total < caps.total && (await hasDueDeliveries(store.db, clock.now()));
+    if (!recorder.queued && !events && !due) return 'done';
+    const claimed: ClaimedDelivery[] = [];
+    const take = async (trx: StoreTransaction, fromId?: number) => {
+      const taken = await claim(trx, fromId);
+      taken.forEach((delivery) => hold(delivery, 1));
+      claimed.push(...taken);
+      return taken;
+    };
+    let recorded: RecordedBatch | undefined;
+    let dispatched: Dispatched;
+    try {
+      dispatched = await store.write(async (trx) => {
+        recorded = await recorder.writeQueued(trx);
+        const fresh = events ? await dispatchInTransaction(trx, store.dialect, clock, take) : undefined;
+        // Again while it claims anything: an endpoint or partner at its cap is passed over by the next claim.
+        if (due && total < caps.total) await take(trx);
+        return fresh ?? { read: 0, events: new Map(), claimed: [] };
+      });
+    } catch (error) {
+      claimed.forEach((delivery) => hold(delivery, -1));
+      recorded?.failed(error);
+      throw error;
     }
-    // Again while it claims anything: an endpoint or partner that reached its cap is passed over by the next round.
-    while (running && total < caps.total && (await hasDueDeliveries(store.db, clock.now()))) {
-      const claimed = await store.write((trx) => claim(trx));
-      if (claimed.length === 0) break;
-      claimed.forEach((delivery) => launch(delivery));
-    }
+    recorded?.committed();
+    for (const delivery of claimed) launch(delivery, dispatched.events.get(delivery.eventPosition));
+    if (dispatched.read >= DISPATCH_BATCH) return 'now';
+    return claimed.length > 0 && total < caps.total ? 'soon' : 'done';
   }
 
+  /** Rounds at once while the log holds more than a dispatch reads; a round that claimed and left room, soon again. */
+  async function tick(): Promise<void> {
+    let next: Awaited<ReturnType<typeof round>> = 'now';
+    while (running && next === 'now') next = await round();
+    if (next === 'soon') again = true;
+  }
+
+  /**
+   * Asks for a round soon: what asks meanwhile (commits, finished attempts) is looked at together a moment later, so
+   * a busy process dispatches, claims and records in batches rather than once per event or attempt.
+   */
   function wake(): void {
     if (!running) return;
     if (ticking !== undefined) {
       again = true;
       return;
     }
+    if (gathering) return;
+    gathering = true;
+    clearTimeout(timer);
+    timer = setTimeout(run, GATHER_MS);
+  }
+
+  function run(): void {
+    gathering = false;
+    if (!running || ticking !== undefined) return;
     clearTimeout(timer);
     ticking = tick()
       .catch((error: unknown) => log.warn({ error: (error as Error).message }, 'webhook delivery loop'))
@@ -185,7 +242,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
         if (again) {
           again = false;
           wake();
-        } else timer = setTimeout(wake, pollMs);
+        } else timer = setTimeout(run, pollMs);
       });
   }
 
@@ -193,7 +250,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
     start(): void {
       if (running) return;
       running = true;
-      wake();
+      run();
     },
     /** Ask for a look now (after a commit that appended events, or a retry). */
     wake,
@@ -201,9 +258,12 @@ export function createDeliveryRunner(options: RunnerOptions) {
     async stop(): Promise<void> {
       running = false;
       clearTimeout(timer);
+      gathering = false;
       await ticking;
+      // Attempts that finished since the last round are written now; those finishing later write alone.
+      const flushed = recorder.flush();
       abort.abort();
-      await Promise.all([...attempts]);
+      await Promise.all([...attempts, flushed]);
       sender.close();
     },
   };

@@ -3,7 +3,10 @@ import type { Clock } from '../../domain/clock.js';
 import type { LoggedEvent } from '../../domain/events.js';
 import type { Store, StoreTransaction } from '../../store/store.js';
 import type { ClaimedDelivery } from '../../store/webhooks/webhook-claim-repository.js';
-import { allEndpoints } from '../../store/webhooks/webhook-endpoint-repository.js';
+import {
+  dispatchTargets,
+  earliestEndpointPosition,
+} from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
   hasEventsAfter,
@@ -13,7 +16,8 @@ import {
   type NewDelivery,
 } from '../../store/webhooks/webhook-dispatch-repository.js';
 
-const BATCH = 1000;
+/** The most events one dispatch reads. */
+export const DISPATCH_BATCH = 1000;
 
 /** In the dispatch's transaction: claims what it may of the deliveries it just wrote (from `fromId` on). */
 export type ClaimFresh = (trx: StoreTransaction, fromId: number) => Promise<ClaimedDelivery[]>;
@@ -49,33 +53,47 @@ export async function dispatchBatch(
   clock: Clock,
   claimFresh?: ClaimFresh,
 ): Promise<Dispatched> {
-  const after = firstWanted(await readDispatchCursor(store.db), await allEndpoints(store.db));
-  if (after === undefined || !(await hasEventsAfter(store.db, after))) return NOTHING;
-  return store.write(async (trx) => {
-    const cursor = await lockDispatchCursor(trx, store.dialect);
-    const endpoints = await allEndpoints(trx);
-    const start = firstWanted(cursor, endpoints);
-    if (start === undefined) return NOTHING;
-    const events = await eventsAfter(trx, start, BATCH);
-    const last = events.at(-1);
-    if (last === undefined) return NOTHING;
-    const enabled = endpoints.filter((endpoint) => endpoint.status === 'enabled');
-    const deliveries: NewDelivery[] = [];
-    for (const event of events) {
-      for (const endpoint of enabled) {
-        if (event.position > endpoint.fromPosition && endpointWants(endpoint, event)) {
-          deliveries.push({ endpointId: endpoint.id, event, memberKey: memberKey(event) });
-        }
+  if (!(await mayHaveEvents(store))) return NOTHING;
+  return store.write((trx) => dispatchInTransaction(trx, store.dialect, clock, claimFresh));
+}
+
+/** Whether a dispatch may find work: a cheap look before a write transaction (none without endpoints). */
+export async function mayHaveEvents(store: Store): Promise<boolean> {
+  const earliest = await earliestEndpointPosition(store.db);
+  if (earliest === undefined) return false;
+  return hasEventsAfter(store.db, Math.max(await readDispatchCursor(store.db), earliest));
+}
+
+/** One dispatch, in the caller's write transaction (see dispatchBatch). */
+export async function dispatchInTransaction(
+  trx: StoreTransaction,
+  dialect: Store['dialect'],
+  clock: Clock,
+  claimFresh?: ClaimFresh,
+): Promise<Dispatched> {
+  const cursor = await lockDispatchCursor(trx, dialect);
+  const endpoints = await dispatchTargets(trx);
+  const start = firstWanted(cursor, endpoints);
+  if (start === undefined) return NOTHING;
+  const events = await eventsAfter(trx, start, DISPATCH_BATCH);
+  const last = events.at(-1);
+  if (last === undefined) return NOTHING;
+  const enabled = endpoints.filter((endpoint) => endpoint.status === 'enabled');
+  const deliveries: NewDelivery[] = [];
+  for (const event of events) {
+    for (const endpoint of enabled) {
+      if (event.position > endpoint.fromPosition && endpointWants(endpoint, event)) {
+        deliveries.push({ endpointId: endpoint.id, event, memberKey: memberKey(event) });
       }
     }
-    const fromId = await recordDispatch(trx, deliveries, last.position, clock.now());
-    const claimed = fromId === undefined || claimFresh === undefined ? [] : await claimFresh(trx, fromId);
-    return {
-      read: events.length,
-      events: new Map(events.map((event) => [event.position, event])),
-      claimed,
-    };
-  });
+  }
+  const fromId = await recordDispatch(trx, deliveries, last.position, clock.now());
+  const claimed = fromId === undefined || claimFresh === undefined ? [] : await claimFresh(trx, fromId);
+  return {
+    read: events.length,
+    events: new Map(events.map((event) => [event.position, event])),
+    claimed,
+  };
 }
 
 /** Dispatches one batch without sending anything itself; returns how many events it read. */

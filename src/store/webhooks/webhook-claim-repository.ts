@@ -167,30 +167,39 @@ function whileClaimed(db: Db, claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'
     .where('claimed_until', '=', claim.claimedUntil);
 }
 
+/** One attempt to record: the claim it was made under and what it leaves the delivery. */
+export interface AttemptToRecord {
+  readonly claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>;
+  readonly record: AttemptRecord;
+  readonly at: number;
+}
+
 /**
- * Records an attempt, only while the claim is still this process's (a claim taken over after its lease ran out
- * is the other process's to record). Returns whether it was recorded.
+ * Records attempts, each only while its claim is still this process's (a claim taken over after its lease ran out
+ * is the other process's to record), in one statement per 500 (an update joined to the list of their values).
+ * Returns the ids of the deliveries recorded.
  */
-export async function recordAttempt(
-  db: Db,
-  claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>,
-  record: AttemptRecord,
-  now: number,
-): Promise<boolean> {
-  const result = await whileClaimed(db, claim)
-    .set((eb) => ({
-      status: record.status,
-      attempts: eb('attempts', '+', 1),
-      round_failures: record.roundFailures,
-      next_attempt_at: record.nextAttemptAt,
-      last_status_code: record.lastStatusCode,
-      last_error: record.lastError,
-      last_attempt_at: now,
-      delivered_at: record.deliveredAt,
-      claimed_until: null,
-    }))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export async function recordAttempts(db: Db, attempts: readonly AttemptToRecord[]): Promise<Set<number>> {
+  const recorded = new Set<number>();
+  for (let start = 0; start < attempts.length; start += 500) {
+    const values = attempts.slice(start, start + 500).map(
+      ({ claim, record, at }) =>
+        sql`(cast(${claim.id} as bigint), cast(${claim.claimedUntil} as bigint), cast(${record.status} as text),
+          cast(${record.roundFailures} as integer), cast(${record.nextAttemptAt} as bigint),
+          cast(${record.lastStatusCode} as integer), cast(${record.lastError} as text), cast(${at} as bigint),
+          cast(${record.deliveredAt} as bigint))`,
+    );
+    // VALUES names its columns column1, column2, … on both dialects.
+    const { rows } = await sql<{ id: number | string }>`
+      update webhook_deliveries set status = v.column3, attempts = attempts + 1, round_failures = v.column4,
+        next_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, last_attempt_at = v.column8,
+        delivered_at = v.column9, claimed_until = null
+      from (values ${sql.join(values)}) as v
+      where webhook_deliveries.id = v.column1 and webhook_deliveries.claimed_until = v.column2
+      returning webhook_deliveries.id`.execute(db);
+    for (const row of rows) recorded.add(Number(row.id));
+  }
+  return recorded;
 }
 
 /** Gives a claim back without an attempt counted (the process is stopping): it is due again at once. */
@@ -201,16 +210,22 @@ export async function releaseClaim(
   await whileClaimed(db, claim).set({ claimed_until: null }).execute();
 }
 
-/** After an attempt: a success clears the endpoint's run of failures, a failure starts one if none is running. */
-export async function noteEndpointHealth(
-  db: Db,
-  endpointId: number,
-  healthy: boolean,
-  now: number,
-): Promise<void> {
+/** After attempts: a success clears the endpoint's run of failures (only rows that had one are written). */
+export async function noteEndpointsHealthy(db: Db, endpointIds: readonly number[]): Promise<void> {
+  if (endpointIds.length === 0) return;
   await db
     .updateTable('webhook_endpoints')
-    .set((eb) => ({ failing_since: healthy ? null : eb.fn.coalesce('failing_since', sql.lit(now)) }))
+    .set({ failing_since: null })
+    .where('id', 'in', endpointIds)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/** After a failed attempt: it starts the endpoint's run of failures if none is running. */
+export async function noteEndpointFailing(db: Db, endpointId: number, now: number): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql.lit(now)) }))
     .where('id', '=', endpointId)
     .execute();
 }

@@ -77,10 +77,50 @@ export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number)
   return toEndpoint(row);
 }
 
-/** Every endpoint of every partner: the dispatcher matches events against them. */
-export async function allEndpoints(db: Db): Promise<(WebhookEndpoint & { fromPosition: number })[]> {
-  const rows = await db.selectFrom('webhook_endpoints').selectAll().execute();
-  return rows.map((row) => ({ ...toEndpoint(row), fromPosition: row.from_position }));
+/** What the dispatcher matches an event against: whose endpoint, which events and gyms, and since when. */
+export type DispatchTarget = Pick<
+  WebhookEndpoint,
+  'id' | 'partnerId' | 'eventTypes' | 'gymIds' | 'status'
+> & {
+  readonly fromPosition: number;
+};
+
+/** The lists as stored, parsed once: the dispatcher reads every endpoint on each of its rounds. */
+const parsedLists = new Map<string, readonly unknown[]>();
+function cachedList<T>(text: string | null): T[] | null {
+  if (text === null) return null;
+  let list = parsedLists.get(text);
+  if (list === undefined) {
+    if (parsedLists.size >= 10_000) parsedLists.clear();
+    list = Object.freeze(parseList<unknown>(text) ?? []);
+    parsedLists.set(text, list);
+  }
+  return list as T[];
+}
+
+/** The earliest place in the log any endpoint hears from; none without endpoints. */
+export async function earliestEndpointPosition(db: Db): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.min('from_position').as('first'))
+    .executeTakeFirst();
+  return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+}
+
+/** Every endpoint of every partner, as the dispatcher matches events against them (only the columns it needs). */
+export async function dispatchTargets(db: Db): Promise<DispatchTarget[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'partner_id', 'event_types', 'gym_ids', 'status', 'from_position'])
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    partnerId: row.partner_id,
+    eventTypes: cachedList<EventType>(row.event_types),
+    gymIds: cachedList<number>(row.gym_ids),
+    status: row.status as EndpointStatus,
+    fromPosition: row.from_position,
+  }));
 }
 
 export async function listPartnerEndpoints(
