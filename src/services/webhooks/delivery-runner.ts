@@ -3,25 +3,31 @@ import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attemp
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
 import type { LoggedEvent } from '../../domain/events.js';
-import { findEvent } from '../../store/events/event-repository.js';
+import { findEvents } from '../../store/events/event-repository.js';
 import type { StoreTransaction } from '../../store/store.js';
 import {
   claimDeliveries,
   dueDeliveries,
-  hasDueDeliveries,
+  deliveryWork,
   releaseClaim,
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import { fairShare } from '../../domain/webhooks/fair-share.js';
 import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
-import { DISPATCH_BATCH, dispatchInTransaction, mayHaveEvents, type Dispatched } from './dispatcher.js';
+import { DISPATCH_BATCH, dispatchInTransaction, type Dispatched } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
 
 /** How long a busy runner lets wake-ups gather before it looks again. */
 const GATHER_MS = 5;
+
+/** What an attempt is sent from: its event (none once purged) and the endpoint's signing secrets. */
+interface Given {
+  readonly event: LoggedEvent | undefined;
+  readonly secrets: readonly string[];
+}
 
 /** Where the runner reports what no request is waiting for (the app's logger). */
 export interface RunnerLog {
@@ -90,11 +96,9 @@ export function createDeliveryRunner(options: RunnerOptions) {
     else map.set(key, next);
   };
 
-  async function attempt(claim: ClaimedDelivery, held: LoggedEvent | undefined): Promise<void> {
+  async function attempt(claim: ClaimedDelivery, given: Given, sent: () => void): Promise<void> {
     const started = performance.now();
-    // A retry reads its event by position: it is in the log for good (a delivery names it), so no horizon to wait for.
-    const event = held ?? (await findEvent(store.db, claim.eventPosition));
-    const secrets = await options.endpoints.signingSecrets(claim.endpointId);
+    const { event, secrets } = given;
     const request =
       event?.data === null || event?.data === undefined
         ? undefined
@@ -108,6 +112,9 @@ export function createDeliveryRunner(options: RunnerOptions) {
             timeoutMs: claim.timeoutMs,
             signal: abort.signal,
           });
+    // The answer is in: its room goes to the next claim while the outcome waits for the next round to be written
+    // (until then the delivery stays pending under its claim, so the member·gym's next one still waits for it).
+    sent();
     if (abort.signal.aborted) {
       // Shutting down: the attempt never counted; the next start sends it again, with the same webhook-id.
       await releaseClaim(store.db, claim);
@@ -136,8 +143,14 @@ export function createDeliveryRunner(options: RunnerOptions) {
   }
 
   /** Sends a claimed delivery already counted in flight (see `hold`). */
-  function launch(claim: ClaimedDelivery, event?: LoggedEvent): void {
-    const done = attempt(claim, event)
+  function launch(claim: ClaimedDelivery, given: Given): void {
+    let holding = true;
+    const release = () => {
+      if (!holding) return;
+      holding = false;
+      hold(claim, -1);
+    };
+    const done = attempt(claim, given, release)
       .catch((error: unknown) => {
         options.observer?.attempt('error', 0);
         log.error(
@@ -146,10 +159,8 @@ export function createDeliveryRunner(options: RunnerOptions) {
         );
       })
       .finally(() => {
-        hold(claim, -1);
+        release();
         attempts.delete(done);
-        // Refilled in bulk once half the room is free: one claim then takes many, rather than a claim per attempt.
-        if (total <= caps.total / 2) wake();
       });
     attempts.add(done);
   }
@@ -176,8 +187,9 @@ export function createDeliveryRunner(options: RunnerOptions) {
    * sent after the commit.
    */
   async function round(): Promise<'now' | 'soon' | 'done'> {
-    const events = await mayHaveEvents(store);
-    const due = total < caps.total && (await hasDueDeliveries(store.db, clock.now()));
+    const work = await deliveryWork(store.db, clock.now());
+    const { events } = work;
+    const due = work.due && total < caps.total;
     if (!recorder.queued && !events && !due) return 'done';
     const claimed: ClaimedDelivery[] = [];
     const take = async (trx: StoreTransaction, fromId?: number) => {
@@ -202,7 +214,27 @@ export function createDeliveryRunner(options: RunnerOptions) {
       throw error;
     }
     recorded?.committed();
-    for (const delivery of claimed) launch(delivery, dispatched.events.get(delivery.eventPosition));
+    // What the attempts need, read once for the round: a fresh delivery is sent from the event in hand; a retry
+    // reads its event by position (it is in the log for good, so no horizon to wait for).
+    const [retried, secrets] = await Promise.all([
+      findEvents(
+        store.db,
+        claimed
+          .map((delivery) => delivery.eventPosition)
+          .filter((position) => !dispatched.events.has(position)),
+      ),
+      options.endpoints.signingSecretsOf([...new Set(claimed.map((delivery) => delivery.endpointId))]),
+    ]).catch((error: unknown) => {
+      claimed.forEach((delivery) => hold(delivery, -1));
+      throw error;
+    });
+    for (const delivery of claimed) {
+      const position = delivery.eventPosition;
+      launch(delivery, {
+        event: dispatched.events.get(position) ?? retried.get(position),
+        secrets: secrets.get(delivery.endpointId) ?? [],
+      });
+    }
     if (dispatched.read >= DISPATCH_BATCH) return 'now';
     return claimed.length > 0 && total < caps.total ? 'soon' : 'done';
   }

@@ -70,6 +70,21 @@ export function createEndpointService({
     }
   }
 
+  /** The secrets that sign now, for several endpoints in one read (a removed endpoint has none). */
+  async function signingSecretsOf(ids: readonly number[]): Promise<Map<number, string[]>> {
+    const stored = await endpoints.endpointSecretsOf(store.db, ids);
+    const now = clock.now();
+    return new Map(
+      [...stored].map(([id, secrets]) => {
+        const live =
+          secrets.previousSecret !== null && (secrets.previousExpiresAt ?? 0) > now
+            ? [secrets.secret, secrets.previousSecret]
+            : [secrets.secret];
+        return [id, live.map((sealed) => box.open(sealed))];
+      }),
+    );
+  }
+
   function checkSecret(secret: string | undefined, format: WebhookFormat = 'standard'): string {
     if (format === 'wellhub') return checkWellhubSecret(secret);
     if (secret === undefined) return generateSecret();
@@ -254,14 +269,9 @@ export function createEndpointService({
 
     /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
     async signingSecrets(id: number): Promise<string[]> {
-      const stored = await endpoints.endpointSecrets(store.db, id);
-      if (stored === undefined) return [];
-      const live =
-        stored.previousSecret !== null && (stored.previousExpiresAt ?? 0) > clock.now()
-          ? [stored.secret, stored.previousSecret]
-          : [stored.secret];
-      return live.map((sealed) => box.open(sealed));
+      return (await signingSecretsOf([id])).get(id) ?? [];
     },
+    signingSecretsOf,
   };
 }
 

@@ -135,3 +135,10 @@ export async function findEvent(db: Db, position: number): Promise<LoggedEvent |
   const row = await db.selectFrom('events').selectAll().where('position', '=', position).executeTakeFirst();
   return row === undefined ? undefined : toEvent(row);
 }
+
+/** Several events by position in one read (as `findEvent`): a delivery round sends retries of many. */
+export async function findEvents(db: Db, positions: readonly number[]): Promise<Map<number, LoggedEvent>> {
+  if (positions.length === 0) return new Map();
+  const rows = await db.selectFrom('events').selectAll().where('position', 'in', positions).execute();
+  return new Map(rows.map((row) => [Number(row.position), toEvent(row)]));
+}

@@ -137,17 +137,21 @@ export async function claimDeliveries(
   return claimed;
 }
 
-/** Whether any delivery is due: a cheap look before a write transaction. */
-export async function hasDueDeliveries(db: Db, now: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * What a delivery round would find, in one cheap read before its write transaction: events after the dispatcher's
+ * place (past the earliest endpoint's creation; none without endpoints), and due deliveries nobody holds.
+ */
+export async function deliveryWork(db: Db, now: number): Promise<{ events: boolean; due: boolean }> {
+  const { rows } = await sql<{ events: unknown; due: unknown }>`
+    select
+      exists (select 1 from events where position > (
+        select case when w.position > e.first then w.position else e.first end
+        from webhook_dispatch w, (select min(from_position) as first from webhook_endpoints) e
+        where w.id = 1)) as events,
+      exists (select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= ${now}
+        and (claimed_until is null or claimed_until < ${now})) as due`.execute(db);
+  const [row] = rows;
+  return { events: Boolean(Number(row?.events ?? 0)), due: Boolean(Number(row?.due ?? 0)) };
 }
 
 export interface AttemptRecord {

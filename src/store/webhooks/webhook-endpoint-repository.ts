@@ -201,17 +201,26 @@ export interface StoredSecrets {
 }
 
 export async function endpointSecrets(db: Db, id: number): Promise<StoredSecrets | undefined> {
-  const row = await db
+  return (await endpointSecretsOf(db, [id])).get(id);
+}
+
+/** The stored secrets of several endpoints in one read (a delivery round signs for many). */
+export async function endpointSecretsOf(db: Db, ids: readonly number[]): Promise<Map<number, StoredSecrets>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
     .selectFrom('webhook_endpoints')
-    .select(['secret', 'previous_secret', 'previous_secret_expires_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return (
-    row && {
-      secret: row.secret,
-      previousSecret: row.previous_secret,
-      previousExpiresAt: row.previous_secret_expires_at,
-    }
+    .select(['id', 'secret', 'previous_secret', 'previous_secret_expires_at'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        secret: row.secret,
+        previousSecret: row.previous_secret,
+        previousExpiresAt: row.previous_secret_expires_at,
+      },
+    ]),
   );
 }
 
