@@ -17,6 +17,13 @@ export interface Store {
    */
   write<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
+   * As `write`, but its commit does not wait for the disk (SQLite: synchronous=NORMAL for this transaction;
+   * PostgreSQL: synchronous_commit off): the next durable commit carries it to disk. A crash of the process or the
+   * server keeps it; a power cut may lose it, never corrupts anything. For bookkeeping that is safe to redo — the
+   * webhook delivery loop's rounds: a lost round sends its deliveries again, with the same webhook-id.
+   */
+  writeWithoutFlush<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
    * Inside `write`: serialises every transaction that names the same key until commit (an advisory lock on
    * PostgreSQL; SQLite's single writer already does).
    */

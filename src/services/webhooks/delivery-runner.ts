@@ -183,8 +183,9 @@ export function createDeliveryRunner(options: RunnerOptions) {
   /**
    * One round, in one write transaction: the attempts that finished are recorded, new events fanned out (with the
    * fresh deliveries this process may send claimed at once), and the other due deliveries claimed while there is
-   * room. A busy process thus commits once per round, not once per event, attempt or claim. What it claimed is
-   * sent after the commit.
+   * room. A busy process thus commits once per round, not once per event, attempt or claim, and that commit does not
+   * wait for the disk (a round lost to a power cut is redone: its deliveries go out again, same webhook-id). What
+   * it claimed is sent after the commit.
    */
   async function round(): Promise<'now' | 'soon' | 'done'> {
     const work = await deliveryWork(store.db, clock.now());
@@ -201,7 +202,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
     let recorded: RecordedBatch | undefined;
     let dispatched: Dispatched;
     try {
-      dispatched = await store.write(async (trx) => {
+      dispatched = await store.writeWithoutFlush(async (trx) => {
         recorded = await recorder.writeQueued(trx);
         const fresh = events ? await dispatchInTransaction(trx, store.dialect, clock, take) : undefined;
         // Again while it claims anything: an endpoint or partner at its cap is passed over by the next claim.

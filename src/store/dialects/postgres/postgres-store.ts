@@ -46,6 +46,11 @@ export function createPostgresStore(options: StoreOptions): Store {
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
   const write: Store['write'] = (work) => db.transaction().execute(work);
+  const writeWithoutFlush: Store['writeWithoutFlush'] = (work) =>
+    db.transaction().execute(async (trx) => {
+      await sql`set local synchronous_commit = off`.execute(trx);
+      return work(trx);
+    });
   const serialize: Store['serialize'] = async (trx, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   };
@@ -84,6 +89,7 @@ export function createPostgresStore(options: StoreOptions): Store {
     dialect: 'postgres',
     db,
     write,
+    writeWithoutFlush,
     serialize,
     apply: (kind, request) =>
       batched === undefined || !isBatched(kind)

@@ -36,16 +36,32 @@ export function createSqliteStore(options: StoreOptions): Store {
   const database = open(options);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const unwatch: (() => void)[] = [];
+  const inTransaction = async <T>(
+    connection: Kysely<Database>,
+    work: (trx: Kysely<Database>) => Promise<T>,
+  ) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      if (database.inTransaction) await sql`rollback`.execute(connection);
+      throw error;
+    }
+  };
   const write: Store['write'] = (work) =>
+    db.connection().execute((connection) => inTransaction(connection, work));
+  // synchronous=NORMAL for this one commit: the WAL is not synced, the next FULL commit syncs it with its own frames.
+  const fullSync = options.sqliteSynchronous !== 'normal';
+  const writeWithoutFlush: Store['writeWithoutFlush'] = (work) =>
     db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
+      if (!fullSync) return inTransaction(connection, work);
+      database.pragma('synchronous = NORMAL');
       try {
-        const result = await work(connection);
-        await sql`commit`.execute(connection);
-        return result;
-      } catch (error) {
-        if (database.inTransaction) await sql`rollback`.execute(connection);
-        throw error;
+        return await inTransaction(connection, work);
+      } finally {
+        database.pragma('synchronous = FULL');
       }
     });
   const serialize: Store['serialize'] = () => Promise.resolve();
@@ -54,6 +70,7 @@ export function createSqliteStore(options: StoreOptions): Store {
     dialect: 'sqlite',
     db,
     write,
+    writeWithoutFlush,
     serialize,
     apply: (kind, request) =>
       groupCommit === undefined || !isBatched(kind)
