@@ -31,10 +31,34 @@ function open(options: StoreOptions): SqliteDatabase.Database {
   return database;
 }
 
+/** Statements kept prepared, by their text: enough for every query the app builds, bounded for `in (…)` lists. */
+const KEPT_STATEMENTS = 1_000;
+
+/**
+ * The connection as the query builder sees it, with its statements kept prepared: Kysely prepares every query it
+ * runs, and preparing costs more than running most of them. A statement is reused only once the last use has
+ * finished (the driver runs each to completion at once; the app never streams).
+ */
+function keepingStatements(database: SqliteDatabase.Database) {
+  const kept = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = kept.get(text);
+      if (statement === undefined) {
+        statement = database.prepare(text);
+        if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value ?? '');
+        kept.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
 export function createSqliteStore(options: StoreOptions): Store {
   const database = open(options);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
   const unwatch: (() => void)[] = [];
   const inTransaction = async <T>(
     connection: Kysely<Database>,
