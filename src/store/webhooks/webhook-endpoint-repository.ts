@@ -19,13 +19,20 @@ type Db = Kysely<Database>;
 const parseList = <T>(text: string | null): T[] | null => (text === null ? null : (JSON.parse(text) as T[]));
 const listText = (list: readonly unknown[] | null) => (list === null ? null : JSON.stringify(list));
 
+/** The event types and gyms an endpoint wants, as stored (null: all), read with `parse`. */
+function lists(
+  row: Pick<Selectable<WebhookEndpointsTable>, 'event_types' | 'gym_ids'>,
+  parse: <T>(text: string | null) => T[] | null,
+): Pick<WebhookEndpoint, 'eventTypes' | 'gymIds'> {
+  return { eventTypes: parse<EventType>(row.event_types), gymIds: parse<number>(row.gym_ids) };
+}
+
 export function toEndpoint(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
   return {
     id: row.id,
     partnerId: row.partner_id,
     url: row.url,
-    eventTypes: parseList<EventType>(row.event_types),
-    gymIds: parseList<number>(row.gym_ids),
+    ...lists(row, parseList),
     format: row.format as WebhookFormat,
     timeoutMs: row.timeout_ms,
     status: row.status as EndpointStatus,
@@ -116,8 +123,7 @@ export async function dispatchTargets(db: Db): Promise<DispatchTarget[]> {
   return rows.map((row) => ({
     id: row.id,
     partnerId: row.partner_id,
-    eventTypes: cachedList<EventType>(row.event_types),
-    gymIds: cachedList<number>(row.gym_ids),
+    ...lists(row, cachedList),
     status: row.status as EndpointStatus,
     fromPosition: row.from_position,
   }));
