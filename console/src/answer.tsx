@@ -1,19 +1,45 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { DeskAnswer } from './desk-answer.js';
 
-export interface Answer {
-  readonly ok: boolean;
-  readonly member: string;
-  /** The product on success, the API's message otherwise. */
-  readonly text: string;
-}
+const TITLES: Record<DeskAnswer['kind'], string> = {
+  valid: 'Valid',
+  refused: 'Refused',
+  unsure: 'Not confirmed',
+};
 
-/** The validation's answer over the whole screen, readable from across the desk; Enter or Escape dismisses it. */
-export function AnswerScreen({ answer, onDone }: { answer: Answer; onDone: () => void }) {
+/**
+ * The validation's answer over the whole screen, readable from across the desk; Enter or Escape dismisses it. An
+ * amber answer offers **Try again** (focused) and tries again on its own when its time comes.
+ */
+export function AnswerScreen({
+  answer,
+  onDone,
+  onRetry,
+}: {
+  answer: DeskAnswer;
+  onDone: () => void;
+  onRetry: () => void;
+}) {
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => button.current?.focus(), []);
+  const [seconds, setSeconds] = useState(answer.kind === 'unsure' ? Math.ceil(answer.retryInMs / 1000) : 0);
+  useEffect(() => button.current?.focus(), [answer]);
+  useEffect(() => {
+    if (answer.kind !== 'unsure') return undefined;
+    const due = Date.now() + answer.retryInMs;
+    setSeconds(Math.ceil(answer.retryInMs / 1000));
+    const timer = setInterval(() => {
+      const left = Math.ceil((due - Date.now()) / 1000);
+      if (left > 0) setSeconds(left);
+      else {
+        clearInterval(timer);
+        onRetry();
+      }
+    }, 250);
+    return () => clearInterval(timer);
+  }, [answer]);
   return (
     <div
-      class={`answer ${answer.ok ? 'answer-ok' : 'answer-refused'}`}
+      class={`answer answer-${answer.kind}`}
       role="alertdialog"
       aria-modal="true"
       aria-labelledby="answer-title"
@@ -22,14 +48,26 @@ export function AnswerScreen({ answer, onDone }: { answer: Answer; onDone: () =>
         if (event.key === 'Escape') onDone();
       }}
     >
-      <h2 id="answer-title">{answer.ok ? 'Valid' : 'Refused'}</h2>
+      <h2 id="answer-title">{TITLES[answer.kind]}</h2>
       <p id="answer-text" class="answer-text">
         {answer.text}
       </p>
       <p class="answer-member">Member {answer.member}</p>
-      <button type="button" ref={button} onClick={onDone}>
-        Next member
-      </button>
+      {answer.kind === 'unsure' && (
+        <p class="answer-member" role="status">
+          Trying again in {seconds} s
+        </p>
+      )}
+      <div class="actions">
+        {answer.kind === 'unsure' && (
+          <button type="button" ref={button} onClick={onRetry}>
+            Try again
+          </button>
+        )}
+        <button type="button" ref={answer.kind === 'unsure' ? undefined : button} onClick={onDone}>
+          Next member
+        </button>
+      </div>
     </div>
   );
 }

@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly key: string | undefined,
     message: string,
+    /** The answer's Retry-After (seconds), when it gave one. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -21,16 +23,29 @@ async function failure(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => ({}))) as ErrorBody;
   const first = body.errors?.[0];
   const message = first?.message ?? first?.Message ?? body.Message ?? body.message ?? response.statusText;
-  return new ApiError(response.status, first?.key, message);
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  return new ApiError(
+    response.status,
+    first?.key,
+    message,
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
+  );
 }
 
-export async function call<T>(session: Session, method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(
+  session: Session,
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
   const headers: Record<string, string> = { ...authHeaders(session), accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, {
     method,
     headers,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(signal === undefined ? {} : { signal }),
   });
   if (!response.ok) throw await failure(response);
   return (response.status === 204 ? undefined : await response.json()) as T;

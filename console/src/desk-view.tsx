@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, formatTime, messageOf, query, startOfToday } from './api.js';
-import { AnswerScreen, type Answer } from './answer.js';
+import { call, formatTime, query, startOfToday } from './api.js';
+import { AnswerScreen } from './answer.js';
+import { ANSWER_TIMEOUT_MS, answerOf, type DeskAnswer } from './desk-answer.js';
 import { StreamStatus, followEvents, type StreamState } from './event-stream.js';
 import { ScrollTable, formFields } from './forms.js';
 import { MemberScanner } from './member-scanner.js';
@@ -45,7 +46,9 @@ export function DeskView({ session }: { session: DeskSession }) {
     [session],
   );
   const [stream, setStream] = useState<StreamState>('connecting');
-  const [answer, setAnswer] = useState<Answer>();
+  const [answer, setAnswer] = useState<DeskAnswer>();
+  /** What the amber answer would send again. */
+  const lastTry = useRef<{ member: string; customCode?: string } | undefined>(undefined);
   const memberInput = useRef<HTMLInputElement>(null);
 
   useEffect(
@@ -64,17 +67,23 @@ export function DeskView({ session }: { session: DeskSession }) {
     [session],
   );
 
-  async function validate(member: string, customCode?: string) {
+  async function validate(member: string, customCode?: string, retrying = false) {
+    lastTry.current = { member, ...(customCode ? { customCode } : {}) };
     try {
       const body = { platform_id: member, ...(customCode ? { custom_code: customCode } : {}) };
-      const result = await call<Validated>(session, 'POST', '/access/v1/validate', body);
-      setAnswer({ ok: true, member, text: result.results.gym.product.description });
+      const signal = AbortSignal.timeout(ANSWER_TIMEOUT_MS);
+      const result = await call<Validated>(session, 'POST', '/access/v1/validate', body, signal);
+      setAnswer({ kind: 'valid', member, text: result.results.gym.product.description });
     } catch (caught) {
-      setAnswer({ ok: false, member, text: caught instanceof ApiError ? caught.message : messageOf(caught) });
+      setAnswer(answerOf(member, caught, retrying));
     }
     waiting.reload();
     today.reload();
   }
+  const retry = () => {
+    const last = lastTry.current;
+    if (last !== undefined) void validate(last.member, last.customCode, true);
+  };
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -84,6 +93,7 @@ export function DeskView({ session }: { session: DeskSession }) {
     form.reset();
   };
   const done = () => {
+    lastTry.current = undefined;
     setAnswer(undefined);
     memberInput.current?.focus();
   };
@@ -179,7 +189,7 @@ export function DeskView({ session }: { session: DeskSession }) {
           </ScrollTable>
         )}
       </section>
-      {answer !== undefined && <AnswerScreen answer={answer} onDone={done} />}
+      {answer !== undefined && <AnswerScreen answer={answer} onDone={done} onRetry={retry} />}
     </div>
   );
 }

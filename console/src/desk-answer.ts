@@ -1,0 +1,83 @@
+import { ApiError, messageOf } from './api.js';
+
+/**
+ * The desk's answer to a validation, one of three and never two: green (validated), red (the API refused the
+ * check-in, with its message) and amber when there is no answer to trust — gatehouse could not be reached, was busy
+ * (429), unavailable (5xx) or did not answer in time. An outage is never shown as a refusal: the member may have
+ * paid, and the check-in is still there to validate.
+ */
+export type DeskAnswer =
+  | { readonly kind: 'valid'; readonly member: string; readonly text: string }
+  | { readonly kind: 'refused'; readonly member: string; readonly text: string }
+  | {
+      readonly kind: 'unsure';
+      readonly member: string;
+      readonly text: string;
+      /** When the desk tries again on its own. */
+      readonly retryInMs: number;
+    };
+
+/** How long the desk waits for an answer before it calls the validation unconfirmed. */
+export const ANSWER_TIMEOUT_MS = 10_000;
+/** When to try again on its own without a Retry-After. */
+const DEFAULT_RETRY_MS = 5_000;
+
+const ALREADY_VALIDATED = 'checkin.already.validated';
+
+/** What the desk shows after a failed validation; `retrying`: this was a retry after an amber answer. */
+export function answerOf(member: string, caught: unknown, retrying: boolean): DeskAnswer {
+  const retryInMs = (seconds: number | undefined) =>
+    seconds === undefined ? DEFAULT_RETRY_MS : Math.max(1, seconds) * 1000;
+  if (caught instanceof ApiError) {
+    // The first try went through before its answer was lost: the visit is there.
+    if (retrying && caught.key === ALREADY_VALIDATED) {
+      return { kind: 'valid', member, text: 'Validated: the earlier try went through.' };
+    }
+    if (caught.status === 429) {
+      return {
+        kind: 'unsure',
+        member,
+        text: 'gatehouse is busy: nothing was done, the check-in is unchanged.',
+        retryInMs: retryInMs(caught.retryAfter),
+      };
+    }
+    if (caught.status >= 500) {
+      return {
+        kind: 'unsure',
+        member,
+        text: 'gatehouse could not confirm it: the visit may or may not be recorded.',
+        retryInMs: retryInMs(caught.retryAfter),
+      };
+    }
+    if (caught.status === 401) {
+      return {
+        kind: 'refused',
+        member,
+        text: `The desk's key was refused (revoked or expired): sign in again.`,
+      };
+    }
+    if (caught.status === 403) {
+      return {
+        kind: 'refused',
+        member,
+        text: `The desk's key may not act on this gym: sign in with its gym.`,
+      };
+    }
+    return { kind: 'refused', member, text: caught.message };
+  }
+  if (caught instanceof DOMException && (caught.name === 'TimeoutError' || caught.name === 'AbortError')) {
+    return {
+      kind: 'unsure',
+      member,
+      text: `No answer within ${ANSWER_TIMEOUT_MS / 1000} s: the visit may or may not be recorded.`,
+      retryInMs: DEFAULT_RETRY_MS,
+    };
+  }
+  // fetch rejects only when no answer came at all: the server was not reached.
+  return {
+    kind: 'unsure',
+    member,
+    text: `gatehouse could not be reached (${messageOf(caught)}): nothing was done, the check-in is unchanged.`,
+    retryInMs: DEFAULT_RETRY_MS,
+  };
+}

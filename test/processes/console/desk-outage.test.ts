@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkinRow, transactionsOf } from '../../fixtures/store-state.js';
+import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
+import { startDeskGateway } from '../../fixtures/processes/desk-gateway.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+
+const AMBER = 'rgb(245, 181, 10)';
+const GREEN = 'rgb(11, 107, 47)';
+
+/**
+ * Fault-matrix row 72: the desk validates while gatehouse cannot be reached, answers 503 or 429, or its answer is
+ * lost. Each shows amber ("not confirmed", with Try again, retried on its own after Retry-After), never red, and the
+ * check-in stays pending until a try goes through; a retry that finds the visit made shows green. SQLite: what is
+ * tried here is the console's, whatever the dialect behind it.
+ */
+describe('the front desk when gatehouse does not answer', () => {
+  const spawnGatehouse = useGatehouseProcesses();
+  const openConsole = useBrowser();
+  const ownDatabase = useOwnDatabase();
+  const gateways: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const gateway of gateways.splice(0)) await gateway.close();
+  });
+
+  async function deskBehindGateway(count: number) {
+    const { url, operator } = await ownDatabase('sqlite');
+    const server = await spawnGatehouse({ GATEHOUSE_DATABASE_URL: url });
+    const gateway = await startDeskGateway(server.baseUrl);
+    gateways.push(gateway);
+    const desk = await arrangeCheckins(operator.services, count);
+    const console = await openConsole(gateway.baseUrl, 390);
+    await console.page.getByLabel('Partner API key').fill(desk.key);
+    await console.page.getByLabel('Gym id').fill(String(desk.gym.id));
+    await console.page.getByRole('button', { name: 'Open the front desk' }).click();
+    await console.page.getByText('Live', { exact: true }).waitFor();
+    return { operator, gateway, desk, console };
+  }
+
+  const answerOf = async ({ page }: ConsolePage) => ({
+    title: await page.getByRole('alertdialog').getByRole('heading').innerText(),
+    text: await page.locator('#answer-text').innerText(),
+    colour: await page.evaluate<string>(
+      "getComputedStyle(document.querySelector('.answer')).backgroundColor",
+    ),
+  });
+  /**
+   * What the browser logged while gatehouse was away: failed requests only (and the retry's 400 "already validated"
+   * where the first try went through), nothing of another host or policy.
+   */
+  const onlyFailedRequests = (console: ConsolePage) => {
+    const problems = console.problems.splice(0);
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) {
+      expect(problem).toMatch(
+        /^(Failed to load resource|(429|503) http:\/\/console\.gatehouse\.test:\d+\/|400 http:\/\/console\.gatehouse\.test:\d+\/access\/v1\/validate$)/,
+      );
+    }
+  };
+
+  it('when gatehouse is unreachable, then busy (429), then unavailable (503), then back, then the desk shows amber each time, the check-in stays pending, and the retry on its own shows green with one visit', async () => {
+    const { operator, gateway, desk, console } = await deskBehindGateway(1);
+    const { page } = console;
+    const [checkin] = desk.checkins as [(typeof desk.checkins)[0]];
+    const member = checkin.platformId;
+
+    await gateway.switchTo('down');
+    await page.getByRole('button', { name: `Validate ${member}` }).click();
+    await expect
+      .poll(() => answerOf(console))
+      .toEqual({
+        title: 'Not confirmed',
+        text: expect.stringMatching(
+          /^gatehouse could not be reached \(.+\): nothing was done, the check-in is unchanged\.$/,
+        ) as string,
+        colour: AMBER,
+      });
+    await expect.poll(() => page.evaluate<string>('document.activeElement.textContent')).toBe('Try again');
+    await expect(page.getByRole('button', { name: 'Next member' }).count()).resolves.toBe(1);
+    await screenshots(page, 'front-desk-unreached');
+    expect((await checkinRow(operator.store, checkin.id))?.status).toBe('pending');
+
+    await gateway.switchTo('busy');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect
+      .poll(() => answerOf(console))
+      .toEqual({
+        title: 'Not confirmed',
+        text: 'gatehouse is busy: nothing was done, the check-in is unchanged.',
+        colour: AMBER,
+      });
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Trying again in' }).innerText(),
+    ).resolves.toMatch(/^Trying again in [01] s$/);
+
+    await gateway.switchTo('unavailable');
+    // Retry-After: 1 — the desk tries again on its own, and the 503 is amber too.
+    await expect
+      .poll(() => answerOf(console), { timeout: 5_000 })
+      .toEqual({
+        title: 'Not confirmed',
+        text: 'gatehouse could not confirm it: the visit may or may not be recorded.',
+        colour: AMBER,
+      });
+    expect((await checkinRow(operator.store, checkin.id))?.status).toBe('pending');
+    expect(await transactionsOf(operator.store, checkin.id)).toEqual([]);
+
+    await gateway.switchTo('pass');
+    await expect
+      .poll(() => answerOf(console), { timeout: 5_000 })
+      .toEqual({
+        title: 'Valid',
+        text: desk.product.description,
+        colour: GREEN,
+      });
+    expect((await checkinRow(operator.store, checkin.id))?.status).toBe('validated');
+    expect(await transactionsOf(operator.store, checkin.id)).toHaveLength(1);
+    onlyFailedRequests(console);
+    await page.getByRole('button', { name: 'Next member' }).click();
+    await page.getByText('No one is waiting.').waitFor();
+  });
+
+  it('when the validation goes through but its answer is lost, then amber, and Try again shows green with the one visit', async () => {
+    const { operator, gateway, desk, console } = await deskBehindGateway(1);
+    const { page } = console;
+    const [checkin] = desk.checkins as [(typeof desk.checkins)[0]];
+
+    await gateway.switchTo('answer-lost');
+    await page.getByLabel('Member id').fill(checkin.platformId);
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await expect
+      .poll(() => answerOf(console))
+      .toEqual({
+        title: 'Not confirmed',
+        text: 'gatehouse could not confirm it: the visit may or may not be recorded.',
+        colour: AMBER,
+      });
+    expect(await transactionsOf(operator.store, checkin.id)).toHaveLength(1);
+
+    await gateway.switchTo('pass');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => answerOf(console))
+      .toEqual({
+        title: 'Valid',
+        text: 'Validated: the earlier try went through.',
+        colour: GREEN,
+      });
+    expect(await transactionsOf(operator.store, checkin.id)).toHaveLength(1);
+    onlyFailedRequests(console);
+    await page.keyboard.press('Escape');
+    await expectClean(console);
+  });
+});
