@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, formatMoney } from './api.js';
 import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js';
@@ -90,12 +91,14 @@ export function NetworkView({ session }: { session: Session }) {
         )}
       </section>
       {partner !== undefined && (
-        <>
+        // Keyed by the partner: a selection change starts its panels afresh, so a secret shown once (a key just
+        // issued, a webhook secret) never stays on screen under another partner.
+        <Fragment key={partner.id}>
           <PartnerActions session={session} partner={partner} onChanged={partners.reload} />
           <GymsPanel session={session} partner={partner} />
           <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
           <WebhooksPanel session={session} partnerId={partner.id} partnerName={partner.name} />
-        </>
+        </Fragment>
       )}
     </div>
   );
