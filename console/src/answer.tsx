@@ -52,7 +52,9 @@ export function AnswerScreen({
       <p id="answer-text" class="answer-text">
         {answer.text}
       </p>
-      <p class="answer-member">Member {answer.member}</p>
+      <p class="answer-member">
+        {answer.name === undefined ? '' : `${answer.name} · `}Member {answer.member}
+      </p>
       {answer.kind === 'unsure' && (
         <p class="answer-member" role="status">
           Trying again in {seconds} s

@@ -6,7 +6,7 @@ import { ApiError, messageOf } from './api.js';
  * (429), unavailable (5xx) or did not answer in time. An outage is never shown as a refusal: the member may have
  * paid, and the check-in is still there to validate.
  */
-export type DeskAnswer =
+export type DeskAnswer = (
   | { readonly kind: 'valid'; readonly member: string; readonly text: string }
   | { readonly kind: 'refused'; readonly member: string; readonly text: string }
   | {
@@ -15,7 +15,11 @@ export type DeskAnswer =
       readonly text: string;
       /** When the desk tries again on its own. */
       readonly retryInMs: number;
-    };
+    }
+) & {
+  /** The member's first name and last initial, when the member app sent them. */
+  readonly name?: string | undefined;
+};
 
 /** How long the desk waits for an answer before it calls the validation unconfirmed. */
 export const ANSWER_TIMEOUT_MS = 10_000;

@@ -5,6 +5,7 @@ import { ANSWER_TIMEOUT_MS, answerOf, type DeskAnswer } from './desk-answer.js';
 import { StreamStatus, followEvents, type StreamState } from './event-stream.js';
 import { ScrollTable, formFields } from './forms.js';
 import { MemberScanner } from './member-scanner.js';
+import { memberName, type MemberDetails } from './member-name.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
 
@@ -14,6 +15,7 @@ interface Waiting {
   product: { Id: number; description: string };
   checked_in_at: string;
   expires_at: string;
+  member?: MemberDetails;
 }
 interface Visit {
   id: number;
@@ -46,6 +48,14 @@ export function DeskView({ session }: { session: DeskSession }) {
     [session],
   );
   const [stream, setStream] = useState<StreamState>('connecting');
+  const lastState = useRef<StreamState>('connecting');
+  // A check-in leaves the list at its expiry (expiry makes no event): the list is read again then.
+  useEffect(() => {
+    const next = Math.min(...(waiting.value ?? []).map((checkin) => Date.parse(checkin.expires_at)));
+    if (!Number.isFinite(next)) return undefined;
+    const timer = setTimeout(() => waiting.reload(), Math.max(0, next - Date.now()) + 500);
+    return () => clearTimeout(timer);
+  }, [waiting.value]);
   const [answer, setAnswer] = useState<DeskAnswer>();
   /** What the amber answer would send again. */
   const lastTry = useRef<{ member: string; customCode?: string } | undefined>(undefined);
@@ -62,20 +72,29 @@ export function DeskView({ session }: { session: DeskSession }) {
             if (event.type === 'checkin.validated') today.reload();
           }
         },
-        setStream,
+        (state) => {
+          // After a reconnect, what happened meanwhile is read again: the stream resumes, but the lists were stale.
+          if (state === 'live' && lastState.current === 'reconnecting') {
+            waiting.reload();
+            today.reload();
+          }
+          lastState.current = state;
+          setStream(state);
+        },
       ),
     [session],
   );
 
   async function validate(member: string, customCode?: string, retrying = false) {
     lastTry.current = { member, ...(customCode ? { customCode } : {}) };
+    const name = memberName(waiting.value?.find((checkin) => checkin.platform_id === member)?.member);
     try {
       const body = { platform_id: member, ...(customCode ? { custom_code: customCode } : {}) };
       const signal = AbortSignal.timeout(ANSWER_TIMEOUT_MS);
       const result = await call<Validated>(session, 'POST', '/access/v1/validate', body, signal);
-      setAnswer({ kind: 'valid', member, text: result.results.gym.product.description });
+      setAnswer({ kind: 'valid', member, text: result.results.gym.product.description, name });
     } catch (caught) {
-      setAnswer(answerOf(member, caught, retrying));
+      setAnswer({ ...answerOf(member, caught, retrying), name });
     }
     waiting.reload();
     today.reload();
@@ -147,6 +166,7 @@ export function DeskView({ session }: { session: DeskSession }) {
           {waiting.value?.map((checkin) => (
             <li key={checkin.id}>
               <span class="member">{checkin.platform_id}</span>
+              {memberName(checkin.member) !== undefined && <strong>{memberName(checkin.member)}</strong>}
               <span>{checkin.product.description}</span>
               <span class="muted">since {formatTime(checkin.checked_in_at)}</span>
               <button

@@ -19,6 +19,17 @@ const WaitingList = Type.Object({
       status: Type.Literal('pending'),
       checked_in_at: Timestamp,
       expires_at: Timestamp,
+      member: Type.Optional(
+        Type.Object(
+          {
+            first_name: Type.Optional(Type.String()),
+            last_name: Type.Optional(Type.String()),
+            email: Type.Optional(Type.String()),
+            phone_number: Type.Optional(Type.String()),
+          },
+          { description: 'What the member app sent of the member (as the webhooks carry it); absent when nothing' },
+        ),
+      ),
     }),
   ),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
@@ -64,6 +75,7 @@ export const waitingListRoute: FastifyPluginAsyncTypebox<{ services: Services }>
           status: 'pending' as const,
           checked_in_at: formatValidatedAt(checkin.checkedInAt),
           expires_at: formatValidatedAt(checkin.expiresAt),
+          ...(checkin.member === undefined ? {} : { member: checkin.member }),
         })),
         next_cursor: page.nextCursor,
       };

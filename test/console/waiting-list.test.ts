@@ -82,6 +82,31 @@ describe.each(dialects)('the waiting list, GET /access/v1/checkins?status=pendin
     expect(await op.wholeStore(t)).toEqual(before);
   });
 
+  test('when the member app sent member details, then the waiting list carries what it sent (and nothing for a member without), for the desk to greet them', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { description: 'Spin' });
+    const named = await op.createCheckin(t, n.product, {
+      member: { first_name: 'Ana', last_name: 'Souza', email: 'ana@example.com' },
+    });
+    const blank = await op.createCheckin(t, n.product, { member: { first_name: 'Rui', last_name: '' } });
+    const anonymous = await op.createCheckin(t, n.product);
+
+    const response = await waiting(t, n.key.key, n.gym.id);
+
+    expectReply(
+      response,
+      200,
+      list([
+        {
+          ...shown(named, 'Spin'),
+          member: { first_name: 'Ana', last_name: 'Souza', email: 'ana@example.com' },
+        },
+        { ...shown(blank, 'Spin'), member: { first_name: 'Rui' } },
+        shown(anonymous, 'Spin'),
+      ]),
+    );
+  });
+
   test("when a key asks for another partner's gym, or no key is sent, then it is refused and shows no one", async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);

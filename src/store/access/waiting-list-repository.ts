@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { literal, waitingAt } from '../changes/rule-sql.js';
+import { memberFromColumn, type MemberDetails } from '../../domain/member-details.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
 
@@ -13,6 +14,8 @@ export interface WaitingCheckin {
   readonly productDescription: string;
   readonly checkedInAt: number;
   readonly expiresAt: number;
+  /** What the member app sent of the member, for the desk to greet them by name; none when it sent nothing. */
+  readonly member: MemberDetails | undefined;
 }
 
 /** A gym's pending check-ins that have not expired at `now`, in id order, up to limit + 1. */
@@ -32,6 +35,7 @@ export async function listWaitingCheckins(
       'products.description',
       'checkins.checked_in_at',
       'checkins.expires_at',
+      'checkins.member',
     ])
     .where('checkins.gym_id', '=', gymId)
     .where(sql.raw<boolean>(waitingAt('checkins', literal(now))))
@@ -46,5 +50,6 @@ export async function listWaitingCheckins(
     productDescription: row.description,
     checkedInAt: row.checked_in_at,
     expiresAt: row.expires_at,
+    member: memberFromColumn(row.member),
   }));
 }

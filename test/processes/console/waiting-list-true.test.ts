@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { platformId } from '../../fixtures/factories.js';
+import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
+import { startDeskGateway } from '../../fixtures/processes/desk-gateway.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { expectClean, useBrowser } from '../../fixtures/processes/browser.js';
+
+const ADMIN_TOKEN = 'operator-secret-0123456789';
+
+/**
+ * The desk's waiting list stays true: members greeted by name (first name, last initial) there and in the answer,
+ * a check-in leaves the list at its expiry (which makes no event), and what happened while the desk was cut off
+ * is there once it is back.
+ */
+describe('the waiting list at the desk, over time', () => {
+  const spawnGatehouse = useGatehouseProcesses();
+  const openConsole = useBrowser();
+  const ownDatabase = useOwnDatabase();
+  const gateways: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const gateway of gateways.splice(0)) await gateway.close();
+  });
+
+  it('when members wait, one expires and one checks in while the desk is cut off, then names show, the expired one leaves, the new one appears, and the answer greets by name', async () => {
+    const { url, operator } = await ownDatabase('sqlite');
+    const server = await spawnGatehouse({
+      GATEHOUSE_DATABASE_URL: url,
+      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+      GATEHOUSE_CHECKIN_TTL_SECONDS: '4',
+    });
+    const gateway = await startDeskGateway(server.baseUrl);
+    gateways.push(gateway);
+    const desk = await arrangeCheckins(operator.services, 0);
+    const checkIn = async (member?: Record<string, string>) => {
+      const response = await fetch(`${server.baseUrl}/admin/v1/checkins`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          platform_id: platformId(),
+          gym_id: desk.gym.id,
+          product_id: desk.product.id,
+          ...(member === undefined ? {} : { member }),
+        }),
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as { id: number; platform_id: string };
+    };
+    const ana = await checkIn({ first_name: 'Ana', last_name: 'souza', email: 'ana@example.com' });
+
+    const console = await openConsole(gateway.baseUrl, 390);
+    const { page } = console;
+    await page.getByLabel('Partner API key').fill(desk.key);
+    await page.getByLabel('Gym id').fill(String(desk.gym.id));
+    await page.getByRole('button', { name: 'Open the front desk' }).click();
+    const list = page.getByRole('region', { name: 'Waiting at this gym', exact: true }).getByRole('listitem');
+    await expect
+      .poll(() => list.allInnerTexts())
+      .toEqual([expect.stringMatching(new RegExp(`^${ana.platform_id}\\s+Ana S\\.`))]);
+
+    // Four seconds on, Ana's check-in expires: no event says so, and the list lets her go.
+    await expect.poll(() => list.count(), { timeout: 8_000 }).toBe(0);
+    await page.getByText('No one is waiting.').waitFor();
+
+    await page.getByText('Live', { exact: true }).waitFor();
+    await gateway.switchTo('down');
+    const rui = await checkIn({ first_name: 'Rui', last_name: 'Barbosa' });
+    await gateway.switchTo('pass');
+    await expect
+      .poll(() => list.allInnerTexts(), { timeout: 10_000 })
+      .toEqual([expect.stringMatching(new RegExp(`^${rui.platform_id}\\s+Rui B\\.`))]);
+
+    await page.getByRole('button', { name: `Validate ${rui.platform_id}` }).click();
+    await expect(page.locator('.answer-member').first().innerText()).resolves.toBe(
+      `Rui B. · Member ${rui.platform_id}`,
+    );
+    const rows = await operator.store.db.selectFrom('checkins').select(['platform_id', 'status']).execute();
+    expect(rows.sort((x, y) => x.platform_id.localeCompare(y.platform_id))).toEqual(
+      [
+        { platform_id: ana.platform_id, status: 'pending' },
+        { platform_id: rui.platform_id, status: 'validated' },
+      ].sort((x, y) => x.platform_id.localeCompare(y.platform_id)),
+    );
+    console.problems.splice(0);
+    await page.getByRole('button', { name: 'Next member' }).click();
+    await expectClean(console);
+  });
+});
