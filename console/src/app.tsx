@@ -24,8 +24,31 @@ function useHash(): string {
   return hash;
 }
 
-function OperatorView({ session, hash }: { session: Session; hash: string }) {
-  if (hash === '#/network') return <NetworkView session={session} />;
+/** A view's place and what it shows, as the URL says: `#/network?partner=12` (a deep link one can share or reload). */
+function parseHash(hash: string): { path: string; params: URLSearchParams } {
+  const [path = '', search = ''] = hash.split('?', 2);
+  return { path, params: new URLSearchParams(search) };
+}
+
+function OperatorView({
+  session,
+  hash,
+  params,
+}: {
+  session: Session;
+  hash: string;
+  params: URLSearchParams;
+}) {
+  if (hash === '#/network') {
+    const partner = Number(params.get('partner') ?? Number.NaN);
+    return (
+      <NetworkView
+        session={session}
+        selected={Number.isInteger(partner) ? partner : undefined}
+        onSelect={(id) => (location.hash = `#/network?partner=${id}`)}
+      />
+    );
+  }
   if (hash === '#/money') return <MoneyView session={session} />;
   if (hash === '#/audit') return <AuditView session={session} />;
   return <LiveView session={session} />;
@@ -33,13 +56,17 @@ function OperatorView({ session, hash }: { session: Session; hash: string }) {
 
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
-  const hash = useHash();
+  const { path, params } = parseHash(useHash());
   const signIn = (next: Session | undefined) => {
     saveSession(next);
     setSession(next);
-    location.hash = next === undefined ? '' : next.kind === 'desk' ? '#/desk' : '#/live';
+    // An operator who opened a deep link lands where it pointed.
+    const linked = OPERATOR_VIEWS.some((view) => view.hash === parseHash(location.hash).path);
+    if (next === undefined) location.hash = '';
+    else if (next.kind === 'desk') location.hash = '#/desk';
+    else if (!linked) location.hash = '#/live';
   };
-  const current = OPERATOR_VIEWS.find((view) => view.hash === hash) ?? OPERATOR_VIEWS[0];
+  const current = OPERATOR_VIEWS.find((view) => view.hash === path) ?? OPERATOR_VIEWS[0];
   return (
     <>
       <header class="top">
@@ -74,7 +101,7 @@ export function App() {
         ) : session.kind === 'desk' ? (
           <DeskView session={session} />
         ) : (
-          <OperatorView session={session} hash={current.hash} />
+          <OperatorView session={session} hash={current.hash} params={params} />
         )}
       </main>
     </>

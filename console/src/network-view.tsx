@@ -33,12 +33,20 @@ const items = <T,>(page: { items: T[] }) => page.items;
  * Partners, their gyms and products, their keys and webhooks: everything the operator API lets an operator set up.
  * The forms a role may not use are not shown.
  */
-export function NetworkView({ session }: { session: Session }) {
+export function NetworkView({
+  session,
+  selected,
+  onSelect,
+}: {
+  session: Session;
+  /** The partner shown (from the URL: `#/network?partner=<id>`). */
+  selected: number | undefined;
+  onSelect: (partnerId: number) => void;
+}) {
   const partners = useData(
     async () => items(await call<{ items: Partner[] }>(session, 'GET', '/admin/v1/partners?limit=1000')),
     [session],
   );
-  const [selected, setSelected] = useState<number>();
   const [note, setNote] = useState<string>();
   const partner = partners.value?.find((candidate) => candidate.id === selected);
   return (
@@ -58,7 +66,7 @@ export function NetworkView({ session }: { session: Session }) {
               <button
                 type="button"
                 aria-pressed={candidate.id === selected}
-                onClick={() => setSelected(candidate.id)}
+                onClick={() => onSelect(candidate.id)}
               >
                 {candidate.name} <span class="muted">#{candidate.id}</span>
                 {candidate.offboarded_at !== null && <span class="muted"> (offboarded)</span>}
@@ -80,7 +88,7 @@ export function NetworkView({ session }: { session: Session }) {
                   : `A partner named ${name} already exists (#${namesakes.map((known) => known.id).join(', #')}); this one is #${made.id}.`,
               );
               partners.reload();
-              setSelected(made.id);
+              onSelect(made.id);
             }}
           >
             <label>

@@ -39,4 +39,34 @@ describe('secrets shown once in the console', () => {
     await expect(shown.count()).resolves.toBe(0);
     await expectClean(console);
   });
+
+  it('when a partner is selected, then the URL names it: a reload, and a sign-in from that link, show the same partner', async () => {
+    const { url, operator } = await ownDatabase('sqlite');
+    const server = await spawnGatehouse({ GATEHOUSE_DATABASE_URL: url, GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN });
+    await arrangePartner(operator.services);
+    const b = await arrangePartner(operator.services);
+    const console = await signInAsOperator(await openConsole(server.baseUrl), ADMIN_TOKEN);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('button', { name: `${b.partner.name} #${b.partner.id}` }).click();
+    await page.getByRole('heading', { name: `Keys of ${b.partner.name}` }).waitFor();
+    const link = page.url();
+    expect(new URL(link).hash).toBe(`#/network?partner=${b.partner.id}`);
+
+    await page.reload();
+    await page.getByRole('heading', { name: `Keys of ${b.partner.name}` }).waitFor();
+    await expect(
+      page.getByRole('button', { name: `${b.partner.name} #${b.partner.id}` }).getAttribute('aria-pressed'),
+    ).resolves.toBe('true');
+
+    const fresh = await openConsole(server.baseUrl);
+    await fresh.page.goto(link);
+    await signInAsOperator(fresh, ADMIN_TOKEN);
+    await fresh.page.getByRole('heading', { name: `Keys of ${b.partner.name}` }).waitFor();
+    await expect(
+      fresh.page.getByRole('link', { name: 'Network' }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
+    await expectClean(console);
+    await expectClean(fresh);
+  });
 });
