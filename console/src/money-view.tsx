@@ -32,11 +32,50 @@ interface Filter {
   to?: string;
 }
 
-const firstOfMonth = () => new Date().toISOString().slice(0, 8) + '01';
-const firstOfNextMonth = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
-};
+/** The instant a day starts in a time zone (the API reads a bare date as UTC's midnight). */
+function startOfDay(day: string, timeZone: string): string {
+  const wall = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  /** How far the zone's clock is ahead of UTC at instant `t`. */
+  const offset = (t: number) => {
+    const part = (type: string) => Number(wall.formatToParts(t).find((p) => p.type === type)?.value);
+    return (
+      Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - t
+    );
+  };
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  // Twice: the offset at the zone's midnight may differ from UTC's (a change of summer time in between).
+  const first = utcMidnight - offset(utcMidnight);
+  return new Date(utcMidnight - offset(first)).toISOString();
+}
+
+/** A filter as the API reads it: its days as the instants they start in the network's zone. */
+const inZone = (filter: Filter, timeZone: string): Filter => ({
+  ...filter,
+  ...(filter.from ? { from: startOfDay(filter.from, timeZone) } : {}),
+  ...(filter.to ? { to: startOfDay(filter.to, timeZone) } : {}),
+});
+
+/** This month in the network's time zone, as days: its first and the next month's first (São Paulo's 30 November at 22:30 is November there, though December in UTC). */
+function thisMonth(timeZone: string): { from: string; to: string } {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+  }).formatToParts(new Date());
+  const year = Number(parts.find((part) => part.type === 'year')?.value);
+  const month = Number(parts.find((part) => part.type === 'month')?.value);
+  const day = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01`;
+  return { from: day(year, month), to: month === 12 ? day(year + 1, 1) : day(year, month + 1) };
+}
 
 /** A visit reversed, wholly or in part, with the reason the audit keeps. */
 function ReverseForm({
@@ -80,7 +119,8 @@ function ReverseForm({
  * files accounting asks for, and the settlements that close periods.
  */
 export function MoneyView({ session }: { session: Session }) {
-  const [filter, setFilter] = useState<Filter>({ from: firstOfMonth(), to: firstOfNextMonth() });
+  const timezone = (session.kind === 'operator' ? session.timezone : undefined) ?? 'UTC';
+  const [filter, setFilter] = useState<Filter>(() => thisMonth(timezone));
   const [error, setError] = useState<string>();
   const [reversing, setReversing] = useState<Transaction>();
   const ledger = useData(
@@ -89,7 +129,7 @@ export function MoneyView({ session }: { session: Session }) {
         await call<{ items: Transaction[] }>(
           session,
           'GET',
-          `/admin/v1/transactions${query({ ...filter, limit: 200 })}`,
+          `/admin/v1/transactions${query({ ...inZone(filter, timezone), limit: 200 })}`,
         )
       ).items,
     [session, JSON.stringify(filter)],
@@ -97,12 +137,18 @@ export function MoneyView({ session }: { session: Session }) {
   const payouts = useData(
     async () =>
       filter.from && filter.to
-        ? (await call<{ items: Payout[] }>(session, 'GET', `/admin/v1/payouts${query({ ...filter })}`)).items
+        ? (
+            await call<{ items: Payout[] }>(
+              session,
+              'GET',
+              `/admin/v1/payouts${query({ ...inZone(filter, timezone) })}`,
+            )
+          ).items
         : [],
     [session, JSON.stringify(filter)],
   );
   const save = (path: string, name: string) =>
-    download(session, `${path}${query({ ...filter, format: 'csv' })}`, name).then(
+    download(session, `${path}${query({ ...inZone(filter, timezone), format: 'csv' })}`, name).then(
       () => setError(undefined),
       (caught: unknown) => setError(messageOf(caught)),
     );
@@ -118,11 +164,11 @@ export function MoneyView({ session }: { session: Session }) {
         }}
       >
         <label>
-          From
+          From ({timezone})
           <input name="from" type="date" defaultValue={filter.from} />
         </label>
         <label>
-          To (exclusive)
+          To, exclusive ({timezone})
           <input name="to" type="date" defaultValue={filter.to} />
         </label>
         <label>

@@ -10,6 +10,8 @@ export type Session =
       readonly name: string | null;
       readonly role: string;
       readonly permissions: readonly string[];
+      /** The network's time zone: default periods are read there (a session saved before it was asked: UTC). */
+      readonly timezone?: string;
     }
   | { readonly kind: 'desk'; readonly key: string; readonly gymId: number };
 

@@ -7,6 +7,7 @@ interface Me {
   name: string | null;
   role: string;
   permissions: string[];
+  timezone: string;
 }
 
 /** Both ways in. Each is checked against the API before anything is shown: a refused credential shows nothing. */
@@ -37,7 +38,14 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
         setError(`The ${me.role} role may not read the operator API: the console has nothing to show it.`);
         return;
       }
-      onSignedIn({ kind: 'operator', token, name: me.name, role: me.role, permissions: me.permissions });
+      onSignedIn({
+        kind: 'operator',
+        token,
+        name: me.name,
+        role: me.role,
+        permissions: me.permissions,
+        timezone: me.timezone,
+      });
     } catch (caught) {
       setError(messageOf(caught));
     }

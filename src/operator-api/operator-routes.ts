@@ -52,6 +52,9 @@ const Me = Type.Object({
     description: 'What this role may do, as the operator API checks it: a client may hide what is absent',
   }),
   expires_at: NullableInstant,
+  timezone: Type.String({
+    description: "The network's time zone (GATEHOUSE_TIMEZONE): the default periods and days are read there",
+  }),
 });
 
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
@@ -114,6 +117,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         role,
         permissions: PERMISSIONS.filter((permission) => GRANTS[role].has(permission)),
         expires_at: instantOrNull(operator?.expiresAt ?? null),
+        timezone: services.timezone,
       };
     },
   );

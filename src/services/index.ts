@@ -30,6 +30,8 @@ export function createServices(deps: ServiceDependencies) {
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
+    /** The network's time zone (GATEHOUSE_TIMEZONE): periods and days are read there unless a gym has its own. */
+    timezone: deps.config.timezone,
     catalog: createCatalogService(deps, gymOwners),
     apiKeys,
     catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),

@@ -131,6 +131,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
         'operators',
       ],
       expires_at: null,
+      timezone: 'UTC',
     });
     const expected: Record<string, string[]> = {
       finance: ['self', 'read', 'read-secret', 'money'],
@@ -145,6 +146,7 @@ describe.each(dialects)('operator identities (%s)', (dialect) => {
         role,
         permissions,
         expires_at: '2027-01-01T00:00:00.000Z',
+        timezone: 'UTC',
       });
     }
     const before = await op.wholeStore(t);
