@@ -35,7 +35,7 @@ describe.each(dialects)('gatehouse nats replay, run as an operator runs it (%s)'
   const logged = () =>
     t.store.db
       .selectFrom('events')
-      .select(['position', 'id', 'type', 'occurred_at', 'data'])
+      .select(['position', 'id', 'type', 'occurred_at', 'partner_id', 'data'])
       .orderBy('position')
       .execute();
   const cursor = async () =>
@@ -73,6 +73,7 @@ describe.each(dialects)('gatehouse nats replay, run as an operator runs it (%s)'
         id: e.id,
         type: e.type,
         timestamp: new Date(Number(e.occurred_at)).toISOString(),
+        partner_id: Number(e.partner_id),
         data: JSON.parse(e.data ?? 'null') as unknown,
       },
     ]);
