@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from '../fixtures/test-app.js';
+
+interface Envelope {
+  errors: { key: string }[];
+}
+interface Answer {
+  content?: Record<string, { example?: Envelope; examples?: Record<string, { value: Envelope }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, { responses: Record<string, Answer> }>>;
+}
+
+let doc: Document;
+const app = useApp({});
+beforeAll(async () => {
+  doc = JSON.parse((await app().app.inject({ method: 'GET', url: '/openapi.json' })).body) as Document;
+});
+
+/** Every operator operation as `METHOD path`, with its answers. */
+function operatorOperations(): [string, Record<string, Answer>][] {
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/admin/v1/'))
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(
+        ([method, operation]) =>
+          [`${method.toUpperCase()} ${path}`, operation.responses] as [string, Record<string, Answer>],
+      ),
+    );
+}
+
+/** The error keys of an answer's examples (one is the media type's `example`, several its `examples`). */
+function keysOf(answer: Answer | undefined): string[] {
+  const media = answer?.content?.['application/json'];
+  const examples =
+    media?.example !== undefined ? [media.example] : Object.values(media?.examples ?? {}).map((e) => e.value);
+  return examples.flatMap((example) => example.errors.map((error) => error.key));
+}
+
+describe('the OpenAPI document of the operator API: each route lists the errors it can answer', () => {
+  it('when the 409s are read, then only the routes with a conflict list one, each with its own', () => {
+    const conflicts = Object.fromEntries(
+      operatorOperations()
+        .filter(([, responses]) => responses['409'] !== undefined)
+        .map(([route, responses]) => [route, keysOf(responses['409'])]),
+    );
+
+    expect(conflicts).toEqual({
+      'POST /admin/v1/gyms': ['gym.already-exists'],
+      'POST /admin/v1/gyms/{gym_id}/products': ['product.already-exists'],
+      'POST /admin/v1/checkins': ['gym.retired', 'product.retired', 'checkin.daily-limit'],
+      'POST /admin/v1/checkins/{checkin_id}/cancel': ['checkin.already.validated'],
+      'POST /admin/v1/transactions/{transaction_id}/reversals': ['transaction.over-reversed'],
+      'POST /admin/v1/settlements': ['settlement.overlap'],
+      'POST /admin/v1/settlements/{settlement_id}/paid': ['settlement.already-paid'],
+      'POST /admin/v1/partners/{partner_id}/webhooks': ['webhook.limit'],
+      'POST /admin/v1/operators': ['operator.already-exists'],
+    });
+  });
+
+  it('when the 404s are read, then a route lists one only for the records its path or body names', () => {
+    const missing = Object.fromEntries(
+      operatorOperations()
+        .filter(([, responses]) => responses['404'] !== undefined)
+        .map(([route, responses]) => [route, keysOf(responses['404'])]),
+    );
+
+    expect(missing).toMatchObject({
+      'POST /admin/v1/gyms': ['partner.not-found'],
+      'POST /admin/v1/checkins': ['gym.not-found', 'product.not-found'],
+      'GET /admin/v1/webhooks/{webhook_id}/deliveries': ['webhook.not-found'],
+      'POST /admin/v1/deliveries/{delivery_id}/retry': ['delivery.not-found'],
+      'GET /admin/v1/custom-codes': ['checkin.custom-code.not-found'],
+      'DELETE /admin/v1/keys/{key_id}': ['key.not-found'],
+    });
+    for (const route of [
+      'GET /admin/v1/partners',
+      'GET /admin/v1/me',
+      'POST /admin/v1/members/{platform_id}/erase',
+    ]) {
+      expect(missing[route], route).toBeUndefined();
+    }
+    // Every 404 listed comes with an example of its own.
+    for (const [route, keys] of Object.entries(missing)) {
+      expect(keys.length, route).toBeGreaterThan(0);
+    }
+  });
+
+  it('when a route takes no input, then it lists no 400, 413 or 415; a body route lists them; none lists 405', () => {
+    const statuses = Object.fromEntries(
+      operatorOperations().map(([route, responses]) => [route, Object.keys(responses).sort()]),
+    );
+
+    expect(statuses['GET /admin/v1/me']).toEqual(['200', '401', '403', '500', '503']);
+    expect(statuses['DELETE /admin/v1/keys/{key_id}']).toEqual([
+      '204',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '500',
+      '503',
+    ]);
+    expect(statuses['POST /admin/v1/gyms']).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '500',
+      '503',
+    ]);
+    expect(Object.entries(statuses).filter(([, listed]) => listed.includes('405'))).toEqual([]);
+  });
+});
