@@ -13,6 +13,7 @@ import {
 import { OverReversedError } from '../domain/decisions/reversal.js';
 import { SettlementOverlapError, SettlementPaidError } from '../domain/settlement.js';
 import { ErrorEnvelopeSchema } from '../http/schemas.js';
+import { badInputExample, type InputSchemas } from './bad-input-example.js';
 
 /** What a path parameter names: its record missing is the route's 404. */
 const PARAMETER_ENTITIES: Readonly<Record<string, string>> = {
@@ -69,14 +70,14 @@ const envelope = (error: AppError) => ({
 
 /**
  * The error statuses one operator route can answer, each with an example of its own: 401, 403, 500 and 503 on
- * every route (credentials, role, the unexpected, the database); 400 when it takes parameters or a JSON body (which
- * may not parse); 413 when a body may come (DELETE's too), 415 when one is parsed; 404 for the records its path and
+ * every route (credentials, role, the unexpected, the database); 400 when it takes input, with its likeliest mistake
+ * (badInputExample); 413 when a body may come (DELETE's too), 415 when one is parsed; 404 for the records its path and
  * body name; 409 for its own conflicts. 405 belongs to the other methods of its path, not to it.
  */
 export function operatorRouteErrors(
   method: string,
   url: string,
-  schema: { params?: unknown; querystring?: unknown },
+  schema: InputSchemas,
 ): Record<number, TSchema> {
   const key = `${method} ${url}`;
   const named = [...url.matchAll(/:([a-z_]+)/g)]
@@ -89,14 +90,14 @@ export function operatorRouteErrors(
   ];
   const conflicts = own.filter((error) => error.statusCode === 409);
   const statuses: number[] = [401, 403, 500, 503];
-  if (schema.params !== undefined || schema.querystring !== undefined || WITH_BODY.has(method))
-    statuses.push(400);
   if (WITH_BODY.has(method) || method === 'DELETE') statuses.push(413);
   if (WITH_BODY.has(method)) statuses.push(415);
   const answers: Record<number, TSchema> = Object.fromEntries(
     statuses.map((status) => [status, ErrorEnvelopeSchema]),
   );
   const withExamples = (errors: AppError[]) => ({ ...ErrorEnvelopeSchema, examples: errors.map(envelope) });
+  const bad = badInputExample(method, url, schema);
+  if (bad !== undefined) answers[400] = withExamples([bad]);
   if (missing.length > 0) answers[404] = withExamples(missing);
   if (conflicts.length > 0) answers[409] = withExamples(conflicts);
   return answers;
