@@ -34,13 +34,16 @@ function operatorOperations(): [string, Record<string, Answer>][] {
     );
 }
 
-/** The error keys of an answer's examples (one is the media type's `example`, several its `examples`). */
-function keysOf(answer: Answer | undefined): string[] {
+/** An answer's examples (one is the media type's `example`, several its named `examples`). */
+function examplesOf(answer: Answer | undefined): Envelope[] {
   const media = answer?.content?.['application/json'];
-  const examples =
-    media?.example !== undefined ? [media.example] : Object.values(media?.examples ?? {}).map((e) => e.value);
-  return examples.flatMap((example) => example.errors.map((error) => error.key));
+  if (media?.example !== undefined) return [media.example];
+  return Object.values(media?.examples ?? {}).map((e) => e.value);
 }
+
+/** The error keys of an answer's examples. */
+const keysOf = (answer: Answer | undefined): string[] =>
+  examplesOf(answer).flatMap((example) => example.errors.map((error) => error.key));
 
 describe('the OpenAPI document of the operator API: each route lists the errors it can answer', () => {
   it('when the 409s are read, then only the routes with a conflict list one, each with its own', () => {
@@ -192,6 +195,37 @@ describe("the OpenAPI document of the operator API: each route's 400 is its own"
         documented,
         answered: documented,
       })),
+    );
+  });
+});
+
+describe("the OpenAPI document of the operator API: each route's 404 for its path is its own", () => {
+  const operatorApp = useApp({ env: { GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN } });
+
+  it('when a route is asked for records that do not exist (with an empty body where it takes one), then it answers the first 404 its document lists', async () => {
+    const findings = [];
+    for (const [route, responses] of operatorOperations()) {
+      const [method = '', path = ''] = route.split(' ');
+      const [first] = examplesOf(responses['404']);
+      if (!path.includes('{') || first === undefined) continue;
+      const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
+      const response = await operatorApp().app.inject({
+        method: method as 'GET',
+        url: path.replace(/\{[a-z_]+\}/g, '999999999999'),
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(withBody ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(withBody ? { payload: '{}' } : {}),
+      });
+      // A body a route requires is checked before the record is looked for: those routes' 404s come after.
+      if (response.statusCode === 400) continue;
+      findings.push({ route, answered: JSON.parse(response.body) as unknown, documented: first });
+    }
+
+    expect(findings.length).toBeGreaterThan(20);
+    expect(findings).toEqual(
+      findings.map(({ route, documented }) => ({ route, answered: documented, documented })),
     );
   });
 });
