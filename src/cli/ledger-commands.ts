@@ -1,15 +1,10 @@
 import type { Command } from 'commander';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
-import { localDayBounds } from '../domain/local-day.js';
+import { exportPeriod, type ExportPeriod as Period } from '../domain/export-period.js';
 import { instant, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import { withServices } from './context.js';
 import { formatOption, print, streamCsv, type Format } from './output.js';
-
-interface Period {
-  readonly from: number;
-  readonly to: number;
-}
 
 interface PeriodOptions {
   partner?: number;
@@ -24,18 +19,6 @@ function filterOf(options: PeriodOptions) {
     ...(options.partner === undefined ? {} : { partnerId: options.partner }),
     ...(options.gym === undefined ? {} : { gymId: options.gym }),
   };
-}
-
-/**
- * The period an export covers: what the operator gave, and otherwise today in GATEHOUSE_TIMEZONE (the day the
- * visit limit counts in). Only --from: up to the end of today. Only --to: the day that ends there.
- */
-export function periodOf(options: PeriodOptions, now: number, timezone: string): Period {
-  if (options.from !== undefined && options.to !== undefined) return { from: options.from, to: options.to };
-  if (options.to !== undefined)
-    return { from: localDayBounds(options.to - 1, timezone).start, to: options.to };
-  const today = localDayBounds(now, timezone);
-  return { from: options.from ?? today.start, to: today.end };
 }
 
 /** On stderr, so a CSV or JSON on stdout stays what it is: why nothing was printed, and how to ask otherwise. */
@@ -65,7 +48,7 @@ export function addLedgerCommands(program: Command): void {
     .addOption(formatOption())
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {
-        const period = periodOf(options, services.clock.now(), config.timezone);
+        const period = exportPeriod(options, services.clock.now(), config.timezone);
         const rows = services.ledger.exportAll({ ...filterOf(options), ...period });
         let count = 0;
         const presented = (async function* () {
@@ -94,7 +77,7 @@ export function addLedgerCommands(program: Command): void {
     .addOption(formatOption('without-ids'))
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {
-        const period = periodOf(options, services.clock.now(), config.timezone);
+        const period = exportPeriod(options, services.clock.now(), config.timezone);
         const lines = await services.ledger.payouts({ ...filterOf(options), ...period });
         print(lines.map(presentPayout), options.format, PAYOUT_COLUMNS);
         sayWhenEmpty('validated visits to pay', lines.length, period, config.timezone);

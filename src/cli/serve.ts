@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js';
 import { assertDatabaseAccepts } from './database-check.js';
 import { logOutput } from './log-output.js';
 import { scheduleDailyPurge } from './purge-schedule.js';
+import { createDeliverySettingsCheck } from '../services/webhooks/delivery-settings-check.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -101,7 +102,12 @@ export async function serve(config: Config): Promise<void> {
     log.stop();
     throw error;
   }
-  const state = { migrated: !config.migrate, closing: false, stopPurge: () => {} };
+  const state: Started['state'] = {
+    migrated: !config.migrate,
+    closing: false,
+    stopPurge: () => {},
+    forgetSettings: () => Promise.resolve(),
+  };
   const { server, services, webhookRunner, natsFeed } = await buildApp({
     config,
     store,
@@ -119,6 +125,7 @@ export async function serve(config: Config): Promise<void> {
       await webhookRunner.stop();
       await natsFeed?.stop();
       await server.close();
+      await state.forgetSettings().catch(() => undefined);
       await store.close();
       log.stop();
     },
@@ -137,6 +144,7 @@ export async function serve(config: Config): Promise<void> {
     state.stopPurge();
     server.log.fatal({ error: loggableError(error as Error) }, 'could not start');
     await server.close().catch(() => undefined);
+    await state.forgetSettings().catch(() => undefined);
     await store.close().catch(() => undefined);
     log.stop();
     throw error;
@@ -147,7 +155,30 @@ interface Started {
   readonly server: App['server'];
   readonly services: Services;
   readonly store: Store;
-  readonly state: { migrated: boolean; closing: boolean; stopPurge: () => void };
+  readonly state: {
+    migrated: boolean;
+    closing: boolean;
+    stopPurge: () => void;
+    /** Removes this process's delivery settings from the database (they were recorded at start). */
+    forgetSettings: () => Promise<void>;
+  };
+}
+
+/**
+ * Records this process's delivery settings and says, in one warning line, when another process on the database
+ * runs with different ones (README, "Running on PostgreSQL, with several processes"). A schema migrated by an
+ * older release (GATEHOUSE_MIGRATE=false) has no table for them: nothing to compare with then.
+ */
+async function checkDeliverySettings(config: Config, { server, services, store, state }: Started) {
+  const check = createDeliverySettingsCheck({ store, clock: services.clock, config });
+  const warning = await check.start().then(
+    (line) => {
+      state.forgetSettings = () => check.stop();
+      return line;
+    },
+    () => undefined,
+  );
+  if (warning !== undefined) server.log.warn(warning);
 }
 
 /** Listens, migrates when asked to, and prints the demo banner: any failure here is a failure to start. */
@@ -158,8 +189,10 @@ async function start(config: Config, { server, services, store, state }: Started
     // serve() stops rather than answer 503 for ever.
     state.migrated = await migrateWhenReachable(store, server.log, () => state.closing);
     if (!state.migrated) return;
-    server.log.info('migrations applied');
   }
+  // Before the line that says the process is ready, so a warning is among its first lines.
+  await checkDeliverySettings(config, { server, services, store, state });
+  if (config.migrate) server.log.info('migrations applied');
   state.stopPurge = scheduleDailyPurge(services, server.log);
   const address = server.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

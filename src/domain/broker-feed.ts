@@ -13,12 +13,18 @@ export function feedSubjects(prefix: string): string[] {
   return [`${prefix}.>`];
 }
 
-/** The message: the standard webhook body (type, timestamp, data) and the event id (also `Nats-Msg-Id`). */
-export function feedMessage(event: Pick<LoggedEvent, 'id' | 'type' | 'occurredAt' | 'data'>): string {
+/**
+ * The message: the standard webhook body (type, timestamp, data), the event id (also `Nats-Msg-Id`) and the
+ * partner's id (one stream carries every partner's events; a sandbox partner's say `"sandbox": true` in data).
+ */
+export function feedMessage(
+  event: Pick<LoggedEvent, 'id' | 'type' | 'occurredAt' | 'partnerId' | 'data'>,
+): string {
   return JSON.stringify({
     id: event.id,
     type: event.type,
     timestamp: new Date(event.occurredAt).toISOString(),
+    partner_id: event.partnerId,
     data: event.data,
   });
 }

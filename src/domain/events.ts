@@ -35,6 +35,24 @@ export interface LoggedEvent extends Omit<NewEvent, 'data'> {
 }
 
 /**
+ * An event's data as every reader gets it (the log, event streams, webhooks of both formats, NATS): a sandbox
+ * partner's events end with `"sandbox": true`; a live partner's are exactly as written, with no `sandbox` key.
+ * Decided when the event is read, in this one place, because being a sandbox is the partner's fact, not each
+ * decision's (README, "The sandbox").
+ */
+export function dataAsRead(
+  data: Readonly<Record<string, unknown>> | null,
+  sandbox: boolean,
+): Readonly<Record<string, unknown>> | null {
+  return data === null || !sandbox ? data : { ...data, sandbox: true };
+}
+
+/** Whether an event as read is a sandbox partner's (see dataAsRead). */
+export function isSandboxEvent(event: { readonly data: Readonly<Record<string, unknown>> | null }): boolean {
+  return event.data?.sandbox === true;
+}
+
+/**
  * Events a filtered read of the log looks through at most (the log is indexed by its order only): a page of a quiet
  * gym's events costs a bounded scan, and says where it stopped.
  */

@@ -385,6 +385,8 @@ function errorExample(url: string, status: string): unknown {
 export function withResponseExamples(method: string | string[], url: string, response: unknown): unknown {
   if (response === null || typeof response !== 'object') return response;
   const described = Object.entries(response as Record<string, unknown>).map(([status, schema]) => {
+    // A route that lists its own examples of an answer (the operator API's 404s and 409s) keeps them.
+    if (schema !== null && typeof schema === 'object' && 'examples' in schema) return [status, schema];
     const example = RESPONSE_EXAMPLES[`${String(method)} ${url} ${status}`] ?? errorExample(url, status);
     const keep = example === undefined || schema === null || typeof schema !== 'object';
     return [status, keep ? schema : { ...schema, examples: [example] }];

@@ -17,6 +17,7 @@ import { operatorRoutes } from './operator-routes.js';
 import { reversalRoutes } from './reversal-routes.js';
 import { settlementRoutes } from './settlement-routes.js';
 import { authorizeRole, declarePermissions, type OperatorRoute } from './permissions.js';
+import { declareRouteErrors } from './route-errors.js';
 import { statsRoutes } from './stats-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
@@ -37,6 +38,7 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   app.addHook('onRequest', authenticateOperator(adminTokens, services.operators, limit));
   app.addHook('onRequest', authorizeRole);
   declarePermissions(app, routes);
+  declareRouteErrors(app);
   await app.register(catalogRoutes, { services });
   await app.register(catalogChangeRoutes, { services });
   await app.register(keyRoutes, { services });

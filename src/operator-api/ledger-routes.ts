@@ -105,18 +105,17 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     '/payouts',
     {
       schema: {
-        summary: 'Count and sum of payouts per partner, gym and currency for a period',
-        querystring: Type.Object({ ...Period, from: Type.String(), to: Type.String(), format: Format }),
+        summary: 'Count and sum of payouts per partner, gym and currency for a period (default: today)',
+        description:
+          'Without `from` and `to`, today in GATEHOUSE_TIMEZONE, as `gatehouse payouts` does; only `from`: up to the ' +
+          'end of today; only `to`: the day that ends there.',
+        querystring: Type.Object({ ...Period, format: Format }),
         response: { 200: ListOf(Payout), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
       const filter = periodFilter(request.query);
-      const lines = await ledger.payouts({
-        ...filter,
-        from: parseInstant('from', request.query.from),
-        to: parseInstant('to', request.query.to),
-      });
+      const lines = await ledger.payouts(filter);
       if (request.query.format === 'csv') {
         return sendCsv(reply, 'payouts.csv', Object.keys(Payout.properties), lines, presentPayout);
       }

@@ -1,6 +1,7 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
+import { exportPeriod } from '../domain/export-period.js';
 import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import {
   toFeedPage,
@@ -32,7 +33,7 @@ export interface ReversalInput {
  * The ledger the platform pays gyms from: one entry per validated visit, and the reversals that correct them.
  * Entries are never edited: a correction is a new entry linked to the visit.
  */
-export function createLedgerService({ store, clock }: ServiceDependencies) {
+export function createLedgerService({ store, clock, config }: ServiceDependencies) {
   return {
     async list(filter: EntryFilter, page: PageRequest): Promise<Page<LedgerEntry>> {
       assertPeriod(filter);
@@ -65,9 +66,10 @@ export function createLedgerService({ store, clock }: ServiceDependencies) {
     },
 
     /** Sandbox visits never count: only live partners' entries are owed. */
-    payouts(filter: EntryFilter & { from: number; to: number }): Promise<PayoutLine[]> {
-      assertPeriod(filter);
-      return sumPayouts(store.db, { ...filter, sandbox: false });
+    payouts(filter: EntryFilter): Promise<PayoutLine[]> {
+      const period = exportPeriod(filter, clock.now(), config.timezone);
+      assertPeriod(period);
+      return sumPayouts(store.db, { ...filter, ...period, sandbox: false });
     },
 
     /** Reverses a visit wholly (by default) or in part: a new entry, effective now. */

@@ -234,7 +234,18 @@ export interface TransactionIdOffsetTable {
   xid_offset: number;
 }
 
+/** One row per running `serve` process: its delivery settings, seen again every minute while it runs. */
+export interface ProcessSettingsTable {
+  process_id: string;
+  fingerprint: string;
+  /** JSON: each delivery setting's value as shown in a warning (a secret only as a digest). */
+  settings: string;
+  started_at: number;
+  seen_at: number;
+}
+
 export interface Database {
+  process_settings: ProcessSettingsTable;
   transaction_id_offset: TransactionIdOffsetTable;
   nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -29,7 +29,7 @@ describe.each(dialects)('the NATS feed repaired after the broker lost messages (
   const logged = () =>
     t.store.db
       .selectFrom('events')
-      .select(['position', 'id', 'type', 'occurred_at', 'data'])
+      .select(['position', 'id', 'type', 'occurred_at', 'partner_id', 'data'])
       .orderBy('position')
       .execute();
   const stored = async () => {
@@ -83,6 +83,7 @@ describe.each(dialects)('the NATS feed repaired after the broker lost messages (
           id: e.id,
           type: e.type,
           timestamp: new Date(Number(e.occurred_at)).toISOString(),
+          partner_id: Number(e.partner_id),
           data: JSON.parse(e.data ?? 'null') as unknown,
         },
       ]),

@@ -28,9 +28,8 @@ describe.each(dialects)('operator API: a list asked with a bad query (%s)', (dia
     ['/transactions?limit=1001', 'limit', 'must be an integer from 1 to 1000'],
     ['/transactions?cursor=bogus', 'cursor', 'is not a cursor this API returned'],
     ['/transactions?format=csv&from=yesterday', 'from', 'must be an ISO-8601 date or date-time'],
-    ['/payouts?', 'from', 'is required'],
-    ['/payouts?from=2026-03-02', 'to', 'is required'],
-    ['/payouts?to=2026-03-03', 'from', 'is required'],
+    // Only from: up to the end of today (2026-03-02 on the test clock), which a later from does not reach.
+    ['/payouts?from=2026-03-03', 'to', 'must be later than from'],
     ['/payouts?from=2026-03-03&to=2026-03-02', 'to', 'must be later than from'],
     ['/payouts?from=March&to=2026-03-03', 'from', 'must be an ISO-8601 date or date-time'],
     ['/payouts?from=2026-02-29&to=2026-03-03', 'from', 'must be an ISO-8601 date or date-time'],

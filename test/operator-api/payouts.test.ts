@@ -105,6 +105,20 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
     expect(await payouts('from=2026-03-01&to=2026-03-02')).toEqual([]);
   });
 
+  test('when no period is given, then today (UTC here) is paid, as `gatehouse payouts` does; only from runs to the end of today, only to covers the day that ends there', async () => {
+    const today = await payouts(DAY);
+
+    const response = await admin(app(), 'GET', '/payouts');
+
+    expectReply(response, 200, { items: today, next_cursor: null });
+    expect(today).toHaveLength(3);
+    const fromLater = await payouts('from=2026-03-02T12:00:02.250Z');
+    expect(fromLater).toEqual(await payouts('from=2026-03-02T12:00:02.250Z&to=2026-03-03'));
+    expect(fromLater).not.toEqual(today);
+    expect(await payouts('to=2026-03-03')).toEqual(today);
+    expect(await payouts('to=2026-03-02')).toEqual([]);
+  });
+
   test('when format=csv, then the lines stream as text/csv and parse back to the JSON lines', async () => {
     const json = await payouts(DAY);
 

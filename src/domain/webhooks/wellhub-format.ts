@@ -14,6 +14,11 @@ export const WELLHUB_EVENT_TYPES: readonly EventType[] = ['checkin.created'];
 export const WELLHUB_TIMEOUT_MS = 1000;
 export const WELLHUB_SECRET_MAX_LENGTH = 100;
 export const WELLHUB_SIGNATURE_HEADER = 'X-Gympass-Signature';
+/**
+ * Wellhub's body has no room for it: a sandbox partner's deliveries say `X-Gatehouse-Sandbox: true` in this header
+ * instead (absent on live ones), outside the signed bytes as Wellhub's signature covers the body only.
+ */
+export const WELLHUB_SANDBOX_HEADER = 'X-Gatehouse-Sandbox';
 
 /** A Wellhub endpoint's secret: the partner's own, as Wellhub's partners provide it. */
 export function checkWellhubSecret(secret: string | undefined): string {

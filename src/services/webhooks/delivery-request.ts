@@ -1,7 +1,8 @@
-import type { LoggedEvent } from '../../domain/events.js';
+import { isSandboxEvent, type LoggedEvent } from '../../domain/events.js';
 import { deliveryBody, type WebhookFormat } from '../../domain/webhooks/endpoint.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
 import {
+  WELLHUB_SANDBOX_HEADER,
   WELLHUB_SIGNATURE_HEADER,
   wellhubBody,
   wellhubSignature,
@@ -30,7 +31,9 @@ export async function deliveryRequest(
     const gym = await findGym(db, event.gymId);
     const body = wellhubBody({ data: event.data, gym: { id: event.gymId, name: gym?.name ?? '' } });
     const [secret = ''] = secrets;
-    return { body, headers: { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) } };
+    const headers: Record<string, string> = { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) };
+    if (isSandboxEvent(event)) headers[WELLHUB_SANDBOX_HEADER] = 'true';
+    return { body, headers };
   }
   const body = deliveryBody(event);
   return { body, headers: signedHeaders(secrets, claim.eventId, Math.floor(now / 1000), body) };

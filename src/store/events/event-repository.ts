@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { EventType, LoggedEvent, NewEvent } from '../../domain/events.js';
-import { EVENT_SCAN } from '../../domain/events.js';
+import { dataAsRead, EVENT_SCAN } from '../../domain/events.js';
 import { eventRow } from '../changes/rows.js';
 import { isPostgres } from '../column-types.js';
 import { horizonPosition, readHorizon } from '../commit-horizon.js';
@@ -57,6 +57,7 @@ export async function scanEvents(
     const events = (
       await window
         .selectAll()
+        .select(partnerSandbox)
         .orderBy('position')
         .limit(limit + 1)
         .execute()
@@ -83,6 +84,7 @@ export async function scanEvents(
   const rows = await db
     .selectFrom('events')
     .selectAll()
+    .select(partnerSandbox)
     .where('position', 'in', matching.orderBy('looked.position').limit(limit + 1))
     .orderBy('position')
     .execute();
@@ -101,7 +103,19 @@ export async function listEvents(
   return (await scanEvents(db, { after }, limit, readYourWrites)).events;
 }
 
-function toEvent(row: Selectable<EventsTable>): LoggedEvent {
+/** The event's partner's sandbox flag, beside its row: what dataAsRead marks the event by. */
+function partnerSandbox(eb: ExpressionBuilder<Database, 'events'>) {
+  return eb
+    .selectFrom('partners')
+    .select('partners.sandbox')
+    .whereRef('partners.id', '=', 'events.partner_id')
+    .as('partner_sandbox');
+}
+
+type EventRow = Selectable<EventsTable> & { readonly partner_sandbox: number | null };
+
+function toEvent(row: EventRow): LoggedEvent {
+  const data = row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>);
   return {
     position: row.position,
     id: row.id,
@@ -109,7 +123,7 @@ function toEvent(row: Selectable<EventsTable>): LoggedEvent {
     occurredAt: row.occurred_at,
     partnerId: row.partner_id,
     gymId: row.gym_id,
-    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+    data: dataAsRead(data, Number(row.partner_sandbox) === 1),
   };
 }
 
@@ -132,7 +146,12 @@ export async function latestPosition(db: Db): Promise<number> {
  * it), so nothing before it can still appear and there is nothing to wait for.
  */
 export async function findEvent(db: Db, position: number): Promise<LoggedEvent | undefined> {
-  const row = await db.selectFrom('events').selectAll().where('position', '=', position).executeTakeFirst();
+  const row = await db
+    .selectFrom('events')
+    .selectAll()
+    .select(partnerSandbox)
+    .where('position', '=', position)
+    .executeTakeFirst();
   return row === undefined ? undefined : toEvent(row);
 }
 
