@@ -158,6 +158,11 @@ export async function findEvent(db: Db, position: number): Promise<LoggedEvent |
 /** Several events by position in one read (as `findEvent`): a delivery round sends retries of many. */
 export async function findEvents(db: Db, positions: readonly number[]): Promise<Map<number, LoggedEvent>> {
   if (positions.length === 0) return new Map();
-  const rows = await db.selectFrom('events').selectAll().where('position', 'in', positions).execute();
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .select(partnerSandbox)
+    .where('position', 'in', positions)
+    .execute();
   return new Map(rows.map((row) => [Number(row.position), toEvent(row)]));
 }
