@@ -195,4 +195,44 @@ describe("the console: a partner's compatibility profile, test events and endpoi
     await expect(page.getByRole('button', { name: /^Send test event/ }).count()).resolves.toBe(0);
     await expectClean(console);
   });
+
+  it("when a desk enters its key, then the key's gyms are offered with their time zones, and one picked opens the desk", async () => {
+    await operator.services.catalogChanges.updateGym(desk.gym.id, { timezone: 'America/Sao_Paulo' });
+    const second = await operator.services.catalog.createGym({
+      partnerId: desk.partner.id,
+      name: 'Second gym',
+    });
+    const console = await openConsole(baseUrl, 390);
+    const { page } = console;
+
+    await page.getByLabel('Partner API key').fill(desk.key);
+    await page.keyboard.press('Tab');
+
+    const offered = page.getByRole('group', { name: "This key's gyms" });
+    await expect
+      .poll(() => offered.getByRole('button').allInnerTexts())
+      .toEqual([`${desk.gym.name} #${desk.gym.id} · America/Sao_Paulo`, `Second gym #${second.id} · UTC`]);
+    await offered.getByRole('button', { name: new RegExp(`#${desk.gym.id} `) }).click();
+    await expect(page.getByLabel('Gym id').inputValue()).resolves.toBe(String(desk.gym.id));
+    await page.getByRole('button', { name: 'Open the front desk' }).click();
+    await page.getByText('Live', { exact: true }).waitFor();
+    await expectClean(console);
+  });
+
+  it('when the key entered is refused, then no gym is offered and the gym id is typed as before', async () => {
+    const console = await openConsole(baseUrl, 390);
+    const { page } = console;
+    await page.getByLabel('Partner API key').fill('ghk_00000000_not-a-key');
+    await page.keyboard.press('Tab');
+    await page.getByLabel('Gym id').fill(String(desk.gym.id));
+    await expect.poll(() => console.problems.length).toBe(2);
+
+    await expect(page.getByRole('group', { name: "This key's gyms" }).count()).resolves.toBe(0);
+    // The refusal is the API's answer, logged by the browser as any failed request: expected, and the only one.
+    expect(console.problems.splice(0).sort()).toEqual([
+      expect.stringMatching(/^403 http:.*\/access\/v1\/integration$/),
+      'Failed to load resource: the server responded with a status of 403 (Forbidden)',
+    ]);
+    await expectClean(console);
+  });
 });
