@@ -211,6 +211,28 @@ describe.each(dialects)("sdk/README.md's first ten minutes, run (%s)", (dialect)
     expect(handled).toEqual([]); // the test member, recognised by isTestEvent, is acted on nowhere
   });
 
+  it('when the partner deletes its endpoint, then it is gone from the store and a second delete is 404', async () => {
+    const t = app();
+    const n = await arrangeNetwork(t);
+    const gatehouse = new GatehouseClient({ baseUrl, apiKey: n.key.key, gymId: n.gym.id });
+    const created = await gatehouse.createWebhook({ url: 'http://127.0.0.1:9/hooks', timeoutMs: 2000 });
+    expect(created).toMatchObject({ url: 'http://127.0.0.1:9/hooks', timeout_ms: 2000, event_types: null });
+
+    await gatehouse.deleteWebhook(created.id);
+
+    const rows = await t.store.db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('partner_id', '=', n.partner.id)
+      .execute();
+    expect(rows).toEqual([]);
+    await expectRefusal(gatehouse.deleteWebhook(created.id), {
+      status: 404,
+      key: 'webhook.not-found',
+      message: 'webhook not found',
+    });
+  });
+
   it('when the input is bad or the endpoint not the key’s, then the SDK throws the API’s error and nothing changes', async () => {
     const t = app();
     const n = await arrangeNetwork(t);
