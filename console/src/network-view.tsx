@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, formatMoney } from './api.js';
 import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js';
+import { CompatibilityPanel } from './compatibility-panel.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { KeysPanel } from './keys-panel.js';
 import { may, type Session } from './session.js';
@@ -105,6 +106,7 @@ export function NetworkView({
           <PartnerActions session={session} partner={partner} onChanged={partners.reload} />
           <GymsPanel session={session} partner={partner} />
           <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
+          <CompatibilityPanel session={session} partnerId={partner.id} partnerName={partner.name} />
           <WebhooksPanel session={session} partnerId={partner.id} partnerName={partner.name} />
         </Fragment>
       )}

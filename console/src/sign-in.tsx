@@ -67,8 +67,28 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
   );
 }
 
+interface KeyGym {
+  id: number;
+  name: string;
+  timezone: string;
+}
+
+/** The gyms a key may act on, from its integration check (no X-Gym-Id needed); none when the key is refused. */
+async function gymsOfKey(key: string): Promise<KeyGym[]> {
+  if (key === '') return [];
+  const response = await fetch('/access/v1/integration', {
+    headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+  }).catch(() => undefined);
+  if (response?.ok !== true) return [];
+  const body = (await response.json()) as { results?: { gyms?: KeyGym[] } };
+  return body.results?.gyms ?? [];
+}
+
 function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const [error, setError] = useState<string>();
+  const [gym, setGym] = useState('');
+  const [offered, setOffered] = useState<KeyGym[]>([]);
+  const offerGyms = async (key: string) => setOffered(await gymsOfKey(key.trim()));
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const fields = formFields(event.currentTarget);
@@ -86,11 +106,42 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
       <h2 id="desk-title">Front desk</h2>
       <label>
         Partner API key
-        <input name="key" type="password" required autoComplete="off" />
+        <input
+          name="key"
+          type="password"
+          required
+          autoComplete="off"
+          onChange={(event) => void offerGyms(event.currentTarget.value)}
+        />
       </label>
+      {offered.length > 0 && (
+        <div class="pick" role="group" aria-label="This key's gyms">
+          {offered.map((candidate) => (
+            <button
+              key={candidate.id}
+              type="button"
+              class="quiet"
+              aria-pressed={gym === String(candidate.id)}
+              onClick={() => setGym(String(candidate.id))}
+            >
+              {candidate.name}{' '}
+              <span class="muted">
+                #{candidate.id} · {candidate.timezone}
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
       <label>
         Gym id
-        <input name="gym" inputMode="numeric" pattern="[1-9][0-9]{0,14}" required />
+        <input
+          name="gym"
+          inputMode="numeric"
+          pattern="[1-9][0-9]{0,14}"
+          required
+          value={gym}
+          onInput={(event) => setGym(event.currentTarget.value)}
+        />
       </label>
       {error !== undefined && (
         <p role="alert" class="error">

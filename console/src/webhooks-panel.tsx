@@ -14,6 +14,22 @@ interface Webhook {
   status: 'enabled' | 'disabled';
   disabled_reason: 'gone' | 'failing' | null;
 }
+/** An endpoint's health, from the partner's integration check. */
+interface Health {
+  id: number;
+  last_attempt: { at: string; delivered: boolean; status_code: number | null; error: string | null } | null;
+  success_rate_24h: number | null;
+  pending: number;
+}
+/** How a test event went. */
+interface TestOutcome {
+  webhook_id: number;
+  event_type: string;
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
 interface Delivery {
   id: number;
   event_id: string;
@@ -32,6 +48,32 @@ const list = (text: string | undefined) => {
   return parts.length === 0 ? null : parts;
 };
 const ids = (text: string | undefined) => list(text)?.map(Number) ?? null;
+
+const answerOf = (attempt: { status_code: number | null; error: string | null }) =>
+  attempt.status_code === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status_code}`;
+
+/** "delivered, HTTP 204, 12 ms" or "not delivered: HTTP 401, 9 ms": what a test event came to. */
+const outcomeText = (outcome: TestOutcome, url: string) =>
+  `Test event ${outcome.event_type} to ${url}: ${outcome.delivered ? 'delivered' : 'not delivered'}, ` +
+  `${answerOf(outcome)}, ${outcome.duration_ms} ms`;
+
+/** The endpoint's last attempt, 24-hour success rate and pending count, in one cell. */
+function HealthCell({ health }: { health: Health | undefined }) {
+  if (health === undefined) return <td />;
+  const rate =
+    health.success_rate_24h === null
+      ? 'none in 24 h'
+      : `${Math.round(health.success_rate_24h * 100)}% in 24 h`;
+  const last =
+    health.last_attempt === null
+      ? 'no attempt yet'
+      : `last ${formatTime(health.last_attempt.at)}: ${answerOf(health.last_attempt)}`;
+  return (
+    <td>
+      {last}; {rate}; {health.pending} pending
+    </td>
+  );
+}
 
 /** A partner's webhook endpoints: register (the secret shown once), change, rotate, enable, remove, and the log. */
 export function WebhooksPanel({
@@ -54,6 +96,13 @@ export function WebhooksPanel({
       ).items,
     [session, partnerId],
   );
+  const health = useData(
+    async () =>
+      (await call<{ webhooks: Health[] }>(session, 'GET', `/admin/v1/partners/${partnerId}/integration`))
+        .webhooks,
+    [session, partnerId],
+  );
+  const [tested, setTested] = useState<string>();
   const [secret, setSecret] = useState<string>();
   const [open, setOpen] = useState<number>();
   const [error, setError] = useState<string>();
@@ -63,6 +112,7 @@ export function WebhooksPanel({
       await work();
       setError(undefined);
       webhooks.reload();
+      health.reload();
     } catch (caught) {
       setError(messageOf(caught));
     }
@@ -72,6 +122,13 @@ export function WebhooksPanel({
       const made = await call<{ secret: string }>(session, 'POST', `/admin/v1/webhooks/${webhook.id}/secret`);
       setSecret(made.secret);
     });
+  const test = (webhook: Webhook) =>
+    act(async () => {
+      setTested(undefined);
+      const outcome = await call<TestOutcome>(session, 'POST', `/admin/v1/webhooks/${webhook.id}/test`);
+      setTested(outcomeText(outcome, webhook.url));
+      health.reload();
+    });
   const remove = (webhook: Webhook) => {
     if (!confirm(`Remove the webhook to ${webhook.url} and its delivery log?`)) return;
     void act(() => call(session, 'DELETE', `/admin/v1/webhooks/${webhook.id}`));
@@ -79,7 +136,12 @@ export function WebhooksPanel({
   return (
     <section aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks of {partnerName}</h2>
-      <ErrorNote error={webhooks.error ?? error} />
+      <ErrorNote error={webhooks.error ?? health.error ?? error} />
+      {tested !== undefined && (
+        <p role="status" class="note" data-testid="test-outcome">
+          {tested}
+        </p>
+      )}
       {secret !== undefined && (
         <OnceSecret
           what="signing secret"
@@ -96,6 +158,7 @@ export function WebhooksPanel({
             <th scope="col">Events</th>
             <th scope="col">Gyms</th>
             <th scope="col">Status</th>
+            <th scope="col">Health</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
             </th>
@@ -113,6 +176,7 @@ export function WebhooksPanel({
                 {webhook.status}
                 {webhook.disabled_reason === null ? '' : ` (${webhook.disabled_reason})`}
               </td>
+              <HealthCell health={health.value?.find((candidate) => candidate.id === webhook.id)} />
               <td class="actions">
                 <button
                   type="button"
@@ -134,6 +198,13 @@ export function WebhooksPanel({
                         Enable
                       </button>
                     )}
+                    <button
+                      type="button"
+                      aria-label={`Send test event to ${webhook.url}`}
+                      onClick={() => void test(webhook)}
+                    >
+                      Send test event
+                    </button>
                     <button
                       type="button"
                       aria-label={`Rotate secret of ${webhook.url}`}

@@ -1,13 +1,22 @@
 import { errorFromAnswer, GatehouseError } from './errors.js';
 import { NoAnswer, sendIdempotent, sendOnce, type Answer, type RetryPolicy } from './transport.js';
 import type {
+  CreatedWebhookEndpoint,
+  CreatedWebhookEndpointBody,
   CustomCode,
   CustomCodeRequestBody,
   CustomCodeResultBody,
   GymTransaction,
+  Integration,
+  IntegrationResultBody,
+  TestEventOutcome,
+  TestEventOutcomeBody,
   TransactionsPageBody,
   TransactionsQueryParams,
   ValidateRequestBody,
+  WebhookEndpointRequestBody,
+  WebhookEventType,
+  WebhookFormat,
 } from './types.js';
 import {
   readValidation,
@@ -37,6 +46,17 @@ export interface ListTransactionsInput {
   readonly to?: string | Date;
   readonly limit?: number;
   readonly cursor?: string;
+}
+
+/** A webhook endpoint to register; left out: every event type, every gym, the standard format. */
+export interface CreateWebhookInput {
+  readonly url: string;
+  readonly eventTypes?: readonly WebhookEventType[] | null;
+  readonly gymIds?: readonly number[] | null;
+  readonly format?: WebhookFormat;
+  /** standard: made for you when absent; wellhub: your own, required. */
+  readonly secret?: string;
+  readonly timeoutMs?: number;
 }
 
 function expectStatus(answer: Answer, status: number): Answer {
@@ -145,6 +165,57 @@ export class GatehouseClient {
       hasMore,
       resumeCursor: cursor ?? input.cursor ?? null,
     };
+  }
+
+  /**
+   * What this key reaches: the partner (live or sandbox), the gyms it may act on with their time zones, the rate
+   * limit, the compatibility profile and each webhook endpoint's health. X-Gym-Id is sent and checked.
+   */
+  async checkIntegration(): Promise<Integration> {
+    const { answer } = await sendIdempotent(this.#options, this.#retries, 'GET', '/access/v1/integration');
+    const body = expectStatus(answer, 200).body as Partial<IntegrationResultBody> | undefined;
+    if (typeof body?.results?.partner !== 'object') throw unexpected(answer);
+    return body.results;
+  }
+
+  /** Registers a webhook endpoint of the key's partner; its signing secret is in the answer, this once only. */
+  async createWebhook(input: CreateWebhookInput): Promise<CreatedWebhookEndpoint> {
+    const body: WebhookEndpointRequestBody = {
+      url: input.url,
+      ...(input.eventTypes === undefined
+        ? {}
+        : { event_types: input.eventTypes === null ? null : [...input.eventTypes] }),
+      ...(input.gymIds === undefined ? {} : { gym_ids: input.gymIds === null ? null : [...input.gymIds] }),
+      ...(input.format === undefined ? {} : { format: input.format }),
+      ...(input.secret === undefined ? {} : { secret: input.secret }),
+      ...(input.timeoutMs === undefined ? {} : { timeout_ms: input.timeoutMs }),
+    };
+    const answer = await sendOnce(this.#options, 'POST', '/access/v1/webhooks', body);
+    // Not idempotent: a create without an answer may have registered the endpoint, so it is never re-sent.
+    if (answer instanceof NoAnswer) throw answer.toError(1);
+    const created = expectStatus(answer, 201).body as Partial<CreatedWebhookEndpointBody> | undefined;
+    if (typeof created?.results?.secret !== 'string') throw unexpected(answer);
+    return created.results;
+  }
+
+  /** Removes a webhook endpoint and its delivery log. A 404 after an unanswered attempt counts as done. */
+  async deleteWebhook(id: number): Promise<void> {
+    const sent = await sendIdempotent(this.#options, this.#retries, 'DELETE', `/access/v1/webhooks/${id}`);
+    if (sent.afterNoAnswer && sent.answer.status === 404) return;
+    expectStatus(sent.answer, 204);
+  }
+
+  /**
+   * Sends a signed test event to the endpoint now (a `test.ping`, or for the wellhub format a `checkin` of the test
+   * member `0000000000000`) and resolves with how it went: `delivered` is false when the endpoint refused it or
+   * did not answer. Nothing is logged or retried.
+   */
+  async testWebhook(id: number): Promise<TestEventOutcome> {
+    const answer = await sendOnce(this.#options, 'POST', `/access/v1/webhooks/${id}/test`);
+    if (answer instanceof NoAnswer) throw answer.toError(1);
+    const body = expectStatus(answer, 200).body as Partial<TestEventOutcomeBody> | undefined;
+    if (typeof body?.results?.delivered !== 'boolean') throw unexpected(answer);
+    return body.results;
   }
 }
 

@@ -1,6 +1,7 @@
 /** @gatehouse/client: a typed client of the gatehouse partner API (/access/v1), with no runtime dependencies. */
 export {
   GatehouseClient,
+  type CreateWebhookInput,
   type GatehouseClientOptions,
   type ListTransactionsInput,
   type TransactionsList,
@@ -10,11 +11,14 @@ export type { RetryPolicy } from './transport.js';
 export type { ValidateInput, ValidateResult, ValidateRetry } from './validate.js';
 export type * from './types.js';
 export {
+  isTestEvent,
+  TEST_MEMBER_TOKEN,
   verifyWebhook,
   WebhookVerificationError,
   type CheckinEventData,
   type CustomCodeEventData,
   type MemberDetails,
+  type TestPingData,
   type ValidatedEventData,
   type VerifyOptions,
   type WebhookEvent,

@@ -89,3 +89,110 @@ export interface ExplicitDenyBody {
 export interface UnauthorizedBody {
   message: 'Unauthorized';
 }
+
+/**
+ * A partner's compatibility profile, set by the operator: off by default, so the answers are the spec's.
+ * `cancelled_spelling: 'canceled'` answers a cancelled check-in with key `checkin.validation.canceled` and message
+ * "Check-In canceled"; `gym_from_key: true` lets a key limited to exactly one gym leave `X-Gym-Id` out.
+ */
+export interface CompatibilityProfile {
+  cancelled_spelling: 'cancelled' | 'canceled';
+  gym_from_key: boolean;
+}
+
+/** How a webhook endpoint signs and shapes its deliveries. */
+export type WebhookFormat = 'standard' | 'wellhub';
+export type WebhookEventType =
+  | 'checkin.created'
+  | 'checkin.cancelled'
+  | 'checkin.validated'
+  | 'custom_code.created'
+  | 'custom_code.updated'
+  | 'custom_code.deleted'
+  | 'transaction.reversed';
+
+/** A webhook endpoint and its health, as the integration check shows it. */
+export interface WebhookHealth {
+  id: number;
+  url: string;
+  format: WebhookFormat;
+  status: 'enabled' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | 'offboarded' | null;
+  /** The last delivery attempt (test events are not counted), null before the first. */
+  last_attempt: { at: string; delivered: boolean; status_code: number | null; error: string | null } | null;
+  /** Delivered ÷ attempted over the last 24 hours; null: none attempted. */
+  success_rate_24h: number | null;
+  pending: number;
+}
+
+/** GET /access/v1/integration: what the key reaches. */
+export interface Integration {
+  partner: { id: number; name: string; environment: 'live' | 'sandbox' };
+  /** The key asking (null only in the operator's view). */
+  key: { prefix: string; gym_ids: number[] | null } | null;
+  /** The gyms the key may act on (X-Gym-Id), with the time zone of their local days. */
+  gyms: { id: number; name: string; timezone: string }[];
+  /** Requests per second per key; null: no limit. */
+  rate_limit: { requests_per_second: number | null };
+  compatibility: CompatibilityProfile;
+  webhooks: WebhookHealth[];
+}
+export interface IntegrationResultBody {
+  metadata: SuccessMetadata;
+  results: Integration;
+}
+
+/** POST /access/v1/webhooks body. */
+export interface WebhookEndpointRequestBody {
+  url: string;
+  event_types?: WebhookEventType[] | null;
+  gym_ids?: number[] | null;
+  format?: WebhookFormat;
+  /** standard: whsec_ + base64 (made for you when absent); wellhub: your own, required. */
+  secret?: string;
+  timeout_ms?: number;
+}
+export interface WebhookEndpoint {
+  id: number;
+  partner_id: number;
+  url: string;
+  event_types: WebhookEventType[] | null;
+  gym_ids: number[] | null;
+  format: WebhookFormat;
+  timeout_ms: number;
+  status: 'enabled' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | 'offboarded' | null;
+  created_at: string;
+  updated_at: string;
+}
+/** The endpoint just registered, with its signing secret: shown this once. */
+export interface CreatedWebhookEndpoint extends WebhookEndpoint {
+  secret: string;
+}
+/** The 201 of POST /access/v1/webhooks. */
+export interface CreatedWebhookEndpointBody {
+  metadata: SuccessMetadata;
+  results: CreatedWebhookEndpoint;
+}
+
+/** POST /access/v1/webhooks/:id/test: one signed attempt, made now. */
+export interface TestEventOutcome {
+  webhook_id: number;
+  format: WebhookFormat;
+  /** test.ping (standard format) or a checkin of the test member (wellhub format). */
+  event_type: 'test.ping' | 'checkin';
+  /** The webhook-id sent (standard format); null for the wellhub format. */
+  event_id: string | null;
+  /** A 2xx within the endpoint's timeout. */
+  delivered: boolean;
+  status_code: number | null;
+  /** Why no answer came (refused, timed out …). */
+  error: string | null;
+  duration_ms: number;
+  /** The first 512 bytes of the answer. */
+  response_excerpt: string | null;
+}
+export interface TestEventOutcomeBody {
+  metadata: SuccessMetadata;
+  results: TestEventOutcome;
+}

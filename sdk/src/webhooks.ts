@@ -33,6 +33,16 @@ export interface CustomCodeEventData {
   readonly gym_id: number;
 }
 
+/** A test event's data (`test.ping`, sent by a test of the endpoint, never by a visit). */
+export interface TestPingData {
+  readonly webhook_id: number;
+  readonly partner_id: number;
+  readonly test: true;
+}
+
+/** The `unique_token` of the test member of a Wellhub-format test event: no real member has it. */
+export const TEST_MEMBER_TOKEN = '0000000000000';
+
 interface Standard<T extends string, D> {
   readonly format: 'standard';
   /** The event id (`webhook-id`): deduplicate on it, deliveries come at least once. */
@@ -63,7 +73,18 @@ export type WebhookEvent =
   | Standard<'checkin.created' | 'checkin.cancelled', CheckinEventData>
   | Standard<'checkin.validated', ValidatedEventData>
   | Standard<'custom_code.created' | 'custom_code.updated' | 'custom_code.deleted', CustomCodeEventData>
+  | Standard<'test.ping', TestPingData>
   | WellhubCheckinEvent;
+
+/**
+ * Whether a verified event came from a test of the endpoint (`testWebhook`, the operator's test) rather than a
+ * visit: a `test.ping`, or a Wellhub `checkin` of the test member. Answer it 2xx and act on nothing.
+ */
+export function isTestEvent(event: WebhookEvent): boolean {
+  return event.format === 'standard'
+    ? event.type === 'test.ping'
+    : event.event_data.user.unique_token === TEST_MEMBER_TOKEN;
+}
 
 /** The delivery is not one signed with this secret (or is too old to be trusted). */
 export class WebhookVerificationError extends Error {

@@ -36,7 +36,9 @@ export function addIntegrationCommands(program: GatehouseCommand): void {
       ),
     )
     .addOption(new Option('--gym-from-key <bool>', 'a key with one gym may omit X-Gym-Id').argParser(yesNo))
-    .addOption(new Option('--reset', "back to the spec's answers"))
+    .addOption(
+      new Option('--reset', "back to the spec's answers").conflicts(['cancelledSpelling', 'gymFromKey']),
+    )
     .printsRecord(
       async (
         services,

@@ -11,6 +11,8 @@ import type {
   ValidateBody,
   ValidationResult,
 } from '../../src/partner-api/schemas.js';
+import type { Compatibility, Integration, TestEventOutcome } from '../../src/http/integration-wire.js';
+import type { CreatedEndpoint, Endpoint, EndpointBody } from '../../src/http/webhook-wire.js';
 
 /*
  * The SDK's published types are written out (so they need nothing else installed); these assertions are checked
@@ -28,5 +30,13 @@ describe("the SDK's wire types are the server's", () => {
     expectTypeOf<Sdk.ErrorEnvelope>().toEqualTypeOf<Static<typeof ErrorEnvelopeSchema>>();
     expectTypeOf<Sdk.ExplicitDenyBody>().toEqualTypeOf<Static<typeof ExplicitDenySchema>>();
     expectTypeOf<Sdk.UnauthorizedBody>().toEqualTypeOf<Static<typeof UnauthorizedSchema>>();
+    expectTypeOf<Sdk.CompatibilityProfile>().toEqualTypeOf<
+      Omit<Static<typeof Compatibility>, 'partner_id'>
+    >();
+    expectTypeOf<Sdk.Integration>().toEqualTypeOf<Static<typeof Integration>>();
+    expectTypeOf<Sdk.TestEventOutcome>().toEqualTypeOf<Static<typeof TestEventOutcome>>();
+    expectTypeOf<Sdk.WebhookEndpointRequestBody>().toEqualTypeOf<Static<typeof EndpointBody>>();
+    expectTypeOf<Sdk.WebhookEndpoint>().toEqualTypeOf<Static<typeof Endpoint>>();
+    expectTypeOf<Sdk.CreatedWebhookEndpoint>().toEqualTypeOf<Static<typeof CreatedEndpoint>>();
   });
 });
