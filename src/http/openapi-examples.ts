@@ -294,6 +294,7 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     role: 'support',
     permissions: ['self', 'read', 'read-secret', 'catalog', 'keys', 'checkins', 'webhooks', 'members'],
     expires_at: '2027-06-01T00:00:00.000Z',
+    timezone: 'America/Sao_Paulo',
   },
   'GET /admin/v1/operators 200': page([
     {

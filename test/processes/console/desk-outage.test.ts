@@ -9,7 +9,7 @@ const AMBER = 'rgb(245, 181, 10)';
 const GREEN = 'rgb(11, 107, 47)';
 
 /**
- * Fault-matrix row 72: the desk validates while gatehouse cannot be reached, answers 503 or 429, or its answer is
+ * The desk validates while gatehouse cannot be reached, answers 503 or 429, or its answer is
  * lost. Each shows amber ("not confirmed", with Try again, retried on its own after Retry-After), never red, and the
  * check-in stays pending until a try goes through; a retry that finds the visit made shows green. SQLite: what is
  * tried here is the console's, whatever the dialect behind it.
