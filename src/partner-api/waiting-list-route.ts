@@ -27,7 +27,10 @@ const WaitingList = Type.Object({
             email: Type.Optional(Type.String()),
             phone_number: Type.Optional(Type.String()),
           },
-          { description: 'What the member app sent of the member (as the webhooks carry it); absent when nothing' },
+          {
+            description:
+              'What the member app sent of the member (as the webhooks carry it); absent when nothing',
+          },
         ),
       ),
     }),
