@@ -1,37 +1,6 @@
-import { useState } from 'preact/hooks';
-import { call, messageOf } from './api.js';
-import { ActionForm, ErrorNote } from './forms.js';
+import { call } from './api.js';
+import { ActionForm, ConfirmAction } from './forms.js';
 import { may, type Session } from './session.js';
-
-/** A button that asks before it acts, and shows the API's refusal beside it. */
-function ConfirmButton({
-  label,
-  question,
-  act,
-}: {
-  label: string;
-  question: string;
-  act: () => Promise<void>;
-}) {
-  const [error, setError] = useState<string>();
-  const click = async () => {
-    if (!confirm(question)) return;
-    try {
-      await act();
-      setError(undefined);
-    } catch (caught) {
-      setError(messageOf(caught));
-    }
-  };
-  return (
-    <>
-      <button type="button" onClick={() => void click()}>
-        {label}
-      </button>
-      <ErrorNote error={error} />
-    </>
-  );
-}
 
 /** Rename a partner, or offboard it: its keys revoked, webhooks disabled, gyms retired; its ledger stays. */
 export function PartnerActions({
@@ -59,7 +28,7 @@ export function PartnerActions({
           <input name="name" required maxLength={200} defaultValue={partner.name} />
         </label>
       </ActionForm>
-      <ConfirmButton
+      <ConfirmAction
         label={`Offboard ${partner.name}`}
         question={`Offboard ${partner.name}? Its keys are revoked, its webhooks disabled and its gyms retired; its ledger stays.`}
         act={async () => {
@@ -104,7 +73,7 @@ export function GymActions({
           <input name="timezone" maxLength={64} defaultValue={gym.timezone ?? ''} />
         </label>
       </ActionForm>
-      <ConfirmButton
+      <ConfirmAction
         label={`Retire gym ${gym.id}`}
         question={`Retire ${gym.name}? No new check-in can be made there; its ledger stays.`}
         act={async () => {
@@ -128,7 +97,7 @@ export function ProductActions({
 }) {
   if (!may(session, 'catalog') || product.retired_at !== null) return null;
   return (
-    <ConfirmButton
+    <ConfirmAction
       label={`Retire product ${product.id}`}
       question={`Retire ${product.description}? No new check-in can use it; visits made with it keep their price.`}
       act={async () => {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
 
 /** A submitted form's text fields, trimmed (files, which these forms never hold, are left out). */
@@ -102,5 +102,59 @@ export function OnceSecret({
         I have stored it
       </button>
     </div>
+  );
+}
+
+/**
+ * A destructive action, styled as one, that asks in the page before it acts: the first click shows what will
+ * happen with a **Yes, …** button (focused) and **Cancel**; the API's refusal shows beside it.
+ */
+export function ConfirmAction({
+  label,
+  name,
+  question,
+  act,
+}: {
+  /** The button's text ("Revoke"), and its accessible name when `name` is not given. */
+  label: string;
+  name?: string;
+  /** What will happen, in a sentence. */
+  question: string;
+  act: () => Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  const confirmed = async () => {
+    setAsking(false);
+    try {
+      await act();
+      setError(undefined);
+    } catch (caught) {
+      setError(messageOf(caught));
+    }
+  };
+  return (
+    <>
+      {asking ? (
+        <span class="confirm" role="group" aria-label={`Confirm: ${name ?? label}`}>
+          <span>{question}</span>
+          <button type="button" class="danger" ref={yes} onClick={() => void confirmed()}>
+            Yes, {label.charAt(0).toLowerCase() + label.slice(1)}
+          </button>
+          <button type="button" class="quiet" onClick={() => setAsking(false)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <button type="button" class="danger" aria-label={name} onClick={() => setAsking(true)}>
+          {label}
+        </button>
+      )}
+      <ErrorNote error={error} />
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime, messageOf } from './api.js';
-import { ActionForm, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
+import { call, formatTime } from './api.js';
+import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 
@@ -33,20 +33,14 @@ export function KeysPanel({
   );
   const mayAct = may(session, 'keys');
   const [issued, setIssued] = useState<Issued>();
-  const [error, setError] = useState<string>();
   const revoke = async (key: Key) => {
-    if (!confirm(`Revoke ${key.prefix}? Every request with it is refused from now on.`)) return;
-    try {
-      await call(session, 'DELETE', `/admin/v1/keys/${key.id}`);
-      keys.reload();
-    } catch (caught) {
-      setError(messageOf(caught));
-    }
+    await call(session, 'DELETE', `/admin/v1/keys/${key.id}`);
+    keys.reload();
   };
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">Keys of {partnerName}</h2>
-      <ErrorNote error={keys.error ?? error} />
+      <ErrorNote error={keys.error} />
       {issued !== undefined && (
         <OnceSecret
           what="key"
@@ -81,9 +75,12 @@ export function KeysPanel({
                 {key.revoked_at !== null ? (
                   'revoked'
                 ) : mayAct ? (
-                  <button type="button" aria-label={`Revoke ${key.prefix}`} onClick={() => void revoke(key)}>
-                    Revoke
-                  </button>
+                  <ConfirmAction
+                    label="Revoke"
+                    name={`Revoke ${key.prefix}`}
+                    question={`Every request with ${key.prefix} is refused from now on.`}
+                    act={() => revoke(key)}
+                  />
                 ) : (
                   'active'
                 )}

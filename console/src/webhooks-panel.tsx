@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, formatTime, messageOf } from './api.js';
-import { ActionForm, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
+import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 
@@ -129,9 +129,10 @@ export function WebhooksPanel({
       setTested(outcomeText(outcome, webhook.url));
       health.reload();
     });
-  const remove = (webhook: Webhook) => {
-    if (!confirm(`Remove the webhook to ${webhook.url} and its delivery log?`)) return;
-    void act(() => call(session, 'DELETE', `/admin/v1/webhooks/${webhook.id}`));
+  const remove = async (webhook: Webhook) => {
+    await call(session, 'DELETE', `/admin/v1/webhooks/${webhook.id}`);
+    webhooks.reload();
+    health.reload();
   };
   return (
     <section aria-labelledby="webhooks-title">
@@ -212,13 +213,12 @@ export function WebhooksPanel({
                     >
                       Rotate secret
                     </button>
-                    <button
-                      type="button"
-                      aria-label={`Remove ${webhook.url}`}
-                      onClick={() => remove(webhook)}
-                    >
-                      Remove
-                    </button>
+                    <ConfirmAction
+                      label="Remove"
+                      name={`Remove ${webhook.url}`}
+                      question={`The webhook to ${webhook.url} and its delivery log are removed.`}
+                      act={() => remove(webhook)}
+                    />
                   </>
                 )}
               </td>

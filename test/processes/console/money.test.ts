@@ -133,7 +133,6 @@ describe('money in the console', () => {
     const { page } = console;
     await page.getByRole('link', { name: 'Network' }).click();
     await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
-    page.on('dialog', (dialog) => void dialog.accept());
 
     const gym = page.getByRole('form', { name: `Change gym ${desk.gym.id}` });
     await gym.getByLabel(`Name of gym ${desk.gym.id}`).fill('Acme Paulista');
@@ -141,6 +140,15 @@ describe('money in the console', () => {
     await gym.getByRole('button', { name: 'Save gym' }).click();
     await page.getByRole('heading', { name: /Acme Paulista.*America\/Sao_Paulo/ }).waitFor();
     await page.getByRole('button', { name: `Retire product ${desk.product.id}` }).click();
+    // Destructive actions ask in the page, saying what will happen; the answer is focused.
+    const retiring = page.getByRole('group', { name: `Confirm: Retire product ${desk.product.id}` });
+    await expect(retiring.innerText()).resolves.toMatch(
+      /No new check-in can use it; visits made with it keep their price\./,
+    );
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement.textContent'))
+      .toBe(`Yes, retire product ${desk.product.id}`);
+    await page.keyboard.press('Enter');
     await page.getByText('· retired').waitFor();
     // A second partner of the same name is allowed, and the console says so.
     await page.getByLabel('Partner name').fill(desk.partner.name);
@@ -155,6 +163,7 @@ describe('money in the console', () => {
       .innerText();
     await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
     await page.getByRole('button', { name: /^Offboard / }).click();
+    await page.getByRole('button', { name: /^Yes, offboard / }).click();
     await page.getByRole('button', { name: new RegExp(`#${desk.partner.id} \\(offboarded\\)$`) }).waitFor();
     await expectClean(console);
 

@@ -96,8 +96,12 @@ describe('the operator views in a browser', () => {
     expect((await partnerApi(baseUrl, secret, 4242, '/checkins')).status).toBe(200);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await expect.poll(() => page.getByText(secret).count()).toBe(0);
-    page.once('dialog', (dialog) => void dialog.accept());
+    // Asked in the page: Cancel leaves the key as it was; Yes revokes it.
     await page.getByRole('button', { name: /^Revoke ghk_/ }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await partnerApi(baseUrl, secret, 4242, '/checkins')).status).toBe(200);
+    await page.getByRole('button', { name: /^Revoke ghk_/ }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByRole('cell', { name: 'revoked' }).waitFor();
     expect((await partnerApi(baseUrl, secret, 4242, '/checkins')).status).toBe(403);
     const stored = await operator.store.db
