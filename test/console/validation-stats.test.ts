@@ -85,6 +85,44 @@ describe.each(dialects)('the chart figures, GET /admin/v1/stats/validations (%s)
     expectReply(gym, 200, oneGymDay(n.gym.id, 4, 5000));
   });
 
+  test("when a sandbox partner's visits are validated, then the figures leave them out, even asked for that partner", async () => {
+    const t = app();
+    const live = await op.arrangeNetwork(t, { payout_cents: 700, currency: 'BRL' });
+    const partner = op.ok<op.Partner>(
+      await op.admin(t, 'POST', '/partners', { name: 'Acme Sandbox', sandbox: true }),
+      201,
+    );
+    const gym = await op.createGym(t, partner.id);
+    const product = await op.createProduct(t, gym.id, { payout_cents: 3000, currency: 'BRL' });
+    const key = await op.issueKey(t, partner.id, { label: 'tests' });
+    await validateAt(t, live.key.key, live.product, 0);
+    await validateAt(t, key.key, product, 60_000);
+    await validateAt(t, key.key, product, 120_000);
+    const day = `from=${op.at(-12 * HOUR)}&to=${op.at(12 * HOUR)}&bucket=day`;
+
+    const all = await op.admin(t, 'GET', `/stats/validations?${day}`);
+    const sandbox = await op.admin(t, 'GET', `/stats/validations?${day}&partner_id=${partner.id}`);
+
+    expectReply(all, 200, {
+      from: op.at(-12 * HOUR),
+      to: op.at(12 * HOUR),
+      bucket: 'day',
+      count: 1,
+      payouts: brl(700),
+      buckets: [{ start: op.at(-12 * HOUR), count: 1, payouts: brl(700) }],
+      gyms: [{ gym_id: live.gym.id, count: 1, payouts: brl(700) }],
+    });
+    expectReply(sandbox, 200, {
+      from: op.at(-12 * HOUR),
+      to: op.at(12 * HOUR),
+      bucket: 'day',
+      count: 0,
+      payouts: [],
+      buckets: [{ start: op.at(-12 * HOUR), count: 0, payouts: [] }],
+      gyms: [],
+    });
+  });
+
   test.each([
     [`from=${op.at(HOUR)}&to=${op.at(0)}`, errorEnvelope('to', 'must be after from')],
     [`from=${op.at(0)}&to=${op.at(0)}`, errorEnvelope('to', 'must be after from')],

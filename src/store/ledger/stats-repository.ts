@@ -1,11 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { STAT_BUCKETS, type StatPeriod, type StatRow } from '../../domain/validation-stats.js';
+import { sandboxPartnerIds } from '../catalog/sandbox-partners.js';
 import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
 /**
- * Validations in [from, to), counted and summed per bucket, gym and currency. The bucket is integer arithmetic on
+ * The live network's validations in [from, to) — a sandbox partner's visits are never money, so never counted —
+ * counted and summed per bucket, gym and currency. The bucket is integer arithmetic on
  * epoch milliseconds, the same on both dialects; the grouping stays in the database however many rows there are.
  */
 export async function countValidations(
@@ -29,7 +31,8 @@ export async function countValidations(
       eb.fn.sum<number | string>('payout_cents').as('payout_cents'),
     ])
     .where('validated_at', '>=', period.from)
-    .where('validated_at', '<', period.to);
+    .where('validated_at', '<', period.to)
+    .where('partner_id', 'not in', sandboxPartnerIds(db));
   if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
   const rows = await query.groupBy([bucket, 'gym_id', 'currency']).execute();
