@@ -7,21 +7,43 @@ import { useData } from './use-data.js';
 interface Entry {
   id: number;
   actor: string;
+  actor_id: number | null;
   action: string;
   entity: string;
   entity_id: string;
   at: string;
 }
-const ENTITIES = ['partner', 'gym', 'product', 'key', 'checkin', 'custom-code'];
+const ENTITIES = [
+  'partner',
+  'gym',
+  'product',
+  'key',
+  'checkin',
+  'custom-code',
+  'operator',
+  'member',
+  'webhook',
+  'transaction',
+  'settlement',
+];
+const PAGE = 100;
 
-/** Who did what, and when: the audit log, newest page by entity and period. */
+/**
+ * Who did what, and when: the audit log newest first, by kind of record, operator and period, a page at a time
+ * (**Older entries** reads on from where the page ends).
+ */
 export function AuditView({ session }: { session: Session }) {
   const [filter, setFilter] = useState<Record<string, string>>({});
+  /** The cursors of the pages shown so far: the first page has none. */
+  const [cursor, setCursor] = useState<string>();
   const entries = useData(
     async () =>
-      (await call<{ items: Entry[] }>(session, 'GET', `/admin/v1/audit${query({ ...filter, limit: 500 })}`))
-        .items,
-    [session, JSON.stringify(filter)],
+      await call<{ items: Entry[]; next_cursor: string | null }>(
+        session,
+        'GET',
+        `/admin/v1/audit${query({ ...filter, order: 'desc', limit: PAGE, cursor })}`,
+      ),
+    [session, JSON.stringify(filter), cursor],
   );
   return (
     <div class="audit">
@@ -31,6 +53,7 @@ export function AuditView({ session }: { session: Session }) {
         aria-label="Audit filters"
         onSubmit={(event) => {
           event.preventDefault();
+          setCursor(undefined);
           setFilter(formFields(event.currentTarget));
         }}
       >
@@ -44,6 +67,10 @@ export function AuditView({ session }: { session: Session }) {
               </option>
             ))}
           </select>
+        </label>
+        <label>
+          Operator id
+          <input name="actor_id" inputMode="numeric" pattern="[1-9][0-9]*" />
         </label>
         <label>
           From
@@ -66,10 +93,13 @@ export function AuditView({ session }: { session: Session }) {
           </tr>
         </thead>
         <tbody>
-          {entries.value?.map((entry) => (
+          {entries.value?.items.map((entry) => (
             <tr key={entry.id}>
               <td>{entry.at}</td>
-              <td>{entry.actor}</td>
+              <td>
+                {entry.actor}
+                {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}
+              </td>
               <td>{entry.action}</td>
               <td>
                 {entry.entity} {entry.entity_id}
@@ -78,6 +108,18 @@ export function AuditView({ session }: { session: Session }) {
           ))}
         </tbody>
       </ScrollTable>
+      <div class="actions">
+        {cursor !== undefined && (
+          <button type="button" class="quiet" onClick={() => setCursor(undefined)}>
+            Newest entries
+          </button>
+        )}
+        {entries.value?.next_cursor != null && (
+          <button type="button" onClick={() => setCursor(entries.value?.next_cursor ?? undefined)}>
+            Older entries
+          </button>
+        )}
+      </div>
     </div>
   );
 }

@@ -3,10 +3,17 @@ import { InputError } from './errors.js';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
+/** A list's order by id: oldest first (every list's default, as documented), or newest first where a list offers it. */
+export type PageOrder = 'asc' | 'desc';
+
 export interface PageRequest {
-  /** Only rows with a greater id (lists are ordered by ascending id). */
+  /**
+   * Where the page starts: oldest first, the rows with a greater id; newest first (`order: 'desc'`), the rows with a
+   * smaller id, 0 meaning from the newest.
+   */
   readonly afterId: number;
   readonly limit: number;
+  readonly order?: PageOrder;
 }
 
 export interface Page<T> {
@@ -14,14 +21,16 @@ export interface Page<T> {
   readonly nextCursor: string | null;
 }
 
-/** Cursors are opaque to clients: the last id seen, encoded. */
-export function encodeCursor(lastId: number): string {
-  return Buffer.from(`after:${lastId}`, 'utf8').toString('base64url');
+/** Cursors are opaque to clients: the last id seen, encoded, with the order it was seen in. */
+export function encodeCursor(lastId: number, order: PageOrder = 'asc'): string {
+  return Buffer.from(`${order === 'desc' ? 'before' : 'after'}:${lastId}`, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string | undefined): number {
+/** The last id a cursor saw; a cursor of the other order is not one this list returned. */
+export function decodeCursor(cursor: string | undefined, order: PageOrder = 'asc'): number {
   if (cursor === undefined) return 0;
-  const match = /^after:([0-9]{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const pattern = order === 'desc' ? /^before:([0-9]{1,15})$/ : /^after:([0-9]{1,15})$/;
+  const match = pattern.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (match?.[1] === undefined) throw new InputError('cursor', 'is not a cursor this API returned');
   return Number(match[1]);
 }
@@ -35,15 +44,20 @@ export function pageLimit(limit: string | undefined): number {
   return value;
 }
 
-export function pageRequest(query: { limit?: string; cursor?: string }): PageRequest {
-  return { afterId: decodeCursor(query.cursor), limit: pageLimit(query.limit) };
+export function pageRequest(query: { limit?: string; cursor?: string; order?: PageOrder }): PageRequest {
+  const order = query.order ?? 'asc';
+  return {
+    afterId: decodeCursor(query.cursor, order),
+    limit: pageLimit(query.limit),
+    ...(order === 'desc' ? { order } : {}),
+  };
 }
 
 /** Repositories fetch limit + 1 rows: the extra one only tells whether there is a next page. */
-export function toPage<T extends { id: number }>(rows: T[], limit: number): Page<T> {
+export function toPage<T extends { id: number }>(rows: T[], limit: number, order: PageOrder = 'asc'): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.id) : null };
+  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.id, order) : null };
 }
 
 /**

@@ -79,6 +79,8 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   after: '120',
   type: 'checkin.validated',
   operator_id: '4',
+  actor_id: '4',
+  order: 'desc',
   ...WEBHOOK_PARAMETER_EXAMPLES,
   ...MONEY_PARAMETER_EXAMPLES,
   'last-event-id': '120',

@@ -63,18 +63,27 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           from: Type.Optional(Type.String()),
           to: Type.Optional(Type.String()),
           entity: Type.Optional(Type.Union(AUDIT_ENTITIES.map((entity) => Type.Literal(entity)))),
+          actor_id: Type.Optional(
+            Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: "One operator's entries, by its id" }),
+          ),
+          order: Type.Optional(
+            Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+              description: 'asc (the default): oldest first; desc: newest first',
+            }),
+          ),
           ...PageQuery,
         }),
         response: { 200: ListOf(AuditEntry), ...operatorErrorResponses },
       },
     },
     async (request) => {
-      const { from, to, entity } = request.query;
+      const { from, to, entity, actor_id: actorId } = request.query;
       const page = await services.audit.list(
         {
           ...(from === undefined ? {} : { from: parseInstant('from', from) }),
           ...(to === undefined ? {} : { to: parseInstant('to', to) }),
           ...(entity === undefined ? {} : { entity }),
+          ...(actorId === undefined ? {} : { actorId: Number(actorId) }),
         },
         pageRequest(request.query),
       );

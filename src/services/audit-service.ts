@@ -7,7 +7,7 @@ import type { ServiceDependencies } from './dependencies.js';
 export function createAuditService({ store }: ServiceDependencies) {
   return {
     async list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEntry>> {
-      return toPage(await listAudit(store.db, filter, page), page.limit);
+      return toPage(await listAudit(store.db, filter, page), page.limit, page.order);
     },
   };
 }

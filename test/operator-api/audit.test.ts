@@ -194,7 +194,69 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
     expect(seen).toEqual(expected);
   });
 
+  test('when listed newest first with limit=4, then next_cursor leads back through every entry, and an oldest-first cursor is refused there', async () => {
+    const t = app();
+    const { expected } = await auditedStory(t);
+    const seen: Entry[] = [];
+
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const response = await op.admin(
+        t,
+        'GET',
+        `/audit?order=desc&limit=4${cursor === '' ? '' : `&cursor=${cursor}`}`,
+      );
+      const page = JSON.parse(response.body) as { items: Entry[]; next_cursor: string | null };
+      seen.push(...page.items);
+      cursor = page.next_cursor;
+    }
+    const ascending = JSON.parse((await op.admin(t, 'GET', '/audit?limit=2')).body) as {
+      next_cursor: string;
+    };
+    const mixed = await op.admin(t, 'GET', `/audit?order=desc&cursor=${ascending.next_cursor}`);
+
+    expect(seen).toEqual([...expected].reverse());
+    expectReply(mixed, 400, errorEnvelope('cursor', 'is not a cursor this API returned'));
+  });
+
+  test("when filtered by actor_id, then only that operator's entries come, newest first if asked", async () => {
+    const t = app();
+    await op.createPartner(t);
+    const made = JSON.parse(
+      (await op.admin(t, 'POST', '/operators', { name: 'cleo', role: 'support' })).body,
+    ) as { id: number; token: string };
+    const partnerByCleo = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/partners',
+      headers: { authorization: `Bearer ${made.token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'By Cleo' }),
+    });
+    expect(partnerByCleo.statusCode).toBe(201);
+    const partnerId = (JSON.parse(partnerByCleo.body) as { id: number }).id;
+
+    const mine = await op.admin(t, 'GET', `/audit?actor_id=${made.id}&order=desc`);
+    const nobody = await op.admin(t, 'GET', `/audit?actor_id=${made.id + 100}`);
+
+    expectReply(mine, 200, {
+      items: [
+        {
+          id: expect.any(Number) as number,
+          actor: 'operator:cleo',
+          actor_id: made.id,
+          action: 'create',
+          entity: 'partner',
+          entity_id: String(partnerId),
+          at: expect.any(String) as string,
+        },
+      ],
+      next_cursor: null,
+    });
+    expectReply(nobody, 200, { items: [], next_cursor: null });
+  });
+
   test.each([
+    ['order=newest', 'order', 'must be one of asc, desc'],
+    ['actor_id=0', 'actor_id', 'must be a positive integer'],
     [
       'entity=secret',
       'entity',

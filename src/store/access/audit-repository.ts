@@ -14,15 +14,21 @@ export interface AuditFilter {
   readonly from?: number;
   readonly to?: number;
   readonly entity?: string;
+  /** One operator's entries (its id; the environment's admin tokens have none). */
+  readonly actorId?: number;
 }
 
 export async function listAudit(db: Db, filter: AuditFilter, page: PageRequest): Promise<AuditEntry[]> {
-  let query = db.selectFrom('audit_log').selectAll().where('id', '>', page.afterId);
+  const newestFirst = page.order === 'desc';
+  let query = db.selectFrom('audit_log').selectAll();
+  if (!newestFirst) query = query.where('id', '>', page.afterId);
+  else if (page.afterId > 0) query = query.where('id', '<', page.afterId);
   if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('at', '<', filter.to);
   if (filter.entity !== undefined) query = query.where('entity', '=', filter.entity);
+  if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
   const rows = await query
-    .orderBy('id')
+    .orderBy('id', newestFirst ? 'desc' : 'asc')
     .limit(page.limit + 1)
     .execute();
   return rows.map((row) => ({

@@ -159,4 +159,34 @@ describe('the operator views in a browser', () => {
     await expectClean(console);
     await screenshots(page, 'audit');
   });
+
+  it('when the audit holds more than a page, then Audit shows the newest first and Older entries reads on to the oldest', async () => {
+    const { baseUrl, operator } = await serve();
+    for (let i = 1; i <= 105; i += 1) await operator.services.catalog.createPartner(`Partner ${i}`);
+    const console = await signIn(baseUrl);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const rows = page.getByRole('region', { name: 'Audit table' }).getByRole('row');
+    await expect.poll(() => rows.count()).toBe(101);
+    const audited = (
+      await operator.store.db
+        .selectFrom('audit_log')
+        .select(['entity', 'entity_id'])
+        .orderBy('id', 'desc')
+        .execute()
+    ).map((row) => `${row.entity} ${row.entity_id}`);
+    expect(audited.length).toBeGreaterThan(105);
+    /** Each row's last cell: what the entry is about. */
+    const shown = async () =>
+      (await rows.allInnerTexts()).slice(1).map((row) => row.split('\t').at(-1)?.trim());
+    await expect(shown()).resolves.toEqual(audited.slice(0, 100));
+
+    await page.getByRole('button', { name: 'Older entries' }).click();
+    await expect.poll(() => rows.count()).toBe(audited.length - 100 + 1);
+    await expect(shown()).resolves.toEqual(audited.slice(100));
+    await expect(page.getByRole('button', { name: 'Older entries' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Newest entries' }).click();
+    await expect.poll(() => rows.count()).toBe(101);
+    await expectClean(console);
+  });
 });
