@@ -5,7 +5,7 @@ import {
   PLATFORM_ID_PATTERN,
   POSITIVE_INT_PATTERN,
 } from '../domain/identifiers.js';
-import { errorResponses, MemberDetailsSchema } from '../http/schemas.js';
+import { ConflictEnvelopeSchema, errorResponses, MemberDetailsSchema } from '../http/schemas.js';
 import { NOT_BLANK_PATTERN, OPERATOR_TEXT_PATTERN, TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
@@ -100,7 +100,10 @@ export function ListOf(item: TSchema) {
 }
 
 /** The error answers every operator route shares. */
-export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
+export const operatorErrorResponses = {
+  ...errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503),
+  409: ConflictEnvelopeSchema,
+};
 
 /**
  * Operator-written text — a name (partner, gym), a product's description, a key's label, a reason, a reference —

@@ -14,6 +14,8 @@ import { createGymOwners } from './gym-owners.js';
 import { createIntegrationService } from './integration-service.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
+import { createPayoutRuleService } from './payout-rule-service.js';
+import { createPlanService } from './plan-service.js';
 import { createRetentionService } from './retention-service.js';
 import { createSettlementService } from './settlement-service.js';
 import { createStatsService } from './stats-service.js';
@@ -45,6 +47,8 @@ export function createServices(deps: ServiceDependencies) {
     events: createEventService(deps),
     operators: createOperatorService(deps),
     members: createMemberService(deps),
+    plans: createPlanService(deps),
+    payoutRules: createPayoutRuleService(deps),
     retention: createRetentionService(deps),
     webhooks: createWebhookServices(deps),
     stats: createStatsService(deps),

@@ -137,6 +137,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       currency: 'BRL',
       created_at: op.T0_MS,
       retired_at: null,
+      category: 'standard',
     });
   });
 

@@ -28,7 +28,7 @@ export interface Admission {
 
 /** `checkin.plan.not-included`: the member's plan does not open this product's category. */
 export class PlanNotIncludedError extends ConflictError {
-  constructor(readonly details: { readonly category: string }) {
+  constructor(override readonly details: { readonly category: string }) {
     super('checkin.plan.not-included', `the member's plan does not include ${details.category}`);
   }
 }
@@ -45,7 +45,7 @@ export interface LimitDetails {
 
 /** `checkin.plan.limit-reached`: a rule of the plan has no visit left in its period; the details say which. */
 export class PlanLimitReachedError extends ConflictError {
-  constructor(readonly details: LimitDetails) {
+  constructor(override readonly details: LimitDetails) {
     super(
       'checkin.plan.limit-reached',
       `plan limit reached: ${details.used} of ${details.limit} ${details.category} visits per ${details.per}` +

@@ -11,6 +11,7 @@ import * as eventScan from './0009-event-scan.js';
 import * as transactionIdOffset from './0010-transaction-id-offset.js';
 import * as compatibility from './0011-compatibility.js';
 import * as auditActorId from './0012-audit-actor-id.js';
+import * as plans from './0013-plans.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0010-transaction-id-offset': transactionIdOffset,
   '0011-compatibility': compatibility,
   '0012-audit-actor-id': auditActorId,
+  '0013-plans': plans,
 };

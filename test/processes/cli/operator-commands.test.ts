@@ -166,7 +166,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       retired_at: null,
     });
     expect(await db.selectFrom('products').selectAll().execute()).toEqual([
-      { ...product, created_at: A_NUMBER },
+      { ...product, created_at: A_NUMBER, category: 'standard' },
     ]);
 
     // A key for the partner's front desks: the secret is printed this once, and only its hash is stored.

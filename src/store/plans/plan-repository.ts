@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import type { Plan, PlanRule, PlanVersion } from '../../domain/plans/plan.js';
+import type { Database } from '../database.js';
+
+type Db = Kysely<Database>;
+
+function toVersion(row: {
+  plan_id: number | string;
+  version: number | string;
+  rules: string;
+  effective_from: number | string;
+}): PlanVersion {
+  return {
+    planId: Number(row.plan_id),
+    version: Number(row.version),
+    rules: JSON.parse(row.rules) as PlanRule[],
+    effectiveFrom: Number(row.effective_from),
+  };
+}
+
+export async function planNamed(db: Db, name: string): Promise<number | undefined> {
+  const row = await db.selectFrom('plans').select('id').where('name', '=', name).executeTakeFirst();
+  return row && Number(row.id);
+}
+
+/** A new plan and its first version; answers the plan's id. */
+export async function insertPlan(db: Db, name: string, now: number): Promise<number> {
+  const row = await db
+    .insertInto('plans')
+    .values({ name, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** The plan's next version (its first is 1), in force from `effectiveFrom`. */
+export async function insertPlanVersion(
+  db: Db,
+  planId: number,
+  rules: readonly PlanRule[],
+  effectiveFrom: number,
+  now: number,
+): Promise<PlanVersion> {
+  const last = await db
+    .selectFrom('plan_versions')
+    .select((eb) => eb.fn.max('version').as('version'))
+    .where('plan_id', '=', planId)
+    .executeTakeFirst();
+  const version = Number(last?.version ?? 0) + 1;
+  const stored = rules.map(({ category, per, limit, scope }) => ({ category, per, limit, scope }));
+  await db
+    .insertInto('plan_versions')
+    .values({
+      plan_id: planId,
+      version,
+      rules: JSON.stringify(stored),
+      effective_from: effectiveFrom,
+      created_at: now,
+    })
+    .execute();
+  return { planId, version, rules: stored, effectiveFrom };
+}
+
+/** Plans with their versions, by id: all of them, or the ones named. */
+export async function findPlans(db: Db, ids?: readonly number[]): Promise<Plan[]> {
+  if (ids?.length === 0) return [];
+  let plans = db.selectFrom('plans').select(['id', 'name']).orderBy('id');
+  let versions = db.selectFrom('plan_versions').selectAll().orderBy('plan_id').orderBy('version');
+  if (ids !== undefined) {
+    plans = plans.where('id', 'in', ids);
+    versions = versions.where('plan_id', 'in', ids);
+  }
+  const byPlan = new Map<number, PlanVersion[]>();
+  for (const row of await versions.execute()) {
+    const version = toVersion(row);
+    byPlan.set(version.planId, [...(byPlan.get(version.planId) ?? []), version]);
+  }
+  return (await plans.execute()).map((row) => ({
+    id: Number(row.id),
+    name: row.name,
+    versions: byPlan.get(Number(row.id)) ?? [],
+  }));
+}
+
+export async function findPlan(db: Db, id: number): Promise<Plan | undefined> {
+  return (await findPlans(db, [id]))[0];
+}
