@@ -31,6 +31,8 @@ export interface Product {
   readonly currency: string;
   /** Set when retired: no new check-ins. */
   readonly retiredAt: number | null;
+  /** What plans name it by (src/domain/plans/plan.ts): `standard` unless set. */
+  readonly category: string;
 }
 
 export interface ApiKey {

@@ -3,6 +3,12 @@ import { formatInstant } from '../time-format.js';
 import type { PlanRule, PlanVersion } from './plan.js';
 import { periodBounds } from './windows.js';
 
+/**
+ * How far back a creation reads the member's validated visits: the longest period (a month, 31 days) seen from any
+ * time zone (UTC−12 to UTC+14), with a day to spare.
+ */
+export const USAGE_LOOKBACK_MS = 33 * 86_400_000;
+
 /** A check-in of the member's that may use up a plan's visits: its gym, partner, category and where it stands. */
 export interface PlanUsage {
   readonly id: number;

@@ -31,6 +31,7 @@ const toProduct = (row: ProductRow): Product => ({
   payoutCents: row.payout_cents,
   currency: row.currency,
   retiredAt: row.retired_at,
+  category: row.category,
 });
 
 export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
@@ -80,7 +81,7 @@ export async function insertGym(
 
 export async function insertProduct(
   db: Db,
-  product: Omit<Product, 'id' | 'retiredAt'> & { id: number | undefined },
+  product: Omit<Product, 'id' | 'retiredAt' | 'category'> & { id: number | undefined },
   now: number,
 ): Promise<Product | undefined> {
   const row = await db

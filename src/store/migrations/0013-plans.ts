@@ -41,6 +41,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('member_plans')
     .columns(['platform_id', 'effective_from'])
     .execute();
+  // A plan counts the member's visits at every gym: their check-ins are found by member alone.
+  await db.schema.createIndex('checkins_member').on('checkins').column('platform_id').execute();
   // One owner's versions: a partner's (gym_id 0) or one gym's override (gym_id set).
   await db.schema
     .createTable('payout_rules')
@@ -58,6 +60,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payout_rules').execute();
+  await db.schema.dropIndex('checkins_member').execute();
   await db.schema.dropTable('member_plans').execute();
   await db.schema.dropTable('plan_versions').execute();
   await db.schema.dropTable('plans').execute();

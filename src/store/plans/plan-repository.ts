@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Plan, PlanRule, PlanVersion } from '../../domain/plans/plan.js';
+import type { PlanUsage } from '../../domain/plans/admission.js';
 import type { Database } from '../database.js';
+import { toPlanUsage } from './plan-state.js';
 
 type Db = Kysely<Database>;
 
@@ -84,4 +86,57 @@ export async function findPlans(db: Db, ids?: readonly number[]): Promise<Plan[]
 
 export async function findPlan(db: Db, id: number): Promise<Plan | undefined> {
   return (await findPlans(db, [id]))[0];
+}
+
+/** The version in force at `now` of the plan the member has at `now`; undefined when they have none. */
+export async function memberPlanVersionAt(
+  db: Db,
+  platformId: string,
+  now: number,
+): Promise<PlanVersion | undefined> {
+  const planId = db
+    .selectFrom('member_plans')
+    .select('plan_id')
+    .where('platform_id', '=', platformId)
+    .where('effective_from', '<=', now)
+    .orderBy('effective_from', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1);
+  const row = await db
+    .selectFrom('plan_versions')
+    .select(['plan_id', 'version', 'rules', 'effective_from'])
+    .where('plan_id', '=', planId)
+    .where('effective_from', '<=', now)
+    .orderBy('effective_from', 'desc')
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && toVersion(row);
+}
+
+/** The member's check-ins at any gym that may use a plan's visits: validated since `since`, or unexpired at `now`. */
+export async function planUsage(
+  db: Db,
+  platformId: string,
+  since: number,
+  now: number,
+): Promise<PlanUsage[]> {
+  const rows = await db
+    .selectFrom('checkins as c')
+    .innerJoin('gyms as g', 'g.id', 'c.gym_id')
+    .innerJoin('products as p', 'p.id', 'c.product_id')
+    .select([
+      'c.id',
+      'c.gym_id',
+      'g.partner_id',
+      'p.category',
+      'c.status',
+      'c.checked_in_at',
+      'c.expires_at',
+      'c.validated_at',
+    ])
+    .where('c.platform_id', '=', platformId)
+    .where((eb) => eb.or([eb('c.validated_at', '>=', since), eb('c.expires_at', '>', now)]))
+    .execute();
+  return rows.map(toPlanUsage);
 }
