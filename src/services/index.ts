@@ -9,6 +9,7 @@ import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createEventFeed } from './event-feed.js';
 import { createEventService } from './event-service.js';
+import { createFleetGate } from './fleet-gate.js';
 import { createEventStreams } from './event-streams.js';
 import { createGymOwners } from './gym-owners.js';
 import { createIntegrationService } from './integration-service.js';
@@ -27,11 +28,14 @@ export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
   const gymOwners = createGymOwners(deps);
   const apiKeys = createApiKeyService(deps, gymOwners);
-  const checkins = createCheckinService(deps);
+  const fleet = createFleetGate(deps);
+  const checkins = createCheckinService(deps, fleet);
   const eventFeed = createEventFeed(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
+    /** This process in the registry of releases, and the rolling-upgrade gate of plans. */
+    fleet,
     catalog: createCatalogService(deps, gymOwners),
     apiKeys,
     catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),

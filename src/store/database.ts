@@ -273,7 +273,16 @@ export interface PayoutRulesTable {
   created_at: number;
 }
 
+/** A process on the database, the release it runs (its newest migration), and when it last said it was alive. */
+export interface ProcessesTable {
+  id: string;
+  newest_migration: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface Database {
+  processes: ProcessesTable;
   plans: PlansTable;
   plan_versions: PlanVersionsTable;
   member_plans: MemberPlansTable;

@@ -28,6 +28,7 @@ const creation = (overrides: Partial<CheckinCreation> = {}): CheckinCreation => 
   actor: OPERATOR,
   ttlMs: 1_200_000,
   dailyVisitLimit: 1,
+  plans: true,
   timezone: 'UTC',
   ...overrides,
 });

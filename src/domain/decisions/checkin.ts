@@ -29,6 +29,11 @@ export interface CheckinCreation {
   readonly dailyVisitLimit: number;
   /** The time zone of a gym that names none of its own: the local day the daily visit limit counts. */
   readonly timezone: string;
+  /**
+   * Whether members' plans decide (every process on the database runs a release that knows them); when false the
+   * store reads no plan and the daily visit limit decides for everyone, as the previous release does.
+   */
+  readonly plans: boolean;
 }
 
 /** How far ahead of the server's clock a given `checked_in_at` may lie: the clock skew between client and server. */

@@ -93,7 +93,9 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
       request.now - RECENT_VALIDATIONS_MS,
       request.now + RECENT_VALIDATIONS_MS,
     );
-    const version = await memberPlanVersionAt(ctx.trx, request.platformId, request.now);
+    const version = request.plans
+      ? await memberPlanVersionAt(ctx.trx, request.platformId, request.now)
+      : undefined;
     const plan = version && {
       version,
       usage: await planUsage(ctx.trx, request.platformId, request.now - USAGE_LOOKBACK_MS, request.now),

@@ -43,6 +43,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // A plan counts the member's visits at every gym: their check-ins are found by member alone.
   await db.schema.createIndex('checkins_member').on('checkins').column('platform_id').execute();
+  // The processes on the database and the release each runs (its newest migration), kept alive by a heartbeat:
+  // plans take effect only once every live process knows them.
+  await db.schema
+    .createTable('processes')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('newest_migration', 'text', (c) => c.notNull())
+    .addColumn('started_at', 'bigint', (c) => c.notNull())
+    .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+    .execute();
   // One owner's versions: a partner's (gym_id 0) or one gym's override (gym_id set).
   await db.schema
     .createTable('payout_rules')
@@ -60,6 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payout_rules').execute();
+  await db.schema.dropTable('processes').execute();
   await db.schema.dropIndex('checkins_member').execute();
   await db.schema.dropTable('member_plans').execute();
   await db.schema.dropTable('plan_versions').execute();

@@ -78,6 +78,7 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       until: r.now + RECENT_VALIDATIONS_MS,
       now: r.now,
       usage_since: r.now - USAGE_LOOKBACK_MS,
+      plans: r.plans,
     }),
     toState: toCreationState,
   }),

@@ -86,11 +86,12 @@ select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
        end as plan_usage,
        ${nextId(true, 'checkins')} as checkin_id
 from rows from (json_to_recordset($1::json)
-  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint, now bigint, usage_since bigint))
-  with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, ord)
+  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint, now bigint, usage_since bigint,
+      plans boolean))
+  with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, plans, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
-left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now')}) v on true
+left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now')}) v on r.plans
 order by r.ord`;
 
 export interface CreationStateRow {
