@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { deregister, heartbeat, olderReleaseAlive } from '../store/fleet/process-registry.js';
+import { deregister, forgetSilent, heartbeat, olderReleaseAlive } from '../store/fleet/process-registry.js';
 import { NEWEST_MIGRATION } from './release.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /** How often a serving process says it is alive; one silent for three of these is taken as gone. */
 export const HEARTBEAT_MS = 5_000;
 const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+/** A process silent this long crashed or was killed: its row goes. */
+const FORGOTTEN_AFTER_MS = 86_400_000;
 
 /** The migration that brought plans: a process whose newest migration sorts before it knows none. */
 export const PLANS_MIGRATION = '0013-plans';
@@ -23,7 +25,12 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
   /** Until when (process time) "every process knows plans" holds without asking again. */
   let openUntil = 0;
 
-  const beat = () => store.write((trx) => heartbeat(trx, id, NEWEST_MIGRATION, clock.now()));
+  const beat = () =>
+    store.write(async (trx) => {
+      const now = clock.now();
+      await heartbeat(trx, id, NEWEST_MIGRATION, now);
+      await forgetSilent(trx, now - FORGOTTEN_AFTER_MS);
+    });
 
   return {
     id,

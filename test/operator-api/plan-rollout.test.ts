@@ -46,6 +46,24 @@ describe.each(dialects)('plans during a rolling upgrade (%s)', (dialect) => {
     ]);
   });
 
+  test('when the process stops, then it leaves the registry; when it beats again, a process silent for a day is forgotten', async () => {
+    const t = app();
+    await t.app.ready();
+    const crashed = { id: 'crashed', newest_migration: '0013-plans', started_at: 0 };
+    await t.store.db
+      .insertInto('processes')
+      .values({ ...crashed, heartbeat_at: op.T0_MS - 86_400_001 })
+      .execute();
+
+    await t.services.fleet.stop();
+    const stopped = await t.store.db.selectFrom('processes').select('id').execute();
+    await t.services.fleet.start();
+    const started = await t.store.db.selectFrom('processes').select('id').execute();
+
+    expect(stopped).toEqual([{ id: 'crashed' }]);
+    expect(started).toEqual([{ id: t.services.fleet.id }]);
+  });
+
   test('when a live process of the previous release is on the database, then plans decide nothing: the daily limit does, as that process would; once its heartbeat is stale, the plan decides', async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);

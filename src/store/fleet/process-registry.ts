@@ -12,6 +12,11 @@ export async function heartbeat(db: Db, id: string, newestMigration: string, now
     .execute();
 }
 
+/** Rows of processes silent for a day (they crashed, or were killed): gone from the registry. */
+export async function forgetSilent(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('processes').where('heartbeat_at', '<', before).execute();
+}
+
 /** A process that closes leaves the registry at once, rather than when its heartbeat goes stale. */
 export async function deregister(db: Db, id: string): Promise<void> {
   await db.deleteFrom('processes').where('id', '=', id).execute();
