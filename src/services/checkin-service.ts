@@ -35,6 +35,7 @@ export function createCheckinService(
         dailyVisitLimit: config.dailyVisitLimit,
         timezone: config.timezone,
         plans,
+        defaultPlan: config.defaultPlan,
       });
     },
 

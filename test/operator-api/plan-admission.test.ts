@@ -161,3 +161,32 @@ describe.each(PATHS)('check-in creation decided by the member’s plan (%j)', ({
     expect(created.statusCode, created.body).toBe(201);
   });
 });
+
+describe.each(PATHS)('GATEHOUSE_DEFAULT_PLAN (%j)', ({ dialect, groupCommit }) => {
+  const name = `Default ${unique()}`;
+  const app = op.operatorApp({ dialect, groupCommit, env: { GATEHOUSE_DEFAULT_PLAN: name } });
+
+  test('when a member has no plan, then the default plan decides for them; a member with a plan of their own is decided by it; before the default plan exists, the daily limit decides', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t);
+    const early = platformId();
+    await visit(t, n, early);
+    await expectRefused(t, n, early, DAILY_LIMIT);
+    const created = await op.admin(t, 'POST', '/plans', {
+      name,
+      rules: [{ category: 'premium', per: 'day', limit: 1, scope: 'gym' }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const own = await memberOn(t, [{ category: 'standard', per: 'day', limit: 1, scope: 'gym' }]);
+
+    await expectRefused(
+      t,
+      n,
+      platformId(),
+      refusal('checkin.plan.not-included', "the member's plan does not include standard", {
+        category: 'standard',
+      }),
+    );
+    expect((await op.postCheckin(t, n, own)).statusCode).toBe(201);
+  });
+});

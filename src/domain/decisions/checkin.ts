@@ -34,6 +34,8 @@ export interface CheckinCreation {
    * store reads no plan and the daily visit limit decides for everyone, as the previous release does.
    */
   readonly plans: boolean;
+  /** The name of the plan of members who have none; undefined: they keep the daily visit limit. */
+  readonly defaultPlan?: string | undefined;
 }
 
 /** How far ahead of the server's clock a given `checked_in_at` may lie: the clock skew between client and server. */

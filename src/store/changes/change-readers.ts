@@ -94,7 +94,7 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
       request.now + RECENT_VALIDATIONS_MS,
     );
     const version = request.plans
-      ? await memberPlanVersionAt(ctx.trx, request.platformId, request.now)
+      ? await memberPlanVersionAt(ctx.trx, request.platformId, request.now, request.defaultPlan)
       : undefined;
     const plan = version && {
       version,

@@ -88,20 +88,24 @@ export async function findPlan(db: Db, id: number): Promise<Plan | undefined> {
   return (await findPlans(db, [id]))[0];
 }
 
-/** The version in force at `now` of the plan the member has at `now`; undefined when they have none. */
+/** The version in force at `now` of the plan the member has at `now` (else the default plan); undefined: none. */
 export async function memberPlanVersionAt(
   db: Db,
   platformId: string,
   now: number,
+  defaultPlan: string | undefined,
 ): Promise<PlanVersion | undefined> {
-  const planId = db
+  const own = await db
     .selectFrom('member_plans')
     .select('plan_id')
     .where('platform_id', '=', platformId)
     .where('effective_from', '<=', now)
     .orderBy('effective_from', 'desc')
     .orderBy('id', 'desc')
-    .limit(1);
+    .limit(1)
+    .executeTakeFirst();
+  const planId = own?.plan_id ?? (defaultPlan === undefined ? undefined : await planNamed(db, defaultPlan));
+  if (planId === undefined) return undefined;
   const row = await db
     .selectFrom('plan_versions')
     .select(['plan_id', 'version', 'rules', 'effective_from'])

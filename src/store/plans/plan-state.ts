@@ -3,14 +3,16 @@ import type { PlanRule, PlanVersion } from '../../domain/plans/plan.js';
 
 /**
  * What a check-in creation reads of the member's plan, as SQL every write path repeats (the query builder's reads
- * in plan-repository.ts are the same): the version in force at `now` of the plan the member has at `now`, and the
+ * in plan-repository.ts are the same): the version in force at `now` of the plan the member has at `now` (else the
+ * default plan, by name), and the
  * member's check-ins at any gym that may use its visits (validated since `since`, or not expired at `now`).
  */
-export function memberPlanVersionSql(platformId: string, now: string): string {
+export function memberPlanVersionSql(platformId: string, now: string, defaultPlan: string): string {
   return `select v.plan_id, v.version, v.rules, v.effective_from from plan_versions v
-   where v.plan_id = (select mp.plan_id from member_plans mp
-                      where mp.platform_id = ${platformId} and mp.effective_from <= ${now}
-                      order by mp.effective_from desc, mp.id desc limit 1)
+   where v.plan_id = coalesce((select mp.plan_id from member_plans mp
+                               where mp.platform_id = ${platformId} and mp.effective_from <= ${now}
+                               order by mp.effective_from desc, mp.id desc limit 1),
+                              (select d.id from plans d where d.name = ${defaultPlan}))
      and v.effective_from <= ${now}
    order by v.effective_from desc, v.version desc limit 1`;
 }

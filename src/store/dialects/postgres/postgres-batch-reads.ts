@@ -79,6 +79,7 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       now: r.now,
       usage_since: r.now - USAGE_LOOKBACK_MS,
       plans: r.plans,
+      default_plan: r.defaultPlan ?? null,
     }),
     toState: toCreationState,
   }),

@@ -87,11 +87,11 @@ select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
        ${nextId(true, 'checkins')} as checkin_id
 from rows from (json_to_recordset($1::json)
   as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint, now bigint, usage_since bigint,
-      plans boolean))
-  with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, plans, ord)
+      plans boolean, default_plan text))
+  with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, plans, default_plan, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
-left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now')}) v on r.plans
+left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now', 'r.default_plan')}) v on r.plans
 order by r.ord`;
 
 export interface CreationStateRow {

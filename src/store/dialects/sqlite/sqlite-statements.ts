@@ -54,7 +54,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     [number],
     { id: number; gym_id: number; description: string; retired_at: number | null; category: string }
   >('select id, gym_id, description, retired_at, category from products where id = ?');
-  const memberPlanVersion = lazy<[string, number, number], PlanVersionRow>(memberPlanVersionSql('?', '?'));
+  const memberPlanVersion = lazy<[string, number, string | null, number], PlanVersionRow>(
+    memberPlanVersionSql('?', '?', '?'),
+  );
   const planUsage = lazy<[string, number, number], PlanUsageRow>(planUsageSql('?', '?', '?'));
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
     `select validated_at from checkins c
@@ -163,8 +165,12 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       );
     },
     /** The member's plan at `now` and the check-ins that may use its visits; undefined when they have none. */
-    plan(platformId: string, now: number): { version: PlanVersion; usage: PlanUsage[] } | undefined {
-      const row = memberPlanVersion().get(platformId, now, now);
+    plan(
+      platformId: string,
+      now: number,
+      defaultPlan: string | undefined,
+    ): { version: PlanVersion; usage: PlanUsage[] } | undefined {
+      const row = memberPlanVersion().get(platformId, now, defaultPlan ?? null, now);
       if (row === undefined) return undefined;
       const usage = planUsage().all(platformId, now - USAGE_LOOKBACK_MS, now);
       return { version: toPlanVersion(row), usage: usage.map(toPlanUsage) };
