@@ -151,6 +151,7 @@ const PRODUCT = {
   payout_cents: 1500,
   currency: 'BRL',
   retired_at: null,
+  category: 'standard',
 };
 
 const page = (items: unknown[]) => ({ items, next_cursor: null });

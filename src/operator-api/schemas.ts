@@ -1,3 +1,4 @@
+import { CATEGORY_PATTERN } from '../domain/plans/plan.js';
 import { Type, type TSchema } from 'typebox';
 import {
   MAX_ID,
@@ -44,6 +45,12 @@ export const Product = Type.Object({
   payout_cents: Type.Integer(),
   currency: Type.String(),
   retired_at: NullableInstant,
+  category: Type.String({ description: 'What plans name it by: standard unless set' }),
+});
+/** A product's category, as plans name it (src/domain/plans/plan.ts). */
+export const ProductCategory = Type.String({
+  pattern: CATEGORY_PATTERN,
+  description: 'A short slug plans name (1 to 32 lowercase letters, digits or -): standard unless set',
 });
 /** An IANA time zone name; checked against the runtime's time-zone database by the service. */
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' });

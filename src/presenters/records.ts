@@ -47,6 +47,7 @@ export const presentProduct = (product: Product) => ({
   payout_cents: product.payoutCents,
   currency: product.currency,
   retired_at: instantOrNull(product.retiredAt),
+  category: product.category,
 });
 
 export const presentKey = (key: ApiKey) => ({

@@ -60,6 +60,34 @@ describe.each(PATHS)('check-in creation decided by the member’s plan (%j)', ({
     );
   });
 
+  test('when products have categories, then the plan admits the one it includes and refuses the other; a product moved into the included category by PATCH is admitted', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250, category: 'premium' });
+    const standard = await op.createProduct(t, n.gym.id);
+    const member = await memberOn(t, [{ category: 'premium', per: 'week', limit: 3, scope: 'gym' }]);
+    const create = (product: op.Product) =>
+      op.admin(t, 'POST', '/checkins', { platform_id: member, gym_id: n.gym.id, product_id: product.id });
+
+    const premium = await create(n.product);
+    const before = await op.wholeStore(t);
+    const refused = await create(standard);
+    const unchanged = await op.wholeStore(t);
+    const patched = await op.admin(t, 'PATCH', `/products/${standard.id}`, { category: 'premium' });
+    const admitted = await create(standard);
+
+    expect(premium.statusCode, premium.body).toBe(201);
+    expectReply(
+      refused,
+      409,
+      refusal('checkin.plan.not-included', "the member's plan does not include standard", {
+        category: 'standard',
+      }),
+    );
+    expect(unchanged).toEqual(before);
+    expectReply(patched, 200, { ...standard, category: 'premium' });
+    expect(admitted.statusCode, admitted.body).toBe(201);
+  });
+
   test('when a network-scope day rule’s visit is used at one partner’s gym, then another partner’s gym refuses with the rule, the count and the next local midnight', async () => {
     const t = app();
     const [a, b] = [await op.arrangeNetwork(t), await anotherNetwork(t)];

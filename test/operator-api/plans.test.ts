@@ -303,3 +303,22 @@ describe.each(dialects)('payout rules as versioned data (%s)', (dialect) => {
     expect(await op.wholeStore(t)).toEqual(before);
   });
 });
+
+describe.each(dialects)('product categories (%s)', (dialect) => {
+  const app = op.operatorApp({ dialect });
+
+  test('when a product is created or changed with a category that is not a slug, then 400 key category, and nothing is written', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t);
+    const before = await op.wholeStore(t);
+    const invalid = errorEnvelope('category', 'must match pattern "^[a-z0-9][a-z0-9-]{0,31}$"');
+
+    expectReply(
+      await op.admin(t, 'POST', `/gyms/${n.gym.id}/products`, { description: 'Gold', category: 'Gold!' }),
+      400,
+      invalid,
+    );
+    expectReply(await op.admin(t, 'PATCH', `/products/${n.product.id}`, { category: '' }), 400, invalid);
+    expect(await op.wholeStore(t)).toEqual(before);
+  });
+});

@@ -81,7 +81,7 @@ export async function insertGym(
 
 export async function insertProduct(
   db: Db,
-  product: Omit<Product, 'id' | 'retiredAt' | 'category'> & { id: number | undefined },
+  product: Omit<Product, 'id' | 'retiredAt'> & { id: number | undefined },
   now: number,
 ): Promise<Product | undefined> {
   const row = await db
@@ -92,6 +92,7 @@ export async function insertProduct(
       description: product.description,
       payout_cents: product.payoutCents,
       currency: product.currency,
+      category: product.category,
       created_at: now,
     })
     .onConflict((oc) => oc.column('id').doNothing())
