@@ -60,6 +60,8 @@ export interface Checkin {
   readonly cancelledAt: number | null;
   /** What the front desk may show of the member; absent when none were given. */
   readonly member?: MemberDetails;
+  /** The plan version it was decided under; absent when the member had no plan. */
+  readonly plan?: { readonly id: number; readonly version: number };
 }
 
 export interface CustomCode {

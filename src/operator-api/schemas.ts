@@ -86,6 +86,12 @@ export const Checkin = Type.Object({
   validated_at: NullableInstant,
   cancelled_at: NullableInstant,
   member: Type.Optional(MemberDetailsSchema),
+  plan: Type.Optional(
+    Type.Object(
+      { id: Id, version: Type.Integer({ minimum: 1 }) },
+      { description: 'The plan version the check-in was decided under; absent when the member had none' },
+    ),
+  ),
 });
 
 /** A listing's `sandbox` switch: sandbox partners' rows are listed apart from the live network's, never mixed. */

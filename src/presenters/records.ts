@@ -84,6 +84,7 @@ export const presentCheckin = (checkin: Checkin, now: number, view: MemberDetail
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
   ...(checkin.member === undefined ? {} : { member: viewMemberDetails(checkin.member, view) }),
+  ...(checkin.plan === undefined ? {} : { plan: { id: checkin.plan.id, version: checkin.plan.version } }),
 });
 
 /** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */

@@ -71,6 +71,9 @@ export interface CheckinsTable {
   created_at: number;
   /** JSON of the member's details (src/domain/member-details.ts); null when none were given or once erased. */
   member: string | null;
+  /** The plan and version the check-in was decided under; null when the member had none. */
+  plan_id: number | null;
+  plan_version: number | null;
 }
 
 export interface CustomCodesTable {

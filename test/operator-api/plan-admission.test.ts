@@ -88,6 +88,44 @@ describe.each(PATHS)('check-in creation decided by the member’s plan (%j)', ({
     expect(admitted.statusCode, admitted.body).toBe(201);
   });
 
+  test('when a check-in is admitted under a plan, then its answer and its row name the plan and version it was decided under', async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t);
+    const plan = await op.admin(t, 'POST', '/plans', {
+      name: `Plan ${unique()}`,
+      rules: [{ category: 'standard', per: 'day', limit: 1, scope: 'gym' }],
+    });
+    const id = (JSON.parse(plan.body) as { id: number }).id;
+    await op.admin(t, 'PUT', `/plans/${id}`, {
+      rules: [{ category: 'standard', per: 'day', limit: 2, scope: 'gym' }],
+    });
+    const member = platformId();
+    await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: id });
+
+    const created = await op.postCheckin(t, n, member);
+
+    const body = JSON.parse(created.body) as { id: number };
+    expectReply(
+      created,
+      201,
+      op.shownCheckin(
+        { ...body, platform_id: member, gym_id: n.gym.id, product_id: n.product.id },
+        {
+          plan: { id, version: 2 },
+        },
+      ),
+    );
+    const row = await t.store.db
+      .selectFrom('checkins')
+      .select(['plan_id', 'plan_version'])
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
+    expect({ plan_id: Number(row.plan_id), plan_version: Number(row.plan_version) }).toEqual({
+      plan_id: id,
+      plan_version: 2,
+    });
+  });
+
   test('when a network-scope day rule’s visit is used at one partner’s gym, then another partner’s gym refuses with the rule, the count and the next local midnight', async () => {
     const t = app();
     const [a, b] = [await op.arrangeNetwork(t), await anotherNetwork(t)];

@@ -127,6 +127,9 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     validatedAt: null,
     cancelledAt: null,
     ...(member === undefined ? {} : { member }),
+    ...(state.plan === undefined
+      ? {}
+      : { plan: { id: state.plan.version.planId, version: state.plan.version.version } }),
   };
   const facts = {
     ...checkin,

@@ -12,6 +12,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('products')
     .addColumn('category', 'text', (c) => c.notNull().defaultTo('standard'))
     .execute();
+  // The plan and version a check-in was decided under; null for members with none.
+  await db.schema.alterTable('checkins').addColumn('plan_id', 'bigint').execute();
+  await db.schema.alterTable('checkins').addColumn('plan_version', 'integer').execute();
   await db.schema
     .createTable('plans')
     .addColumn('id', ...serialPrimaryKey(db))
@@ -75,4 +78,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('plan_versions').execute();
   await db.schema.dropTable('plans').execute();
   await db.schema.alterTable('products').dropColumn('category').execute();
+  await db.schema.alterTable('checkins').dropColumn('plan_version').execute();
+  await db.schema.alterTable('checkins').dropColumn('plan_id').execute();
 }
