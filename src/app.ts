@@ -127,6 +127,9 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   server.server.on('connect', refuseConnect);
   // Key uses noted in memory are written before the store closes.
   server.addHook('onClose', () => services.apiKeys.close());
+  // The process registers the release it runs (the rolling-upgrade gate of plans) and leaves when it closes.
+  server.addHook('onReady', () => services.fleet.start());
+  server.addHook('onClose', () => services.fleet.stop());
   await server.register(errorMapperPlugin, { isStoreUnavailable });
   // Draining on shutdown, or the store not yet migrated: the APIs answer the 503 envelope, not Fastify's own.
   let closing = false;

@@ -22,7 +22,7 @@ const TRANSACTION = [
 export const COLUMNS = {
   partner: ['id', 'name', 'offboarded_at', 'created_at'],
   gym: ['id', 'partner_id', 'name', 'timezone', 'retired_at', 'created_at'],
-  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency', 'retired_at'],
+  product: ['id', 'gym_id', 'description', 'payout_cents', 'currency', 'retired_at', 'category'],
   operator: ['id', 'name', 'role', 'prefix', 'expires_at', 'revoked_at', 'created_by', 'created_at'],
   apiKey: ['id', 'prefix', 'label', 'gym_ids', 'expires_at', 'last_used_at', 'revoked_at', 'created_at'],
   checkin: [

@@ -38,6 +38,8 @@ export const SETTINGS = {
   GATEHOUSE_METRICS_TOKEN: setting('metricsToken', 'string', { minLength: 16, secret: true }),
   GATEHOUSE_CHECKIN_TTL_SECONDS: setting('checkinTtlSeconds', 'integer', { default: 1200, minimum: 1 }),
   GATEHOUSE_DAILY_VISIT_LIMIT: setting('dailyVisitLimit', 'integer', { default: 1, minimum: 0 }),
+  /** The name of the plan of members who have none; unset: they keep the daily visit limit. */
+  GATEHOUSE_DEFAULT_PLAN: setting('defaultPlan', 'string', { minLength: 1 }),
   GATEHOUSE_CURRENCY: setting('currency', 'string', {
     default: 'BRL',
     pattern: '^[A-Z]{3}$',

@@ -35,6 +35,8 @@ export const AUDIT_ENTITIES = [
   'webhook',
   'transaction',
   'settlement',
+  'plan',
+  'payout-rules',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 /** `read`: a look at secrets-adjacent data (a member's custom code); `erase`: a member's data erased. */

@@ -31,6 +31,8 @@ export interface Product {
   readonly currency: string;
   /** Set when retired: no new check-ins. */
   readonly retiredAt: number | null;
+  /** What plans name it by (src/domain/plans/plan.ts): `standard` unless set. */
+  readonly category: string;
 }
 
 export interface ApiKey {
@@ -58,6 +60,8 @@ export interface Checkin {
   readonly cancelledAt: number | null;
   /** What the front desk may show of the member; absent when none were given. */
   readonly member?: MemberDetails;
+  /** The plan version it was decided under; absent when the member had no plan. */
+  readonly plan?: { readonly id: number; readonly version: number };
 }
 
 export interface CustomCode {

@@ -14,6 +14,9 @@ export class AppError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** What the refusal is about, beside its key and message (a plan's rule, the count used): the envelope shows it. */
+  readonly details?: object;
 }
 
 export class InputError extends AppError {

@@ -21,6 +21,7 @@ export type Write =
         readonly expiresAt: number;
         readonly createdAt: number;
         readonly member: MemberDetails | undefined;
+        readonly plan?: { readonly id: number; readonly version: number } | undefined;
       };
     }
   | {

@@ -2,12 +2,18 @@
 
 export interface ErrorEnvelope {
   metadata: { total: 0; errors: 1 };
-  errors: { message: string; key: string }[];
+  errors: { message: string; key: string; details?: object }[];
   request_id?: string;
 }
 
-export function errorEnvelope(key: string, message: string, requestId?: string): ErrorEnvelope {
-  const body: ErrorEnvelope = { metadata: { total: 0, errors: 1 }, errors: [{ message, key }] };
+export function errorEnvelope(
+  key: string,
+  message: string,
+  requestId?: string,
+  details?: object,
+): ErrorEnvelope {
+  const error = details === undefined ? { message, key } : { message, key, details };
+  const body: ErrorEnvelope = { metadata: { total: 0, errors: 1 }, errors: [error] };
   if (requestId !== undefined) body.request_id = requestId;
   return body;
 }

@@ -97,7 +97,7 @@ export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply
   if (error instanceof ServiceUnavailableError) reply.header('retry-after', '1');
   if (error instanceof RateLimitedError)
     reply.header('retry-after', String(Math.max(1, error.retryAfterSeconds)));
-  return reply.send(errorEnvelope(error.key, error.message));
+  return reply.send(errorEnvelope(error.key, error.message, undefined, error.details));
 }
 
 function handleError(

@@ -9,6 +9,11 @@ import {
   TRANSACTION,
 } from './money-openapi-examples.js';
 import {
+  PLAN_PARAMETER_EXAMPLES,
+  PLAN_REQUEST_EXAMPLES,
+  PLAN_RESPONSE_EXAMPLES,
+} from './plan-openapi-examples.js';
+import {
   WEBHOOK_PARAMETER_EXAMPLES,
   WEBHOOK_REQUEST_EXAMPLES,
   WEBHOOK_RESPONSE_EXAMPLES,
@@ -55,6 +60,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
   ...WEBHOOK_REQUEST_EXAMPLES,
   ...MONEY_REQUEST_EXAMPLES,
+  ...PLAN_REQUEST_EXAMPLES,
 };
 
 /**
@@ -83,6 +89,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   order: 'desc',
   ...WEBHOOK_PARAMETER_EXAMPLES,
   ...MONEY_PARAMETER_EXAMPLES,
+  ...PLAN_PARAMETER_EXAMPLES,
   'last-event-id': '120',
   sandbox: 'true',
   bucket: 'hour',
@@ -146,6 +153,7 @@ const PRODUCT = {
   payout_cents: 1500,
   currency: 'BRL',
   retired_at: null,
+  category: 'standard',
 };
 
 const page = (items: unknown[]) => ({ items, next_cursor: null });
@@ -159,6 +167,7 @@ function streamLimit(quota: 'event_streams_per_key_gym' | 'event_streams_per_ope
 export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
   ...WEBHOOK_RESPONSE_EXAMPLES,
   ...MONEY_RESPONSE_EXAMPLES,
+  ...PLAN_RESPONSE_EXAMPLES,
   'GET /health 200': { status: 'ok', version: '0.1.0' },
   'GET /access/v1/events/stream 429': streamLimit('event_streams_per_key_gym'),
   'GET /admin/v1/events/stream 429': streamLimit('event_streams_per_operator'),

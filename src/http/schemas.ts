@@ -12,6 +12,29 @@ export const ErrorEnvelopeSchema = Type.Object(
   { description: 'Error envelope' },
 );
 
+/**
+ * The operator API's 409: the envelope, whose error may carry details of the refusal (a plan's rule, the count it
+ * used, when it resets). The partner API's envelope never does.
+ */
+export const ConflictEnvelopeSchema = Type.Object(
+  {
+    metadata: Type.Object({ total: Type.Literal(0), errors: Type.Literal(1) }),
+    errors: Type.Array(
+      Type.Object({
+        message: Type.String(),
+        key: Type.String(),
+        details: Type.Optional(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description: 'What the refusal is about, where its key has details',
+          }),
+        ),
+      }),
+    ),
+    request_id: Type.Optional(Type.String()),
+  },
+  { description: 'Error envelope' },
+);
+
 export const ExplicitDenySchema = Type.Object(
   {
     metadata: Type.Object({ total: Type.Literal(0), errors: Type.Literal(1) }),

@@ -4,7 +4,7 @@ import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { recordChangeRoute } from './record-routes.js';
-import { Gym, Name, OperatorText, Partner, Product, TimeZone } from './schemas.js';
+import { Gym, Name, OperatorText, Partner, Product, ProductCategory, TimeZone } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 const defined = <T extends object>(value: T) =>
@@ -59,10 +59,13 @@ export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services
       description: Type.Optional(OperatorText(TEXT_LIMITS.description)),
       payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
       currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
+      category: Type.Optional(ProductCategory),
     }),
     record: Product,
-    change: async (id, actor, { description, payout_cents: payoutCents, currency }) =>
-      presentProduct(await changes.updateProduct(id, defined({ description, payoutCents, currency }), actor)),
+    change: async (id, actor, { description, payout_cents: payoutCents, currency, category }) =>
+      presentProduct(
+        await changes.updateProduct(id, defined({ description, payoutCents, currency, category }), actor),
+      ),
   });
 
   recordChangeRoute(app, {

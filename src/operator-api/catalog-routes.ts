@@ -16,6 +16,7 @@ import {
   PageQuery,
   Partner,
   Product,
+  ProductCategory,
   TimeZone,
   operatorErrorResponses,
 } from './schemas.js';
@@ -110,12 +111,13 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           description: OperatorText(TEXT_LIMITS.description),
           payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
           currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
+          category: Type.Optional(ProductCategory),
         }),
         response: { 201: Product, ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
-      const { id, description, payout_cents: payoutCents, currency } = request.body;
+      const { id, description, payout_cents: payoutCents, currency, category } = request.body;
       const product = await catalog.createProduct(
         Number(request.params.gym_id),
         {
@@ -123,6 +125,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           description,
           ...(payoutCents === undefined ? {} : { payoutCents }),
           ...(currency === undefined ? {} : { currency }),
+          ...(category === undefined ? {} : { category }),
         },
         actorOfRequest(request),
       );

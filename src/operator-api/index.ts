@@ -14,6 +14,8 @@ import { ledgerRoutes } from './ledger-routes.js';
 import { lookupRoutes } from './lookup-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { operatorRoutes } from './operator-routes.js';
+import { payoutRuleRoutes } from './payout-rule-routes.js';
+import { planRoutes } from './plan-routes.js';
 import { reversalRoutes } from './reversal-routes.js';
 import { settlementRoutes } from './settlement-routes.js';
 import { authorizeRole, declarePermissions, type OperatorRoute } from './permissions.js';
@@ -52,6 +54,8 @@ export const operatorApi: FastifyPluginAsyncTypebox<{
   await app.register(memberRoutes, { services });
   await app.register(webhookRoutes, { services });
   await app.register(integrationRoutes, { services });
+  await app.register(planRoutes, { services });
+  await app.register(payoutRuleRoutes, { services });
   await app.register(statsRoutes, { services });
   await app.register(eventStreamRoute, { services });
 };

@@ -58,6 +58,16 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /admin/v1/operators': 'operators',
   'DELETE /admin/v1/operators/:operator_id': 'operators',
   'POST /admin/v1/members/:platform_id/erase': 'members',
+  'POST /admin/v1/plans': 'catalog',
+  'GET /admin/v1/plans': 'read',
+  'GET /admin/v1/plans/:plan_id': 'read',
+  'PUT /admin/v1/plans/:plan_id': 'catalog',
+  'PUT /admin/v1/members/:platform_id/plan': 'checkins',
+  'GET /admin/v1/members/:platform_id/plan': 'read',
+  'GET /admin/v1/partners/:partner_id/payout-rules': 'read',
+  'PUT /admin/v1/partners/:partner_id/payout-rules': 'money',
+  'GET /admin/v1/gyms/:gym_id/payout-rules': 'read',
+  'PUT /admin/v1/gyms/:gym_id/payout-rules': 'money',
 };
 
 /** The permission a route declared, by method and registered URL; undefined when it declared none. */

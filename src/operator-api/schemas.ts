@@ -1,3 +1,4 @@
+import { CATEGORY_PATTERN } from '../domain/plans/plan.js';
 import { Type, type TSchema } from 'typebox';
 import {
   MAX_ID,
@@ -5,7 +6,7 @@ import {
   PLATFORM_ID_PATTERN,
   POSITIVE_INT_PATTERN,
 } from '../domain/identifiers.js';
-import { errorResponses, MemberDetailsSchema } from '../http/schemas.js';
+import { ConflictEnvelopeSchema, errorResponses, MemberDetailsSchema } from '../http/schemas.js';
 import { NOT_BLANK_PATTERN, OPERATOR_TEXT_PATTERN, TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** Ids in paths and query strings: digit strings, parsed explicitly (never coerced). */
@@ -44,6 +45,12 @@ export const Product = Type.Object({
   payout_cents: Type.Integer(),
   currency: Type.String(),
   retired_at: NullableInstant,
+  category: Type.String({ description: 'What plans name it by: standard unless set' }),
+});
+/** A product's category, as plans name it (src/domain/plans/plan.ts). */
+export const ProductCategory = Type.String({
+  pattern: CATEGORY_PATTERN,
+  description: 'A short slug plans name (1 to 32 lowercase letters, digits or -): standard unless set',
 });
 /** An IANA time zone name; checked against the runtime's time-zone database by the service. */
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' });
@@ -79,6 +86,12 @@ export const Checkin = Type.Object({
   validated_at: NullableInstant,
   cancelled_at: NullableInstant,
   member: Type.Optional(MemberDetailsSchema),
+  plan: Type.Optional(
+    Type.Object(
+      { id: Id, version: Type.Integer({ minimum: 1 }) },
+      { description: 'The plan version the check-in was decided under; absent when the member had none' },
+    ),
+  ),
 });
 
 /** A listing's `sandbox` switch: sandbox partners' rows are listed apart from the live network's, never mixed. */
@@ -100,7 +113,10 @@ export function ListOf(item: TSchema) {
 }
 
 /** The error answers every operator route shares. */
-export const operatorErrorResponses = errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503);
+export const operatorErrorResponses = {
+  ...errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 500, 503),
+  409: ConflictEnvelopeSchema,
+};
 
 /**
  * Operator-written text — a name (partner, gym), a product's description, a key's label, a reason, a reference —

@@ -47,6 +47,7 @@ export const presentProduct = (product: Product) => ({
   payout_cents: product.payoutCents,
   currency: product.currency,
   retired_at: instantOrNull(product.retiredAt),
+  category: product.category,
 });
 
 export const presentKey = (key: ApiKey) => ({
@@ -83,6 +84,7 @@ export const presentCheckin = (checkin: Checkin, now: number, view: MemberDetail
   validated_at: instantOrNull(checkin.validatedAt),
   cancelled_at: instantOrNull(checkin.cancelledAt),
   ...(checkin.member === undefined ? {} : { member: viewMemberDetails(checkin.member, view) }),
+  ...(checkin.plan === undefined ? {} : { plan: { id: checkin.plan.id, version: checkin.plan.version } }),
 });
 
 /** A ledger entry: a visit, or a reversal (negative, naming the visit it `reverses`, with its reason). */

@@ -24,6 +24,7 @@ export interface ProductChange {
   readonly description?: string;
   readonly payoutCents?: number;
   readonly currency?: string;
+  readonly category?: string;
 }
 
 function assertSomething(change: object): void {
@@ -87,6 +88,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
         ...(change.description === undefined ? {} : { description: change.description }),
         ...(change.payoutCents === undefined ? {} : { payout_cents: change.payoutCents }),
         ...(change.currency === undefined ? {} : { currency: change.currency }),
+        ...(change.category === undefined ? {} : { category: change.category }),
       };
       return audited(actor, { action: 'update', entity: 'product', id, read: findProduct }, (trx) =>
         updateProductRow(trx, id, row),

@@ -1,3 +1,4 @@
+import { DEFAULT_CATEGORY } from '../domain/plans/plan.js';
 import { EntityExistsError, EntityNotFoundError, InputError } from '../domain/errors.js';
 import { MAX_ID } from '../domain/identifiers.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
@@ -25,6 +26,8 @@ export interface NewProduct {
   readonly description: string;
   readonly payoutCents?: number;
   readonly currency?: string;
+  /** What plans name it by; `standard` when left out. */
+  readonly category?: string;
 }
 
 /**
@@ -120,6 +123,7 @@ export function createCatalogService(
             description: input.description,
             payoutCents: input.payoutCents ?? 0,
             currency: input.currency ?? config.currency,
+            category: input.category ?? DEFAULT_CATEGORY,
           },
           clock.now(),
         );

@@ -6,6 +6,7 @@ import { OPERATOR, type Actor } from '../domain/audit.js';
 import { findCheckin, listCheckins, type CheckinFilter } from '../store/access/checkin-repository.js';
 import { listWaitingCheckins, type WaitingCheckin } from '../store/access/waiting-list-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
+import type { FleetGate } from './fleet-gate.js';
 
 export interface NewCheckin {
   readonly platformId: string;
@@ -17,10 +18,14 @@ export interface NewCheckin {
 }
 
 /** The member's check-in: created by the member app, cancellable until validated, expiring after its TTL. */
-export function createCheckinService({ store, clock, config }: ServiceDependencies) {
+export function createCheckinService(
+  { store, clock, config }: ServiceDependencies,
+  fleet: Pick<FleetGate, 'plansInEffect'>,
+) {
   return {
-    create(input: NewCheckin, actor: Actor = OPERATOR): Promise<Checkin> {
+    async create(input: NewCheckin, actor: Actor = OPERATOR): Promise<Checkin> {
       const now = clock.now();
+      const plans = await fleet.plansInEffect();
       return store.apply('create-checkin', {
         ...input,
         checkedInAt: input.checkedInAt ?? now,
@@ -29,6 +34,8 @@ export function createCheckinService({ store, clock, config }: ServiceDependenci
         ttlMs: config.checkinTtlSeconds * 1000,
         dailyVisitLimit: config.dailyVisitLimit,
         timezone: config.timezone,
+        plans,
+        defaultPlan: config.defaultPlan,
       });
     },
 

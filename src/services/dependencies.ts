@@ -15,6 +15,7 @@ export interface ServiceDependencies {
     | 'checkinTtlSeconds'
     | 'currency'
     | 'dailyVisitLimit'
+    | 'defaultPlan'
     | 'timezone'
     | 'keyCacheSeconds'
     | 'rateLimitPerSecond'

@@ -9,11 +9,14 @@ import { createCustomCodeService } from './custom-code-service.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { createEventFeed } from './event-feed.js';
 import { createEventService } from './event-service.js';
+import { createFleetGate } from './fleet-gate.js';
 import { createEventStreams } from './event-streams.js';
 import { createGymOwners } from './gym-owners.js';
 import { createIntegrationService } from './integration-service.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
+import { createPayoutRuleService } from './payout-rule-service.js';
+import { createPlanService } from './plan-service.js';
 import { createRetentionService } from './retention-service.js';
 import { createSettlementService } from './settlement-service.js';
 import { createStatsService } from './stats-service.js';
@@ -25,13 +28,16 @@ export function createServices(deps: ServiceDependencies) {
   // One view of who owns which gym: key authorization reads it, gym creation updates it.
   const gymOwners = createGymOwners(deps);
   const apiKeys = createApiKeyService(deps, gymOwners);
-  const checkins = createCheckinService(deps);
+  const fleet = createFleetGate(deps);
+  const checkins = createCheckinService(deps, fleet);
   const eventFeed = createEventFeed(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
     clock: deps.clock,
     /** The network's time zone (GATEHOUSE_TIMEZONE): periods and days are read there unless a gym has its own. */
     timezone: deps.config.timezone,
+    /** This process in the registry of releases, and the rolling-upgrade gate of plans. */
+    fleet,
     catalog: createCatalogService(deps, gymOwners),
     apiKeys,
     catalogChanges: createCatalogChangeService(deps, () => apiKeys.forgetCached()),
@@ -47,6 +53,8 @@ export function createServices(deps: ServiceDependencies) {
     events: createEventService(deps),
     operators: createOperatorService(deps),
     members: createMemberService(deps),
+    plans: createPlanService(deps),
+    payoutRules: createPayoutRuleService(deps),
     retention: createRetentionService(deps),
     webhooks: createWebhookServices(deps),
     stats: createStatsService(deps),

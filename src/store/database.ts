@@ -34,6 +34,8 @@ export interface ProductsTable {
   currency: string;
   created_at: number;
   retired_at: number | null;
+  /** A short slug plans name (src/domain/plans/plan.ts); 'standard' unless the operator says otherwise. */
+  category: Generated<string>;
 }
 
 export type KeyScope = 'all' | 'list';
@@ -69,6 +71,9 @@ export interface CheckinsTable {
   created_at: number;
   /** JSON of the member's details (src/domain/member-details.ts); null when none were given or once erased. */
   member: string | null;
+  /** The plan and version the check-in was decided under; null when the member had none. */
+  plan_id: number | null;
+  plan_version: number | null;
 }
 
 export interface CustomCodesTable {
@@ -244,8 +249,58 @@ export interface ProcessSettingsTable {
   seen_at: number;
 }
 
+export interface PlansTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+/** A plan's versions, each in force from `effective_from` until the next one's. */
+export interface PlanVersionsTable {
+  plan_id: number;
+  version: number;
+  /** JSON: [{category, per, limit, scope}] */
+  rules: string;
+  effective_from: number;
+  created_at: number;
+}
+
+/** A member's plans over time: the latest row in force at an instant is the member's plan then. */
+export interface MemberPlansTable {
+  id: Generated<number>;
+  platform_id: string;
+  plan_id: number;
+  effective_from: number;
+  created_at: number;
+}
+
+/** Payout rules' versions: a partner's (gym_id 0), or one gym's override of them. */
+export interface PayoutRulesTable {
+  partner_id: number;
+  gym_id: number;
+  version: number;
+  monthly_paid_visits_per_member: number | null;
+  /** JSON: [{after_cents, rate_pct}] */
+  tiers: string;
+  effective_from: number;
+  created_at: number;
+}
+
+/** A process on the database, the release it runs (its newest migration), and when it last said it was alive. */
+export interface ProcessesTable {
+  id: string;
+  newest_migration: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface Database {
   process_settings: ProcessSettingsTable;
+  processes: ProcessesTable;
+  plans: PlansTable;
+  plan_versions: PlanVersionsTable;
+  member_plans: MemberPlansTable;
+  payout_rules: PayoutRulesTable;
   transaction_id_offset: TransactionIdOffsetTable;
   nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -260,7 +260,7 @@ describe.each(dialects)('operator API: GET /admin/v1/audit (%s)', (dialect) => {
     [
       'entity=secret',
       'entity',
-      'must be one of partner, gym, product, key, checkin, custom-code, operator, member, webhook, transaction, settlement',
+      'must be one of partner, gym, product, key, checkin, custom-code, operator, member, webhook, transaction, settlement, plan, payout-rules',
     ],
     ['from=soon', 'from', 'must be an ISO-8601 date or date-time'],
     ['to=2026-04-31', 'to', 'must be an ISO-8601 date or date-time'],

@@ -142,6 +142,7 @@ describe.each(dialects)('operator API: lists and generated ids (%s)', (dialect) 
       payout_cents: 0,
       currency: 'BRL',
       retired_at: null,
+      category: 'standard',
     };
     expectReply(next, 201, generated);
     expectReply(await op.admin(t, 'GET', `/gyms/${b.id}/products`), 200, {

@@ -128,6 +128,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       payout_cents: 0,
       currency: 'BRL',
       retired_at: null,
+      category: 'standard',
     });
     expect(await rowOf(t, 'products', id)).toEqual({
       id,
@@ -137,6 +138,7 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
       currency: 'BRL',
       created_at: op.T0_MS,
       retired_at: null,
+      category: 'standard',
     });
   });
 
@@ -145,7 +147,14 @@ describe.each(dialects)('operator API: partners, gyms, products (%s)', (dialect)
     const partner = await op.createPartner(t);
     const [a, b] = [await op.createGym(t, partner.id), await op.createGym(t, partner.id)];
     const id = 500_000 + unique();
-    const product = { id, gym_id: a.id, description: 'Black plan', payout_cents: 2599, currency: 'USD' };
+    const product = {
+      id,
+      gym_id: a.id,
+      description: 'Black plan',
+      payout_cents: 2599,
+      currency: 'USD',
+      category: 'premium',
+    };
 
     const made = await op.admin(t, 'POST', `/gyms/${a.id}/products`, { ...product, gym_id: undefined });
     const before = await op.wholeStore(t);
@@ -218,6 +227,7 @@ describe.each(dialects)('operator API: GATEHOUSE_CURRENCY (%s)', (dialect) => {
       payout_cents: 0,
       currency: 'EUR',
       retired_at: null,
+      category: 'standard',
     });
   });
 });

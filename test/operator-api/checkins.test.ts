@@ -38,6 +38,8 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       cancelled_at: null,
       created_at: op.T0_MS,
       member: null,
+      plan_id: null,
+      plan_version: null,
     });
   });
 

@@ -65,7 +65,17 @@ const MATRIX: Record<string, Row> = {
   'POST /admin/v1/deliveries/:delivery_id/retry': WEBHOOKS,
   'POST /admin/v1/webhooks/:webhook_id/test': WEBHOOKS,
   'GET /admin/v1/partners/:partner_id/compatibility': READ,
+  'GET /admin/v1/plans': READ,
+  'GET /admin/v1/plans/:plan_id': READ,
+  'GET /admin/v1/members/:platform_id/plan': READ,
+  'GET /admin/v1/partners/:partner_id/payout-rules': READ,
+  'GET /admin/v1/gyms/:gym_id/payout-rules': READ,
   'PUT /admin/v1/partners/:partner_id/compatibility': CATALOG,
+  'POST /admin/v1/plans': CATALOG,
+  'PUT /admin/v1/plans/:plan_id': CATALOG,
+  'PUT /admin/v1/members/:platform_id/plan': CHECKINS,
+  'PUT /admin/v1/partners/:partner_id/payout-rules': MONEY,
+  'PUT /admin/v1/gyms/:gym_id/payout-rules': MONEY,
   'GET /admin/v1/partners/:partner_id/integration': READ,
   // Last of the webhook rows: the calls before it act on the endpoint it removes.
   'DELETE /admin/v1/webhooks/:webhook_id': WEBHOOKS,
@@ -115,6 +125,11 @@ const BODIES: Record<string, unknown> = {
   'PUT /admin/v1/partners/:partner_id/compatibility': { cancelled_spelling: 'canceled' },
   'PATCH /admin/v1/gyms/:gym_id': { name: 'Matrix' },
   'PATCH /admin/v1/products/:product_id': { payout_cents: 100 },
+  'POST /admin/v1/plans': { name: 'Matrix', rules: [] },
+  'PUT /admin/v1/plans/:plan_id': { rules: [] },
+  'PUT /admin/v1/members/:platform_id/plan': { plan_id: 999_999 },
+  'PUT /admin/v1/partners/:partner_id/payout-rules': { monthly_paid_visits_per_member: null, tiers: [] },
+  'PUT /admin/v1/gyms/:gym_id/payout-rules': { monthly_paid_visits_per_member: null, tiers: [] },
 };
 
 /** An event stream never ends by itself: a call to one is answered once its headers arrive. */
@@ -159,6 +174,8 @@ describe.each(dialects)('the role matrix over every operator route (%s)', (diale
       transaction_id: '999999',
       settlement_id: '999999',
       product_id: String(n.product.id),
+      // No plan: an allowed version answers 404, not 403.
+      plan_id: '999999',
     };
     return { tokens, ids };
   }

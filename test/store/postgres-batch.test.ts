@@ -79,6 +79,7 @@ describe.skipIf(!pgAvailable)('PostgreSQL batches carry hostile strings', () => 
         actor: OPERATOR,
         ttlMs: 3_600_000,
         dailyVisitLimit: 10,
+        plans: true,
         timezone: 'UTC',
         ...extra,
       },

@@ -28,6 +28,7 @@ const creation = (overrides: Partial<CheckinCreation> = {}): CheckinCreation => 
   actor: OPERATOR,
   ttlMs: 1_200_000,
   dailyVisitLimit: 1,
+  plans: true,
   timezone: 'UTC',
   ...overrides,
 });
@@ -65,7 +66,7 @@ const checkinEvent = (
 
 const state = (overrides: Partial<CreationState> = {}): CreationState => ({
   gym: { partnerId: 9, timezone: null, retired: false },
-  product: { id: 3, gymId: 42, description: 'Day pass', retired: false },
+  product: { id: 3, gymId: 42, description: 'Day pass', retired: false, category: 'standard' },
   recentValidations: [],
   checkinId: 70,
   ...overrides,
@@ -97,7 +98,7 @@ describe('decideCheckinCreation', () => {
     ['the product does not exist', state({ product: undefined }), new EntityNotFoundError('product')],
     [
       'the product belongs to another gym',
-      state({ product: { id: 3, gymId: 43, description: 'Day pass', retired: false } }),
+      state({ product: { id: 3, gymId: 43, description: 'Day pass', retired: false, category: 'standard' } }),
       new InputError('product_id', 'is not a product of that gym'),
     ],
     [
@@ -112,7 +113,7 @@ describe('decideCheckinCreation', () => {
     ],
     [
       'the product is retired',
-      state({ product: { id: 3, gymId: 42, description: 'Day pass', retired: true } }),
+      state({ product: { id: 3, gymId: 42, description: 'Day pass', retired: true, category: 'standard' } }),
       new RetiredError('product'),
     ],
   ])('when %s, then the creation is refused and writes nothing', (_name, read, error) => {

@@ -10,6 +10,8 @@ import {
 import { checkinEventData, type CheckinFacts, type EventType } from '../events.js';
 import { localDayBounds } from '../local-day.js';
 import { givenMemberDetails, type MemberDetails } from '../member-details.js';
+import { decideAdmission, type PlanUsage } from '../plans/admission.js';
+import type { PlanVersion } from '../plans/plan.js';
 import type { Decision, Write } from '../writes.js';
 
 export interface CheckinCreation {
@@ -27,6 +29,13 @@ export interface CheckinCreation {
   readonly dailyVisitLimit: number;
   /** The time zone of a gym that names none of its own: the local day the daily visit limit counts. */
   readonly timezone: string;
+  /**
+   * Whether members' plans decide (every process on the database runs a release that knows them); when false the
+   * store reads no plan and the daily visit limit decides for everyone, as the previous release does.
+   */
+  readonly plans: boolean;
+  /** The name of the plan of members who have none; undefined: they keep the daily visit limit. */
+  readonly defaultPlan?: string | undefined;
 }
 
 /** How far ahead of the server's clock a given `checked_in_at` may lie: the clock skew between client and server. */
@@ -43,8 +52,20 @@ export interface CreationState {
   readonly gym:
     { readonly partnerId: number; readonly timezone: string | null; readonly retired: boolean } | undefined;
   readonly product:
-    | { readonly id: number; readonly gymId: number; readonly description: string; readonly retired: boolean }
+    | {
+        readonly id: number;
+        readonly gymId: number;
+        readonly description: string;
+        readonly retired: boolean;
+        readonly category: string;
+      }
     | undefined;
+  /**
+   * The member's plan version in force at `now` and their check-ins that may use its visits (validated within
+   * USAGE_LOOKBACK_MS, or not yet expired, at any gym); undefined when the member has no plan, and the daily visit
+   * limit decides as before.
+   */
+  readonly plan?: { readonly version: PlanVersion; readonly usage: readonly PlanUsage[] } | undefined;
   /** When the member's validations at the gym were made, those within RECENT_VALIDATIONS_MS of `now`. */
   readonly recentValidations: readonly number[];
   /** An id the store reserved for the new check-in. */
@@ -82,7 +103,17 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     throw new InputError('product_id', 'is not a product of that gym');
   if (state.gym.retired) throw new RetiredError('gym');
   if (state.product.retired) throw new RetiredError('product');
-  if (request.dailyVisitLimit > 0 && visitsToday(request, state) >= request.dailyVisitLimit)
+  if (state.plan !== undefined) {
+    const admission = {
+      plan: state.plan.version,
+      category: state.product.category,
+      gymId: request.gymId,
+      partnerId: state.gym.partnerId,
+      timeZone: state.gym.timezone ?? request.timezone,
+      now: request.now,
+    };
+    decideAdmission(admission, state.plan.usage);
+  } else if (request.dailyVisitLimit > 0 && visitsToday(request, state) >= request.dailyVisitLimit)
     throw new DailyLimitError();
   const member = givenMemberDetails(request.member);
   const checkin: Checkin = {
@@ -96,6 +127,9 @@ export function decideCheckinCreation(request: CheckinCreation, state: CreationS
     validatedAt: null,
     cancelledAt: null,
     ...(member === undefined ? {} : { member }),
+    ...(state.plan === undefined
+      ? {}
+      : { plan: { id: state.plan.version.planId, version: state.plan.version.version } }),
   };
   const facts = {
     ...checkin,

@@ -3,6 +3,12 @@ import { formatInstant } from '../time-format.js';
 import type { PlanRule, PlanVersion } from './plan.js';
 import { periodBounds } from './windows.js';
 
+/**
+ * How far back a creation reads the member's validated visits: the longest period (a month, 31 days) seen from any
+ * time zone (UTC−12 to UTC+14), with a day to spare.
+ */
+export const USAGE_LOOKBACK_MS = 33 * 86_400_000;
+
 /** A check-in of the member's that may use up a plan's visits: its gym, partner, category and where it stands. */
 export interface PlanUsage {
   readonly id: number;
@@ -28,7 +34,7 @@ export interface Admission {
 
 /** `checkin.plan.not-included`: the member's plan does not open this product's category. */
 export class PlanNotIncludedError extends ConflictError {
-  constructor(readonly details: { readonly category: string }) {
+  constructor(override readonly details: { readonly category: string }) {
     super('checkin.plan.not-included', `the member's plan does not include ${details.category}`);
   }
 }
@@ -45,7 +51,7 @@ export interface LimitDetails {
 
 /** `checkin.plan.limit-reached`: a rule of the plan has no visit left in its period; the details say which. */
 export class PlanLimitReachedError extends ConflictError {
-  constructor(readonly details: LimitDetails) {
+  constructor(override readonly details: LimitDetails) {
     super(
       'checkin.plan.limit-reached',
       `plan limit reached: ${details.used} of ${details.limit} ${details.category} visits per ${details.per}` +

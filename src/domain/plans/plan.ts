@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { parseInstant } from '../instant.js';
 import { PERIODS, type Period } from './windows.js';
 
 /** Where a plan rule counts a member's visits: at the gym, at any gym of its partner, or anywhere in the network. */
@@ -18,12 +19,27 @@ export interface PlanRule {
   readonly scope: Scope;
 }
 
+/** A rule as the operator sent it, before checkedRules. */
+export interface RuleInput {
+  readonly category: string;
+  readonly per: string;
+  readonly limit: number;
+  readonly scope: string;
+}
+
 /** One version of a plan: its rules hold for check-ins created from `effectiveFrom` until the next version's. */
 export interface PlanVersion {
   readonly planId: number;
   readonly version: number;
   readonly rules: readonly PlanRule[];
   readonly effectiveFrom: number;
+}
+
+/** A plan: its name and every version, oldest first. */
+export interface Plan {
+  readonly id: number;
+  readonly name: string;
+  readonly versions: readonly PlanVersion[];
 }
 
 /** Plans hold a handful of rules; a list past this is a mistake, not a plan. */
@@ -35,7 +51,7 @@ export const MAX_LIMIT = 1000;
  * from 0 to MAX_LIMIT, and no two rules for the same category, period and scope (which would both have to hold, and
  * the smaller would hide the other). A 400 names the rule: `rules[2].limit`.
  */
-export function checkedRules(rules: readonly PlanRule[]): readonly PlanRule[] {
+export function checkedRules(rules: readonly RuleInput[]): readonly PlanRule[] {
   if (rules.length > MAX_RULES) throw new InputError('rules', `must hold at most ${MAX_RULES} rules`);
   const seen = new Set<string>();
   rules.forEach((rule, index) => {
@@ -56,7 +72,7 @@ export function checkedRules(rules: readonly PlanRule[]): readonly PlanRule[] {
       );
     seen.add(key);
   });
-  return rules;
+  return rules as readonly PlanRule[];
 }
 
 /** The version in force at `instant`: the latest that took effect by then (versions in any order). */
@@ -72,4 +88,16 @@ export function versionAt<V extends { readonly effectiveFrom: number; readonly v
       found = candidate;
   }
   return found;
+}
+
+/**
+ * When a new version (of a plan, of payout rules, of a member's plan) takes effect: the instant given, or now;
+ * never before now, so nothing already decided changes.
+ */
+export function effectiveFrom(given: string | undefined, now: number): number {
+  if (given === undefined) return now;
+  const instant = parseInstant('effective_from', given);
+  if (instant < now)
+    throw new InputError('effective_from', 'must not be in the past: versions are never retroactive');
+  return instant;
 }

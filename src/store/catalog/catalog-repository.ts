@@ -31,6 +31,7 @@ const toProduct = (row: ProductRow): Product => ({
   payoutCents: row.payout_cents,
   currency: row.currency,
   retiredAt: row.retired_at,
+  category: row.category,
 });
 
 export async function findPartner(db: Db, id: number): Promise<Partner | undefined> {
@@ -91,6 +92,7 @@ export async function insertProduct(
       description: product.description,
       payout_cents: product.payoutCents,
       currency: product.currency,
+      category: product.category,
       created_at: now,
     })
     .onConflict((oc) => oc.column('id').doNothing())

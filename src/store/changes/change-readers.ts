@@ -4,6 +4,8 @@ import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import { findGym, findProduct } from '../catalog/catalog-repository.js';
 import { findCheckin, validationsBetween } from '../access/checkin-repository.js';
 import { findCustomCode } from '../members/custom-code-repository.js';
+import { USAGE_LOOKBACK_MS } from '../../domain/plans/admission.js';
+import { memberPlanVersionAt, planUsage } from '../plans/plan-repository.js';
 import type { Database } from '../database.js';
 import { reserveId, reservedTransactionId } from './id-reservation.js';
 import { memberLockKeys } from './member-lock.js';
@@ -91,6 +93,13 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
       request.now - RECENT_VALIDATIONS_MS,
       request.now + RECENT_VALIDATIONS_MS,
     );
+    const version = request.plans
+      ? await memberPlanVersionAt(ctx.trx, request.platformId, request.now, request.defaultPlan)
+      : undefined;
+    const plan = version && {
+      version,
+      usage: await planUsage(ctx.trx, request.platformId, request.now - USAGE_LOOKBACK_MS, request.now),
+    };
     const checkinId = await reserveId(ctx.trx, ctx.postgres, 'checkins');
     return {
       gym: gym && { partnerId: gym.partnerId, timezone: gym.timezone, retired: gym.retiredAt !== null },
@@ -99,7 +108,9 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
         gymId: product.gymId,
         description: product.description,
         retired: product.retiredAt !== null,
+        category: product.category,
       },
+      plan,
       recentValidations,
       checkinId,
     };

@@ -20,6 +20,8 @@ const CHECKIN_COLUMNS: Columns<NewCheckinRow> = {
   expires_at: 'bigint',
   created_at: 'bigint',
   member: 'text',
+  plan_id: 'bigint',
+  plan_version: 'bigint',
 };
 const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
   id: 'bigint',

@@ -61,6 +61,9 @@ export function toCheckin(row: CheckinRow): Checkin {
     validatedAt: row.validated_at,
     cancelledAt: row.cancelled_at,
     ...(member === undefined ? {} : { member }),
+    ...(row.plan_id === null || row.plan_id === undefined
+      ? {}
+      : { plan: { id: Number(row.plan_id), version: Number(row.plan_version) } }),
   };
 }
 
@@ -76,6 +79,8 @@ export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['
     expires_at: checkin.expiresAt,
     created_at: checkin.createdAt,
     member: memberColumn(checkin.member),
+    plan_id: checkin.plan?.id ?? null,
+    plan_version: checkin.plan?.version ?? null,
   } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at'>;
 }
 

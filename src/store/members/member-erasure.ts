@@ -58,6 +58,8 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
   const customCodes = count(
     await db.deleteFrom('custom_codes').where('platform_id', '=', platformId).executeTakeFirst(),
   );
+  // The member's plans go (not counted in the answer, whose fields predate plans).
+  await db.deleteFrom('member_plans').where('platform_id', '=', platformId).execute();
   const checkins = count(
     await db
       .updateTable('checkins')

@@ -12,6 +12,7 @@ import * as transactionIdOffset from './0010-transaction-id-offset.js';
 import * as compatibility from './0011-compatibility.js';
 import * as auditActorId from './0012-audit-actor-id.js';
 import * as processSettings from './0013-process-settings.js';
+import * as plans from './0014-plans.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0011-compatibility': compatibility,
   '0012-audit-actor-id': auditActorId,
   '0013-process-settings': processSettings,
+  '0014-plans': plans,
 };

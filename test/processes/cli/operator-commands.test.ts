@@ -164,6 +164,7 @@ describe('the operator side, through `gatehouse` processes', () => {
       payout_cents: PAYOUT_CENTS,
       currency: 'BRL',
       retired_at: null,
+      category: 'standard',
     });
     expect(await db.selectFrom('products').selectAll().execute()).toEqual([
       { ...product, created_at: A_NUMBER },
@@ -533,6 +534,7 @@ describe('the operator side, through `gatehouse` processes', () => {
         payout_cents: product.payout_cents,
         currency: product.currency,
         retired_at: null,
+        category: product.category,
       })),
     );
     const partnerRows = await store.db.selectFrom('partners').selectAll().orderBy('id').execute();

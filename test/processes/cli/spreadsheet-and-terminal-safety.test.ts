@@ -68,7 +68,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
 
     const [product] = await store.db.selectFrom('products').selectAll().where('gym_id', '=', 5).execute();
     expect(csv.stdout).toBe(
-      `id,gym_id,description,payout_cents,currency,retired_at\n${product!.id},5,'-1 month free,0,BRL,\n`,
+      `id,gym_id,description,payout_cents,currency,retired_at,category\n${product!.id},5,'-1 month free,0,BRL,,standard\n`,
     );
   });
 

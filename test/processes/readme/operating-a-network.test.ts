@@ -184,6 +184,7 @@ describe('README "Operating a network", followed literally after npm start', () 
         payout_cents: '1800',
         currency: 'BRL',
         retired_at: '',
+        category: 'standard',
       },
     ]);
     expect(parse(gym, { columns: true })).toEqual([

@@ -5,6 +5,7 @@ import {
   type ChangeState,
 } from '../../../domain/changes.js';
 import { RECENT_VALIDATIONS_MS } from '../../../domain/decisions/checkin.js';
+import { USAGE_LOOKBACK_MS } from '../../../domain/plans/admission.js';
 import type { Decision } from '../../../domain/writes.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import {
@@ -75,6 +76,10 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       product_id: r.productId,
       since: r.now - RECENT_VALIDATIONS_MS,
       until: r.now + RECENT_VALIDATIONS_MS,
+      now: r.now,
+      usage_since: r.now - USAGE_LOOKBACK_MS,
+      plans: r.plans,
+      default_plan: r.defaultPlan ?? null,
     }),
     toState: toCreationState,
   }),

@@ -1,13 +1,20 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { BatchedChangeKind, ChangeKind, ChangeOutcome, ChangeRequest } from '../../../domain/changes.js';
-import { memberLockKey } from '../../changes/member-lock.js';
+import { memberLockKey, memberWideLockKey } from '../../changes/member-lock.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import { runBatch } from './postgres-change-batch.js';
 
 interface Pending extends BatchItem {
   readonly resolve: (outcome: unknown) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** What a request holds while its batch is in flight: its member·gym, and a creation its member across gyms too. */
+function busyKeys(item: Pending): string[] {
+  const keys = [memberLockKey(item.member)];
+  if (item.kind === 'create-checkin') keys.push(memberWideLockKey(item.member.platformId));
+  return keys;
 }
 
 export interface BatchedChangesOptions {
@@ -43,16 +50,18 @@ export function createBatchedChanges(options: BatchedChangesOptions) {
   /**
    * The next batch: up to MAX_BATCH requests in arrival order, never two for one member·gym — both would be
    * decided from the same state — nor one whose member is in a batch in flight. Those wait for a later batch.
+   * A check-in creation also holds its member across gyms: a plan counts the member's visits at every gym, so two
+   * creations of one member are never decided from the same state either.
    */
   function take(): { batch: Pending[]; members: string[] } {
     const batch: Pending[] = [];
     const members: string[] = [];
     const later: Pending[] = [];
     for (const item of queue) {
-      const member = batch.length < MAX_BATCH ? memberLockKey(item.member) : undefined;
-      if (member !== undefined && !busy.has(member)) {
-        busy.add(member);
-        members.push(member);
+      const keys = batch.length < MAX_BATCH ? busyKeys(item) : [];
+      if (keys.length > 0 && keys.every((key) => !busy.has(key))) {
+        for (const key of keys) busy.add(key);
+        members.push(...keys);
         batch.push(item);
       } else later.push(item);
     }

@@ -5,6 +5,13 @@ import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
 import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
 import { toCheckin, toLatestCheckin, toReservedId, type LatestCheckinRow } from '../../changes/rows.js';
 import type { CheckinRow } from '../../database.js';
+import {
+  memberPlanVersionSql,
+  planUsageSql,
+  toPlanUsage,
+  toPlanVersion,
+  type PlanUsageRow,
+} from '../../plans/plan-state.js';
 
 /**
  * The reads of PostgreSQL's batched changes (postgres-batched-changes.ts), hand-written beside the query-builder
@@ -69,15 +76,22 @@ export function toValidationState(row: ValidationStateRow): ValidationState {
 export const CREATION_STATE = `
 select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
        p.id as product_id, p.gym_id as product_gym_id, p.description, p.retired_at as product_retired_at,
+       p.category,
        array(select c.validated_at from checkins c
         where c.gym_id = r.gym_id and c.platform_id = r.platform_id
           and ${validatedBetween('c', 'r.since', 'r.until')}) as validations,
+       v.plan_id, v.version as plan_version, v.rules as plan_rules, v.effective_from as plan_effective_from,
+       case when v.plan_id is null then null else
+         (select coalesce(json_agg(u), '[]'::json) from (${planUsageSql('r.platform_id', 'r.usage_since', 'r.now')}) u)
+       end as plan_usage,
        ${nextId(true, 'checkins')} as checkin_id
 from rows from (json_to_recordset($1::json)
-  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint))
-  with ordinality as r(gym_id, platform_id, product_id, since, until, ord)
+  as (gym_id bigint, platform_id text, product_id bigint, since bigint, until bigint, now bigint, usage_since bigint,
+      plans boolean, default_plan text))
+  with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, plans, default_plan, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
+left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now', 'r.default_plan')}) v on r.plans
 order by r.ord`;
 
 export interface CreationStateRow {
@@ -88,8 +102,25 @@ export interface CreationStateRow {
   readonly product_gym_id: number | null;
   readonly description: string | null;
   readonly product_retired_at: number | null;
+  readonly category: string | null;
   readonly validations: readonly (number | string)[];
+  readonly plan_id: number | string | null;
+  readonly plan_version: number | null;
+  readonly plan_rules: string | null;
+  readonly plan_effective_from: number | string | null;
+  readonly plan_usage: readonly PlanUsageRow[] | null;
   readonly checkin_id: number;
+}
+
+function planOf(row: CreationStateRow): CreationState['plan'] {
+  if (row.plan_id === null || row.plan_version === null || row.plan_rules === null) return undefined;
+  const version = toPlanVersion({
+    plan_id: row.plan_id,
+    version: row.plan_version,
+    rules: row.plan_rules,
+    effective_from: row.plan_effective_from ?? 0,
+  });
+  return { version, usage: (row.plan_usage ?? []).map(toPlanUsage) };
 }
 
 export function toCreationState(row: CreationStateRow): CreationState {
@@ -106,7 +137,9 @@ export function toCreationState(row: CreationStateRow): CreationState {
             gymId: row.product_gym_id ?? 0,
             description: row.description ?? '',
             retired: row.product_retired_at !== null,
+            category: row.category ?? 'standard',
           },
+    plan: planOf(row),
     recentValidations: row.validations.map(Number),
     checkinId: row.checkin_id,
   };

@@ -43,6 +43,7 @@ const syncReaders: SyncReaders = {
     return {
       gym: s.gym(request.gymId),
       product: s.product(request.productId),
+      plan: request.plans ? s.plan(request.platformId, request.now, request.defaultPlan) : undefined,
       recentValidations: s.validationsBetween(
         request,
         request.now - RECENT_VALIDATIONS_MS,

@@ -14,6 +14,16 @@ import {
 import { positionalInsert, type NewRowTable } from '../../changes/row-columns.js';
 import type { CheckinRow } from '../../database.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
+import { USAGE_LOOKBACK_MS, type PlanUsage } from '../../../domain/plans/admission.js';
+import type { PlanVersion } from '../../../domain/plans/plan.js';
+import {
+  memberPlanVersionSql,
+  planUsageSql,
+  toPlanUsage,
+  toPlanVersion,
+  type PlanUsageRow,
+  type PlanVersionRow,
+} from '../../plans/plan-state.js';
 import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
 
 /**
@@ -42,8 +52,12 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   );
   const product = lazy<
     [number],
-    { id: number; gym_id: number; description: string; retired_at: number | null }
-  >('select id, gym_id, description, retired_at from products where id = ?');
+    { id: number; gym_id: number; description: string; retired_at: number | null; category: string }
+  >('select id, gym_id, description, retired_at, category from products where id = ?');
+  const memberPlanVersion = lazy<[string, number, string | null, number], PlanVersionRow>(
+    memberPlanVersionSql('?', '?', '?'),
+  );
+  const planUsage = lazy<[string, number, number], PlanUsageRow>(planUsageSql('?', '?', '?'));
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
     `select validated_at from checkins c
      where c.gym_id = ? and c.platform_id = ? and ${validatedBetween('c', '?', '?')}`,
@@ -138,7 +152,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     product(
       productId: number,
-    ): { id: number; gymId: number; description: string; retired: boolean } | undefined {
+    ): { id: number; gymId: number; description: string; retired: boolean; category: string } | undefined {
       const row = product().get(productId);
       return (
         row && {
@@ -146,8 +160,20 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
           gymId: row.gym_id,
           description: row.description,
           retired: row.retired_at !== null,
+          category: row.category,
         }
       );
+    },
+    /** The member's plan at `now` and the check-ins that may use its visits; undefined when they have none. */
+    plan(
+      platformId: string,
+      now: number,
+      defaultPlan: string | undefined,
+    ): { version: PlanVersion; usage: PlanUsage[] } | undefined {
+      const row = memberPlanVersion().get(platformId, now, defaultPlan ?? null, now);
+      if (row === undefined) return undefined;
+      const usage = planUsage().all(platformId, now - USAGE_LOOKBACK_MS, now);
+      return { version: toPlanVersion(row), usage: usage.map(toPlanUsage) };
     },
     validationsBetween(member: { gymId: number; platformId: string }, start: number, end: number): number[] {
       return validationsBetween()

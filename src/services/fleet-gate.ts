@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { deregister, forgetSilent, heartbeat, olderReleaseAlive } from '../store/fleet/process-registry.js';
+import { NEWEST_MIGRATION } from './release.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+/** How often a serving process says it is alive; one silent for three of these is taken as gone. */
+export const HEARTBEAT_MS = 5_000;
+const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+/** A process silent this long crashed or was killed: its row goes. */
+const FORGOTTEN_AFTER_MS = 86_400_000;
+
+/** The migration that brought plans: a process whose newest migration sorts before it knows none. */
+export const PLANS_MIGRATION = '0014-plans';
+
+/**
+ * The rolling-upgrade gate. Each serving process registers the release it runs (its newest migration) in the
+ * database and renews it every HEARTBEAT_MS; it leaves when it closes. A rule that the previous release does not know
+ * takes effect only while no live process (heartbeat within three intervals) runs a release older than the
+ * migration that brought it, so every process decides alike. Processes of releases from before the registry
+ * cannot be seen: the README's upgrade note says to finish that one rollout before creating plans.
+ */
+export function createFleetGate({ store, clock }: ServiceDependencies) {
+  const id = randomUUID();
+  let timer: NodeJS.Timeout | undefined;
+  /** Until when (process time) "every process knows plans" holds without asking again. */
+  let openUntil = 0;
+
+  const beat = () =>
+    store.write(async (trx) => {
+      const now = clock.now();
+      await heartbeat(trx, id, NEWEST_MIGRATION, now);
+      await forgetSilent(trx, now - FORGOTTEN_AFTER_MS);
+    });
+
+  return {
+    id,
+    /** Registers this process and keeps its heartbeat going (a serving process; the CLI's commands do not). */
+    async start(): Promise<void> {
+      // Before the migrations have run there is no registry yet: the next beat registers.
+      await beat().catch(() => undefined);
+      timer = setInterval(() => void beat().catch(() => undefined), HEARTBEAT_MS);
+      timer.unref();
+    },
+
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      if (timer !== undefined) await deregister(store.db, id).catch(() => undefined);
+    },
+
+    /**
+     * Whether plans are in effect: no live process runs an older release. An open gate is trusted for a
+     * heartbeat interval; a closed one is asked again each time (it is closed only while a rollout is under way).
+     */
+    async plansInEffect(): Promise<boolean> {
+      if (performance.now() < openUntil) return true;
+      const since = clock.now() - STALE_AFTER_MS;
+      // No registry (the migrations have not run): no plans either.
+      const older = await olderReleaseAlive(store.db, PLANS_MIGRATION, since).catch(() => true);
+      if (!older) openUntil = performance.now() + HEARTBEAT_MS;
+      return !older;
+    },
+  };
+}
+
+export type FleetGate = ReturnType<typeof createFleetGate>;

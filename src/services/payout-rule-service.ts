@@ -1,0 +1,59 @@
+import { OPERATOR, type Actor } from '../domain/audit.js';
+import { EntityNotFoundError } from '../domain/errors.js';
+import { checkedPayoutRules, type PayoutRules, type PayoutTier } from '../domain/plans/payout-rules.js';
+import { effectiveFrom } from '../domain/plans/plan.js';
+import { recordAudit } from '../store/access/audit-repository.js';
+import { findGym, findPartner } from '../store/catalog/catalog-repository.js';
+import {
+  insertPayoutRules,
+  payoutRuleVersions,
+  type PayoutRulesOwner,
+} from '../store/plans/payout-rule-repository.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+export interface PayoutRulesInput {
+  readonly monthlyPaidVisitsPerMember: number | null;
+  readonly tiers: readonly PayoutTier[];
+  readonly effectiveFrom?: string | undefined;
+}
+
+/** Who the rules belong to: a partner, or a gym (whose partner it names). */
+export type RulesOf = { readonly partnerId: number } | { readonly gymId: number };
+
+async function ownerOf(db: Parameters<typeof findGym>[0], of: RulesOf): Promise<PayoutRulesOwner> {
+  if ('partnerId' in of) {
+    if ((await findPartner(db, of.partnerId)) === undefined) throw new EntityNotFoundError('partner');
+    return { partnerId: of.partnerId };
+  }
+  const gym = await findGym(db, of.gymId);
+  if (gym === undefined) throw new EntityNotFoundError('gym');
+  return { partnerId: gym.partnerId, gymId: gym.id };
+}
+
+/**
+ * Payout rules (what a gym is paid): a partner's, optionally overridden per gym, as versions in force from an
+ * instant (now by default, never earlier). A version with no cap and no tiers removes the rules from then on.
+ */
+export function createPayoutRuleService({ store, clock }: ServiceDependencies) {
+  return {
+    async set(of: RulesOf, input: PayoutRulesInput, actor: Actor = OPERATOR): Promise<PayoutRules> {
+      const rules = { monthlyPaidVisitsPerMember: input.monthlyPaidVisitsPerMember, tiers: input.tiers };
+      checkedPayoutRules(rules);
+      const now = clock.now();
+      const from = effectiveFrom(input.effectiveFrom, now);
+      return store.write(async (trx) => {
+        const owner = await ownerOf(trx, of);
+        const version = await insertPayoutRules(trx, owner, { ...rules, effectiveFrom: from }, now);
+        const entityId = owner.gymId === undefined ? `partner:${owner.partnerId}` : `gym:${owner.gymId}`;
+        await recordAudit(trx, { actor, action: 'update', entity: 'payout-rules', entityId }, now);
+        return version;
+      });
+    },
+
+    async versions(of: RulesOf): Promise<PayoutRules[]> {
+      return payoutRuleVersions(store.db, await ownerOf(store.db, of));
+    },
+  };
+}
+
+export type PayoutRuleService = ReturnType<typeof createPayoutRuleService>;

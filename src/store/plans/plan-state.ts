@@ -1,0 +1,66 @@
+import type { PlanUsage } from '../../domain/plans/admission.js';
+import type { PlanRule, PlanVersion } from '../../domain/plans/plan.js';
+
+/**
+ * What a check-in creation reads of the member's plan, as SQL every write path repeats (the query builder's reads
+ * in plan-repository.ts are the same): the version in force at `now` of the plan the member has at `now` (else the
+ * default plan, by name), and the
+ * member's check-ins at any gym that may use its visits (validated since `since`, or not expired at `now`).
+ */
+export function memberPlanVersionSql(platformId: string, now: string, defaultPlan: string): string {
+  return `select v.plan_id, v.version, v.rules, v.effective_from from plan_versions v
+   where v.plan_id = coalesce((select mp.plan_id from member_plans mp
+                               where mp.platform_id = ${platformId} and mp.effective_from <= ${now}
+                               order by mp.effective_from desc, mp.id desc limit 1),
+                              (select d.id from plans d where d.name = ${defaultPlan}))
+     and v.effective_from <= ${now}
+   order by v.effective_from desc, v.version desc limit 1`;
+}
+
+export function planUsageSql(platformId: string, since: string, now: string): string {
+  return `select c.id, c.gym_id, g.partner_id, p.category, c.status, c.checked_in_at, c.expires_at, c.validated_at
+   from checkins c join gyms g on g.id = c.gym_id join products p on p.id = c.product_id
+   where c.platform_id = ${platformId} and (c.validated_at >= ${since} or c.expires_at > ${now})`;
+}
+
+type Num = number | string;
+
+export interface PlanVersionRow {
+  readonly plan_id: Num;
+  readonly version: Num;
+  readonly rules: string | readonly PlanRule[];
+  readonly effective_from: Num;
+}
+
+export interface PlanUsageRow {
+  readonly id: Num;
+  readonly gym_id: Num;
+  readonly partner_id: Num;
+  readonly category: string;
+  readonly status: string;
+  readonly checked_in_at: Num;
+  readonly expires_at: Num;
+  readonly validated_at: Num | null;
+}
+
+export function toPlanVersion(row: PlanVersionRow): PlanVersion {
+  return {
+    planId: Number(row.plan_id),
+    version: Number(row.version),
+    rules: typeof row.rules === 'string' ? (JSON.parse(row.rules) as PlanRule[]) : row.rules,
+    effectiveFrom: Number(row.effective_from),
+  };
+}
+
+export function toPlanUsage(row: PlanUsageRow): PlanUsage {
+  return {
+    id: Number(row.id),
+    gymId: Number(row.gym_id),
+    partnerId: Number(row.partner_id),
+    category: row.category,
+    status: row.status,
+    checkedInAt: Number(row.checked_in_at),
+    expiresAt: Number(row.expires_at),
+    validatedAt: row.validated_at === null ? null : Number(row.validated_at),
+  };
+}
