@@ -25,6 +25,8 @@ const ENTITIES = [
   'webhook',
   'transaction',
   'settlement',
+  'plan',
+  'payout-rules',
 ];
 const PAGE = 100;
 
