@@ -54,10 +54,17 @@ export function pageRequest(query: { limit?: string; cursor?: string; order?: Pa
 }
 
 /** Repositories fetch limit + 1 rows: the extra one only tells whether there is a next page. */
-export function toPage<T extends { id: number }>(rows: T[], limit: number, order: PageOrder = 'asc'): Page<T> {
+export function toPage<T extends { id: number }>(
+  rows: T[],
+  limit: number,
+  order: PageOrder = 'asc',
+): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.id, order) : null };
+  return {
+    items,
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.id, order) : null,
+  };
 }
 
 /**
