@@ -12,7 +12,8 @@ import {
 } from '../domain/errors.js';
 import { OverReversedError } from '../domain/decisions/reversal.js';
 import { SettlementOverlapError, SettlementPaidError } from '../domain/settlement.js';
-import { ErrorEnvelopeSchema } from '../http/schemas.js';
+import { PlanLimitReachedError, PlanNotIncludedError } from '../domain/plans/admission.js';
+import { ConflictEnvelopeSchema, ErrorEnvelopeSchema } from '../http/schemas.js';
 import { badInputExample, type InputSchemas } from './bad-input-example.js';
 
 /** What a path parameter names: its record missing is the route's 404. */
@@ -48,6 +49,15 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly AppError[]>> = {
     new RetiredError('gym'),
     new RetiredError('product'),
     new DailyLimitError(),
+    new PlanNotIncludedError({ category: 'premium' }),
+    new PlanLimitReachedError({
+      category: 'standard',
+      per: 'day',
+      scope: 'network',
+      limit: 1,
+      used: 1,
+      resets_at: '2026-11-28T03:00:00.000Z',
+    }),
   ],
   'POST /admin/v1/checkins/:checkin_id/cancel': [new CheckinValidatedConflictError()],
   'POST /admin/v1/transactions/:transaction_id/reversals': [new OverReversedError(300)],
@@ -65,7 +75,11 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
 const envelope = (error: AppError) => ({
   metadata: { total: 0, errors: 1 },
-  errors: [{ message: error.message, key: error.key }],
+  errors: [
+    error.details === undefined
+      ? { message: error.message, key: error.key }
+      : { message: error.message, key: error.key, details: error.details },
+  ],
 });
 
 /**
@@ -99,7 +113,8 @@ export function operatorRouteErrors(
   const bad = badInputExample(method, url, schema);
   if (bad !== undefined) answers[400] = withExamples([bad]);
   if (missing.length > 0) answers[404] = withExamples(missing);
-  if (conflicts.length > 0) answers[409] = withExamples(conflicts);
+  // The operator API's 409 may carry the refusal's details (a plan's rule, the count, when it resets).
+  if (conflicts.length > 0) answers[409] = { ...ConflictEnvelopeSchema, examples: conflicts.map(envelope) };
   return answers;
 }
 
@@ -112,7 +127,9 @@ export function declareRouteErrors(app: FastifyInstance): void {
     const response = route.schema?.response as Record<string, unknown> | undefined;
     if (route.schema === undefined || response === undefined) return;
     const method = [route.method].flat()[0] ?? '';
-    const shared = Object.keys(response).filter((status) => response[status] === ErrorEnvelopeSchema);
+    const shared = Object.keys(response).filter(
+      (status) => response[status] === ErrorEnvelopeSchema || response[status] === ConflictEnvelopeSchema,
+    );
     if (shared.length === 0) return;
     const kept = Object.fromEntries(Object.entries(response).filter(([status]) => !shared.includes(status)));
     route.schema = {

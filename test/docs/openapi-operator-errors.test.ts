@@ -56,7 +56,13 @@ describe('the OpenAPI document of the operator API: each route lists the errors 
     expect(conflicts).toEqual({
       'POST /admin/v1/gyms': ['gym.already-exists'],
       'POST /admin/v1/gyms/{gym_id}/products': ['product.already-exists'],
-      'POST /admin/v1/checkins': ['gym.retired', 'product.retired', 'checkin.daily-limit'],
+      'POST /admin/v1/checkins': [
+        'gym.retired',
+        'product.retired',
+        'checkin.daily-limit',
+        'checkin.plan.not-included',
+        'checkin.plan.limit-reached',
+      ],
       'POST /admin/v1/checkins/{checkin_id}/cancel': ['checkin.already.validated'],
       'POST /admin/v1/transactions/{transaction_id}/reversals': ['transaction.over-reversed'],
       'POST /admin/v1/settlements': ['settlement.overlap'],
