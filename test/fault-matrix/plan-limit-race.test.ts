@@ -47,7 +47,7 @@ async function createAtOnce(t: TestApp, member: string, products: op.Product[]) 
 }
 
 describe.each(PATHS)(
-  'fault row 78: a plan limit wider than a gym under concurrent creations (%j)',
+  'a plan limit wider than a gym, under concurrent creations (%j)',
   (path) => {
     const app = op.operatorApp(path);
 
