@@ -46,49 +46,46 @@ async function createAtOnce(t: TestApp, member: string, products: op.Product[]) 
   return { created, refused, stored: stored.length };
 }
 
-describe.each(PATHS)(
-  'a plan limit wider than a gym, under concurrent creations (%j)',
-  (path) => {
-    const app = op.operatorApp(path);
+describe.each(PATHS)('a plan limit wider than a gym, under concurrent creations (%j)', (path) => {
+  const app = op.operatorApp(path);
 
-    test('when a member creates check-ins at four gyms of two partners at once against 2 a day network-wide, then exactly 2 are created and the rest are 409 limit-reached with 2 used', async () => {
-      const t = app();
-      const [a, b] = [await op.arrangeNetwork(t), await op.arrangeNetwork(t)];
-      const more = [await op.createGym(t, a.partner.id), await op.createGym(t, b.partner.id)];
-      const products = [
-        a.product,
-        b.product,
-        ...(await Promise.all(more.map((g) => op.createProduct(t, g.id)))),
-      ];
-      const plan = await planOf(t, { per: 'day', limit: 2, scope: 'network' });
+  test('when a member creates check-ins at four gyms of two partners at once against 2 a day network-wide, then exactly 2 are created and the rest are 409 limit-reached with 2 used', async () => {
+    const t = app();
+    const [a, b] = [await op.arrangeNetwork(t), await op.arrangeNetwork(t)];
+    const more = [await op.createGym(t, a.partner.id), await op.createGym(t, b.partner.id)];
+    const products = [
+      a.product,
+      b.product,
+      ...(await Promise.all(more.map((g) => op.createProduct(t, g.id)))),
+    ];
+    const plan = await planOf(t, { per: 'day', limit: 2, scope: 'network' });
 
-      for (let trial = 0; trial < TRIALS; trial += 1) {
-        const member = platformId();
-        await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan });
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      const member = platformId();
+      await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan });
 
-        const outcome = await createAtOnce(t, member, products);
+      const outcome = await createAtOnce(t, member, products);
 
-        const refused = { status: 409, key: 'checkin.plan.limit-reached', used: 2 };
-        expect(outcome).toEqual({ created: 2, refused: [refused, refused], stored: 2 });
-      }
-    });
+      const refused = { status: 409, key: 'checkin.plan.limit-reached', used: 2 };
+      expect(outcome).toEqual({ created: 2, refused: [refused, refused], stored: 2 });
+    }
+  });
 
-    test('when a member creates check-ins at three gyms of one partner at once against 1 a month partner-wide, then exactly 1 is created', async () => {
-      const t = app();
-      const a = await op.arrangeNetwork(t);
-      const gyms = [await op.createGym(t, a.partner.id), await op.createGym(t, a.partner.id)];
-      const products = [a.product, ...(await Promise.all(gyms.map((g) => op.createProduct(t, g.id))))];
-      const plan = await planOf(t, { per: 'month', limit: 1, scope: 'partner' });
+  test('when a member creates check-ins at three gyms of one partner at once against 1 a month partner-wide, then exactly 1 is created', async () => {
+    const t = app();
+    const a = await op.arrangeNetwork(t);
+    const gyms = [await op.createGym(t, a.partner.id), await op.createGym(t, a.partner.id)];
+    const products = [a.product, ...(await Promise.all(gyms.map((g) => op.createProduct(t, g.id))))];
+    const plan = await planOf(t, { per: 'month', limit: 1, scope: 'partner' });
 
-      for (let trial = 0; trial < TRIALS; trial += 1) {
-        const member = platformId();
-        await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan });
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      const member = platformId();
+      await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan });
 
-        const outcome = await createAtOnce(t, member, products);
+      const outcome = await createAtOnce(t, member, products);
 
-        const refused = { status: 409, key: 'checkin.plan.limit-reached', used: 1 };
-        expect(outcome).toEqual({ created: 1, refused: [refused, refused], stored: 1 });
-      }
-    });
-  },
-);
+      const refused = { status: 409, key: 'checkin.plan.limit-reached', used: 1 };
+      expect(outcome).toEqual({ created: 1, refused: [refused, refused], stored: 1 });
+    }
+  });
+});
