@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deregister, forgetSilent, heartbeat, olderReleaseAlive } from '../store/fleet/process-registry.js';
+import { anyPlan } from '../store/plans/plan-repository.js';
 import { NEWEST_MIGRATION } from './release.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -24,6 +25,8 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
   let timer: NodeJS.Timeout | undefined;
   /** Until when (process time) "every process knows plans" holds without asking again. */
   let openUntil = 0;
+  /** Until when (process time) "no plan exists" holds without asking again: creations then read no plan at all. */
+  let noPlansUntil = 0;
 
   const beat = () =>
     store.write(async (trx) => {
@@ -48,16 +51,28 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
     },
 
     /**
-     * Whether plans are in effect: no live process runs an older release. An open gate is trusted for a
-     * heartbeat interval; a closed one is asked again each time (it is closed only while a rollout is under way).
+     * Whether plans are in effect: some plan exists and no live process runs an older release. An open gate is
+     * trusted for a heartbeat interval, and so is "no plan yet" (a check-in creation then reads nothing of plans: a
+     * network without plans pays nothing for them); a plan created here counts at once, one created by another
+     * process within that interval. A closed gate is asked again each time (it is closed only during a rollout).
      */
     async plansInEffect(): Promise<boolean> {
-      if (performance.now() < openUntil) return true;
-      const since = clock.now() - STALE_AFTER_MS;
-      // No registry (the migrations have not run): no plans either.
-      const older = await olderReleaseAlive(store.db, PLANS_MIGRATION, since).catch(() => true);
-      if (!older) openUntil = performance.now() + HEARTBEAT_MS;
-      return !older;
+      if (performance.now() < noPlansUntil) return false;
+      if (performance.now() >= openUntil) {
+        const since = clock.now() - STALE_AFTER_MS;
+        // No registry (the migrations have not run): no plans either.
+        const older = await olderReleaseAlive(store.db, PLANS_MIGRATION, since).catch(() => true);
+        if (older) return false;
+        openUntil = performance.now() + HEARTBEAT_MS;
+      }
+      const exists = await anyPlan(store.db).catch(() => true);
+      if (!exists) noPlansUntil = performance.now() + HEARTBEAT_MS;
+      return exists;
+    },
+
+    /** A plan was just created by this process: the next creation reads plans again. */
+    planCreated(): void {
+      noPlansUntil = 0;
     },
   };
 }

@@ -53,7 +53,7 @@ export function createServices(deps: ServiceDependencies) {
     events: createEventService(deps),
     operators: createOperatorService(deps),
     members: createMemberService(deps),
-    plans: createPlanService(deps),
+    plans: createPlanService(deps, () => fleet.planCreated()),
     payoutRules: createPayoutRuleService(deps),
     retention: createRetentionService(deps),
     webhooks: createWebhookServices(deps),

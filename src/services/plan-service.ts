@@ -38,19 +38,25 @@ export interface PlanAnswer extends PlanVersion {
  * Plans (what a member may use) and members' plans. A plan changes by new versions, each in force from an instant
  * (now by default, never earlier), so no check-in already decided is decided again.
  */
-export function createPlanService({ store, clock }: ServiceDependencies) {
+export function createPlanService(
+  { store, clock }: ServiceDependencies,
+  created: () => void = () => undefined,
+) {
   return {
     async create(name: string, input: PlanInput, actor: Actor = OPERATOR): Promise<PlanAnswer> {
       const rules = checkedRules(input.rules);
       const now = clock.now();
       const from = effectiveFrom(input.effectiveFrom, now);
-      return store.write(async (trx) => {
+      const answer = await store.write(async (trx) => {
         if ((await planNamed(trx, name)) !== undefined) throw new EntityExistsError('plan');
         const id = await insertPlan(trx, name, now);
         const version = await insertPlanVersion(trx, id, rules, from, now);
         await recordAudit(trx, { actor, action: 'create', entity: 'plan', entityId: id }, now);
         return { ...version, name };
       });
+      // Check-in creations here read plans from now on (src/services/fleet-gate.ts).
+      created();
+      return answer;
     },
 
     /** A new version of the plan: its rules from `effectiveFrom` on. */

@@ -20,6 +20,11 @@ function toVersion(row: {
   };
 }
 
+/** Whether any plan exists: until one does, no check-in creation has a plan to read. */
+export async function anyPlan(db: Db): Promise<boolean> {
+  return (await db.selectFrom('plans').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function planNamed(db: Db, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('plans').select('id').where('name', '=', name).executeTakeFirst();
   return row && Number(row.id);
