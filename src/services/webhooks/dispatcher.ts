@@ -2,16 +2,11 @@ import { endpointWants, memberKey } from '../../domain/webhooks/endpoint.js';
 import type { Clock } from '../../domain/clock.js';
 import type { LoggedEvent } from '../../domain/events.js';
 import type { Store, StoreTransaction } from '../../store/store.js';
-import type { ClaimedDelivery } from '../../store/webhooks/webhook-claim-repository.js';
-import {
-  dispatchTargets,
-  earliestEndpointPosition,
-} from '../../store/webhooks/webhook-endpoint-repository.js';
+import { deliveryWork, type ClaimedDelivery } from '../../store/webhooks/webhook-claim-repository.js';
+import { dispatchTargets } from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
-  hasEventsAfter,
   lockDispatchCursor,
-  readDispatchCursor,
   recordDispatch,
   type NewDelivery,
 } from '../../store/webhooks/webhook-dispatch-repository.js';
@@ -43,28 +38,12 @@ const NOTHING: Dispatched = { read: 0, events: new Map(), claimed: [] };
  * order per member·gym), so a delivery to a healthy endpoint costs one row written here and one update with its
  * result, both in batches, and is sent from the event in hand.
  *
- * With no endpoint at all it writes nothing: it runs every 100 ms on every process, and a write transaction there
- * would cost a commit (an fsync on SQLite) ten times a second for nothing. The cursor then stays where it is; an
+ * Its callers look first, in one read (`deliveryWork`), whether there is anything past the cursor for an endpoint:
+ * the delivery loop runs every 100 ms on every process, and with no endpoint at all a write transaction would cost a
+ * commit (an fsync on SQLite) ten times a second for nothing. The cursor then stays where it is; an
  * endpoint hears only of events after its creation (its `fromPosition`), so the next dispatch starts at the
  * earliest endpoint's place rather than reading the events in between.
  */
-export async function dispatchBatch(
-  store: Store,
-  clock: Clock,
-  claimFresh?: ClaimFresh,
-): Promise<Dispatched> {
-  if (!(await mayHaveEvents(store))) return NOTHING;
-  return store.write((trx) => dispatchInTransaction(trx, store.dialect, clock, claimFresh));
-}
-
-/** Whether a dispatch may find work: a cheap look before a write transaction (none without endpoints). */
-export async function mayHaveEvents(store: Store): Promise<boolean> {
-  const earliest = await earliestEndpointPosition(store.db);
-  if (earliest === undefined) return false;
-  return hasEventsAfter(store.db, Math.max(await readDispatchCursor(store.db), earliest));
-}
-
-/** One dispatch, in the caller's write transaction (see dispatchBatch). */
 export async function dispatchInTransaction(
   trx: StoreTransaction,
   dialect: Store['dialect'],
@@ -96,9 +75,10 @@ export async function dispatchInTransaction(
   };
 }
 
-/** Dispatches one batch without sending anything itself; returns how many events it read. */
+/** Dispatches one batch in a transaction of its own, without sending anything; returns how many events it read. */
 export async function dispatchEvents(store: Store, clock: Clock): Promise<number> {
-  return (await dispatchBatch(store, clock)).read;
+  if (!(await deliveryWork(store.db, clock.now())).events) return 0;
+  return (await store.write((trx) => dispatchInTransaction(trx, store.dialect, clock))).read;
 }
 
 /** Where the dispatch starts reading: past the cursor and past what every endpoint was created after; none without endpoints. */

@@ -146,13 +146,7 @@ export async function latestPosition(db: Db): Promise<number> {
  * it), so nothing before it can still appear and there is nothing to wait for.
  */
 export async function findEvent(db: Db, position: number): Promise<LoggedEvent | undefined> {
-  const row = await db
-    .selectFrom('events')
-    .selectAll()
-    .select(partnerSandbox)
-    .where('position', '=', position)
-    .executeTakeFirst();
-  return row === undefined ? undefined : toEvent(row);
+  return (await findEvents(db, [position])).get(position);
 }
 
 /** Several events by position in one read (as `findEvent`): a delivery round sends retries of many. */

@@ -23,26 +23,6 @@ export async function lockDispatchCursor(db: Db, dialect: Dialect): Promise<numb
   return Number(row.position);
 }
 
-/** Whether any event was committed after `position`: a cheap look before a write transaction. */
-export async function hasEventsAfter(db: Db, position: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('events')
-    .select('position')
-    .where('position', '>', position)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function readDispatchCursor(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_dispatch')
-    .select('position')
-    .where('id', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.position);
-}
-
 /**
  * Moves the cursor up to `position` (never back), in the caller's transaction: the first endpoint's creation
  * does, since the dispatcher leaves the cursor alone while nobody listens.

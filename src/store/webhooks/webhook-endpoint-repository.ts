@@ -105,15 +105,6 @@ function cachedList<T>(text: string | null): T[] | null {
   return list as T[];
 }
 
-/** The earliest place in the log any endpoint hears from; none without endpoints. */
-export async function earliestEndpointPosition(db: Db): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.min('from_position').as('first'))
-    .executeTakeFirst();
-  return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
-}
-
 /** Every endpoint of every partner, as the dispatcher matches events against them (only the columns it needs). */
 export async function dispatchTargets(db: Db): Promise<DispatchTarget[]> {
   const rows = await db
