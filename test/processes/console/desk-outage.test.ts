@@ -1,9 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkinRow, transactionsOf } from '../../fixtures/store-state.js';
 import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
-import { startDeskGateway } from '../../fixtures/processes/desk-gateway.js';
+import { useDeskGateway } from '../../fixtures/processes/desk-gateway.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+import {
+  expectClean,
+  screenshots,
+  signInAtDesk,
+  useBrowser,
+  type ConsolePage,
+} from '../../fixtures/processes/browser.js';
 
 const AMBER = 'rgb(245, 181, 10)';
 const GREEN = 'rgb(11, 107, 47)';
@@ -18,22 +24,14 @@ describe('the front desk when gatehouse does not answer', () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();
-  const gateways: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    for (const gateway of gateways.splice(0)) await gateway.close();
-  });
+  const startGateway = useDeskGateway();
 
   async function deskBehindGateway(count: number) {
     const { url, operator } = await ownDatabase('sqlite');
     const server = await spawnGatehouse({ GATEHOUSE_DATABASE_URL: url });
-    const gateway = await startDeskGateway(server.baseUrl);
-    gateways.push(gateway);
+    const gateway = await startGateway(server.baseUrl);
     const desk = await arrangeCheckins(operator.services, count);
-    const console = await openConsole(gateway.baseUrl, 390);
-    await console.page.getByLabel('Partner API key').fill(desk.key);
-    await console.page.getByLabel('Gym id').fill(String(desk.gym.id));
-    await console.page.getByRole('button', { name: 'Open the front desk' }).click();
-    await console.page.getByText('Live', { exact: true }).waitFor();
+    const console = await signInAtDesk(await openConsole(gateway.baseUrl, 390), desk.key, desk.gym.id);
     return { operator, gateway, desk, console };
   }
 

@@ -5,7 +5,7 @@ import { customCodeRow, transactionsOf } from '../../fixtures/store-state.js';
 import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { DENY_MESSAGE } from '../../fixtures/wire-bodies.js';
-import { expectClean, screenshots, useBrowser } from '../../fixtures/processes/browser.js';
+import { expectClean, screenshots, signInAtDesk, useBrowser } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 const dialects = pgAvailable ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
@@ -25,13 +25,9 @@ describe.each(dialects)('the front desk in a browser (%s)', (dialect) => {
     const { baseUrl, operator } = await serve();
     const desk = await arrangeCheckins(operator.services, 2);
     const [waiting, typed] = desk.checkins as [(typeof desk.checkins)[0], (typeof desk.checkins)[0]];
-    const console = await openConsole(baseUrl, 390);
+    const console = await signInAtDesk(await openConsole(baseUrl, 390), desk.key, desk.gym.id);
     const { page } = console;
 
-    await page.getByLabel('Partner API key').fill(desk.key);
-    await page.getByLabel('Gym id').fill(String(desk.gym.id));
-    await page.getByRole('button', { name: 'Open the front desk' }).click();
-    await page.getByText('Live', { exact: true }).waitFor();
     const list = page.getByRole('region', { name: 'Waiting at this gym', exact: true });
     await expect
       .poll(() => list.getByRole('listitem').allInnerTexts())

@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { platformId } from '../../fixtures/factories.js';
 import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
-import { startDeskGateway } from '../../fixtures/processes/desk-gateway.js';
+import { useDeskGateway } from '../../fixtures/processes/desk-gateway.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, useBrowser } from '../../fixtures/processes/browser.js';
+import { expectClean, signInAtDesk, useBrowser } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
@@ -16,10 +16,7 @@ describe('the waiting list at the desk, over time', () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();
-  const gateways: { close(): Promise<void> }[] = [];
-  afterEach(async () => {
-    for (const gateway of gateways.splice(0)) await gateway.close();
-  });
+  const startGateway = useDeskGateway();
 
   it('when members wait, one expires and one checks in while the desk is cut off, then names show, the expired one leaves, the new one appears, and the answer greets by name', async () => {
     const { url, operator } = await ownDatabase('sqlite');
@@ -28,8 +25,7 @@ describe('the waiting list at the desk, over time', () => {
       GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
       GATEHOUSE_CHECKIN_TTL_SECONDS: '4',
     });
-    const gateway = await startDeskGateway(server.baseUrl);
-    gateways.push(gateway);
+    const gateway = await startGateway(server.baseUrl);
     const desk = await arrangeCheckins(operator.services, 0);
     const checkIn = async (member?: Record<string, string>) => {
       const response = await fetch(`${server.baseUrl}/admin/v1/checkins`, {
@@ -47,11 +43,8 @@ describe('the waiting list at the desk, over time', () => {
     };
     const ana = await checkIn({ first_name: 'Ana', last_name: 'souza', email: 'ana@example.com' });
 
-    const console = await openConsole(gateway.baseUrl, 390);
+    const console = await signInAtDesk(await openConsole(gateway.baseUrl, 390), desk.key, desk.gym.id);
     const { page } = console;
-    await page.getByLabel('Partner API key').fill(desk.key);
-    await page.getByLabel('Gym id').fill(String(desk.gym.id));
-    await page.getByRole('button', { name: 'Open the front desk' }).click();
     const list = page.getByRole('region', { name: 'Waiting at this gym', exact: true }).getByRole('listitem');
     await expect
       .poll(() => list.allInnerTexts())
