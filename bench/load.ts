@@ -10,7 +10,8 @@ import { BENCH_ADMIN_TOKEN, type Fixtures } from './seed.js';
  * With an amount (> 0), exactly that many requests are sent, as fast as they go, instead of a duration.
  * With `wrap` (for a server that keeps no state) the check-ins are reused from the start once they run out.
  * With mode `create`, every request is the member app creating a check-in for a new member instead
- * (`POST /admin/v1/checkins` with the admin token), at the partners' gyms in turn: the other half of a visit.
+ * (`POST /admin/v1/checkins` with the admin token), at the partners' gyms in turn (with skewed fixtures, every other
+ * one at the first partner's): the other half of a visit.
  */
 const [
   url = '',
@@ -51,7 +52,8 @@ const creation: Request = {
   path: '/admin/v1/checkins',
   setupRequest: (request) => {
     const n = next++;
-    const gym = fixtures.partners[n % fixtures.partners.length]?.gymId ?? 0;
+    const at = fixtures.skewed === true && n % 2 === 0 ? 0 : n % fixtures.partners.length;
+    const gym = fixtures.partners[at]?.gymId ?? 0;
     // Members the seed never made: 13 digits from 2000000000000 on.
     const member = String(2_000_000_000_000 + n);
     return {

@@ -54,7 +54,7 @@ interface Sample extends LoadResult {
 }
 
 async function measure(variant: Variant): Promise<Sample> {
-  const database = await freshDatabase(variant.dialect, checkins);
+  const database = await freshDatabase(variant.dialect, checkins, 0, variant.skewed === true);
   const server = await variant.start(database);
   try {
     // A short warm-up on check-ins of its own, then the measured run on the next ones.
@@ -154,6 +154,15 @@ const ratios = {
     'gatehouse-sqlite-create@base',
   ),
   'gatehouse-pg-create / gatehouse-pg-create@base': ratio('gatehouse-pg-create', 'gatehouse-pg-create@base'),
+  'gatehouse-sqlite-plans / gatehouse-sqlite-skewed (validation with plans and payout rules, goal ≥ 0.9)':
+    ratio('gatehouse-sqlite-plans', 'gatehouse-sqlite-skewed'),
+  'gatehouse-pg-plans / gatehouse-pg-skewed (goal ≥ 0.9)': ratio('gatehouse-pg-plans', 'gatehouse-pg-skewed'),
+  'gatehouse-sqlite-create-plans / gatehouse-sqlite-create-skewed (check-in creation with plans, goal ≥ 0.9)':
+    ratio('gatehouse-sqlite-create-plans', 'gatehouse-sqlite-create-skewed'),
+  'gatehouse-pg-create-plans / gatehouse-pg-create-skewed (goal ≥ 0.9)': ratio(
+    'gatehouse-pg-create-plans',
+    'gatehouse-pg-create-skewed',
+  ),
 };
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

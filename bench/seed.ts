@@ -9,6 +9,8 @@ export interface Fixtures {
   readonly partners: { readonly key: string; readonly gymId: number }[];
   /** Pending check-ins in insertion (time) order: [gym id, platform id]. */
   readonly checkins: [number, string][];
+  /** Half of the traffic (check-ins, and the load's creations) at the first partner's gym. */
+  readonly skewed?: boolean;
 }
 
 export interface SeedOptions {
@@ -17,6 +19,8 @@ export interface SeedOptions {
   readonly checkins: number;
   /** Check-ins in the store that the run does not validate (the "2M rows" latency comparison). */
   readonly extraCheckins?: number;
+  /** Every other check-in at the first partner's gym: one partner with half of the traffic. */
+  readonly skewed?: boolean;
 }
 
 const DAY_MS = 86_400_000;
@@ -38,7 +42,7 @@ function plan(options: SeedOptions, now: number) {
   const total = options.checkins + (options.extraCheckins ?? 0);
   // Extra (already validated) check-ins first, then the pending ones the run validates, as a day of traffic would.
   const rows = Array.from({ length: total }, (_, i) => {
-    const gymId = 1001 + (i % options.partners);
+    const gymId = options.skewed === true && i % 2 === 0 ? 1001 : 1001 + (i % options.partners);
     const platformId = String(1_000_000_000_000 + i);
     const extra = i < (options.extraCheckins ?? 0);
     return { i, gymId, platformId, extra, productId: gymId, at: now - (total - i) };
@@ -59,6 +63,7 @@ export async function seed(options: SeedOptions, fixturesPath: string): Promise<
   const fixtures: Fixtures = {
     partners: partners.map((p) => ({ key: p.secret, gymId: p.gymId })),
     checkins: rows.filter((row) => !row.extra).map((row) => [row.gymId, row.platformId]),
+    ...(options.skewed === true ? { skewed: true } : {}),
   };
   writeFileSync(fixturesPath, JSON.stringify(fixtures));
   return fixtures;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startServer, type RunningServer } from './processes.js';
+import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { BENCH_ADMIN_TOKEN, seed } from './seed.js';
 
 export const PG_URL = process.env.GATEHOUSE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -31,18 +32,19 @@ export async function freshDatabase(
   dialect: 'sqlite' | 'postgres',
   checkins: number,
   extraCheckins = 0,
+  skewed = false,
 ): Promise<Database> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
   const fixtures = join(dir, 'fixtures.json');
   if (dialect === 'sqlite') {
     const url = `sqlite:${join(dir, 'bench.db')}`;
-    await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins }, fixtures);
+    await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins, skewed }, fixtures);
     return { url, fixtures, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   await pgAdmin(`create schema ${schema}`);
   const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins }, fixtures);
+  await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins, skewed }, fixtures);
   return {
     url,
     fixtures,
@@ -61,6 +63,8 @@ export interface Variant {
   readonly stateless?: boolean;
   /** What its load does: validate the seeded check-ins (the default), or create check-ins for new members. */
   readonly load?: 'validate' | 'create';
+  /** Its seed puts half of the traffic at one partner (the plans runs and the runs they are compared with). */
+  readonly skewed?: boolean;
   start(database: Database): Promise<RunningServer>;
 }
 
@@ -168,4 +172,46 @@ export const VARIANTS: Variant[] = [
         GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
       }),
   },
+  ...(['sqlite', 'postgres'] as const).flatMap((dialect) => {
+    const short = dialect === 'sqlite' ? 'sqlite' : 'pg';
+    // The busy partner's one key carries half of the load: past the per-key limit a real one would have several.
+    const unlimited = { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' };
+    const plans: Variant['start'] = async (database) => {
+      await setUpPlansAndRules(database.url);
+      return gatehouse(dialect, { ...unlimited, GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN })(database);
+    };
+    return [
+      {
+        name: `gatehouse-${short}-skewed`,
+        dialect,
+        description: 'gatehouse validating, half of the traffic at one partner; no plans or payout rules',
+        skewed: true,
+        start: gatehouse(dialect, unlimited),
+      },
+      {
+        name: `gatehouse-${short}-plans`,
+        dialect,
+        description:
+          'the same with every member on a plan of three rules, a paid-visit cap on every partner, tiers on the busy one',
+        skewed: true,
+        start: plans,
+      },
+      {
+        name: `gatehouse-${short}-create-skewed`,
+        dialect,
+        description: 'gatehouse creating check-ins, half of them at one partner; no plans or payout rules',
+        load: 'create',
+        skewed: true,
+        start: gatehouse(dialect, unlimited),
+      },
+      {
+        name: `gatehouse-${short}-create-plans`,
+        dialect,
+        description: 'the same with every member on the plan of three rules (and the payout rules)',
+        load: 'create',
+        skewed: true,
+        start: plans,
+      },
+    ] satisfies Variant[];
+  }),
 ];

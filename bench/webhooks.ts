@@ -17,7 +17,7 @@ const CONNECTIONS = '50';
  * duplicate), and notes when each first arrived and how long after its event occurred (the validate's own clock
  * reading, a moment before its 200 is sent).
  */
-async function startReceiver() {
+export async function startReceiver() {
   const seen = new Set<string>();
   const state = { latencies: [] as number[], duplicates: 0, last: 0 };
   const server = createServer((request, response) => {

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createStore } from '../src/store/create-store.js';
+import { loadConfig } from '../src/config/index.js';
+import { systemClock } from '../src/domain/clock.js';
+import { createServices } from '../src/services/index.js';
+import { runLoad, startServer } from './processes.js';
+import { BENCH_ADMIN_TOKEN } from './seed.js';
+import { median } from './stats.js';
+import { freshDatabase } from './variants.js';
+import { startReceiver } from './webhooks.js';
+
+/**
+ * `node dist-bench/bench/cpu-cost.js --dialect sqlite --mode create|validate [--webhooks] [--cli a.js,b.js]
+ * [--sql "drop index …"] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
+ * /proc) per request, at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
+ * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
+ * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
+ * measure an index by dropping it), for the builds after the first.
+ */
+const { values } = parseArgs({
+  options: {
+    dialect: { type: 'string', default: 'sqlite' },
+    mode: { type: 'string', default: 'validate' },
+    webhooks: { type: 'boolean', default: false },
+    cli: { type: 'string' },
+    sql: { type: 'string' },
+    count: { type: 'string', default: '6000' },
+    rate: { type: 'string', default: '600' },
+    rounds: { type: 'string', default: '3' },
+    profile: { type: 'string' },
+  },
+});
+const dialect = values.dialect === 'postgres' ? 'postgres' : 'sqlite';
+const count = Number(values.count);
+const builds = values.cli?.split(',') ?? [new URL('../../dist/cli/main.js', import.meta.url).pathname];
+const ENV = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
+
+/** The process's CPU seconds so far (utime + stime). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function runSql(url: string, text: string): Promise<void> {
+  if (dialect === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3');
+    const database = new Database(url.replace(/^sqlite:/, ''));
+    database.exec(text);
+    database.close();
+    return;
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(text);
+  await client.end();
+}
+
+async function one(build: string, index: number): Promise<number> {
+  const database = await freshDatabase(dialect, count * 2 + 2000);
+  const receiver = values.webhooks ? await startReceiver() : undefined;
+  try {
+    if (values.sql !== undefined && index > 0) await runSql(database.url, values.sql);
+    if (receiver !== undefined) {
+      const config = loadConfig({ GATEHOUSE_DATABASE_URL: database.url, ...ENV });
+      const store = createStore(config);
+      const services = createServices({ store, clock: systemClock, config });
+      const partners = await store.db.selectFrom('partners').select('id').execute();
+      for (const partner of partners)
+        await services.webhooks.endpoints.create(partner.id, { url: receiver.url });
+      await store.close();
+    }
+    const server = await startServer(
+      process.execPath,
+      [
+        '--max-semi-space-size=8',
+        ...(values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
+        build,
+        'serve',
+      ],
+      {
+        NODE_ENV: 'production',
+        GATEHOUSE_DATABASE_URL: database.url,
+        GATEHOUSE_PORT: '0',
+        GATEHOUSE_LOG_LEVEL: 'info',
+        GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+        GATEHOUSE_MIGRATE: index > 0 ? 'false' : 'true',
+        ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
+        ...ENV,
+      },
+    );
+    const pid = server.process.pid ?? 0;
+    try {
+      const mode = values.mode ?? 'validate';
+      const load = (first: number, amount: number) =>
+        runLoad([
+          server.url,
+          database.fixtures,
+          '50',
+          '0',
+          values.rate ?? '600',
+          String(first),
+          '',
+          mode,
+          String(amount),
+        ]);
+      const warm = await load(0, 1000);
+      while (receiver !== undefined && receiver.seen.size < warm.used)
+        await new Promise((r) => setTimeout(r, 50));
+      const before = cpuSeconds(pid);
+      const run = await load(warm.used, count);
+      while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
+        await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+      return ((cpuSeconds(pid) - before) * 1e6) / run.used;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await receiver?.close();
+    await database.drop();
+  }
+}
+
+const samples = builds.map(() => [] as number[]);
+for (let round = 0; round < Number(values.rounds); round++) {
+  for (const [index, build] of builds.entries()) {
+    const micros = await one(build, index);
+    samples[index]?.push(micros);
+    console.log(`round ${round + 1}: ${build}: ${micros.toFixed(0)} µs CPU per request`);
+  }
+}
+builds.forEach((build, index) =>
+  console.log(`median ${build}: ${median(samples[index] ?? []).toFixed(0)} µs`),
+);
