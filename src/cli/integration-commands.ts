@@ -61,6 +61,13 @@ export function addIntegrationCommands(program: GatehouseCommand): void {
   subcommand(program, 'webhook')
     .command('test')
     .argument('<webhook-id>', 'the endpoint', positiveInt)
-    .description('send a test event to the endpoint now and print how it went (not logged as a delivery)')
-    .printsRecord(async (services, id: number) => presentTestOutcome(await services.webhooks.tests.send(id)));
+    .description(
+      'send a test event to the endpoint now and print how it went (not logged as a delivery); exits 1 when it was not delivered',
+    )
+    .printsRecord(async (services, id: number) => {
+      const outcome = await services.webhooks.tests.send(id);
+      // Printed either way; a script's `&&` stops at an endpoint that did not take it.
+      if (!outcome.delivered) process.exitCode = 1;
+      return presentTestOutcome(outcome);
+    });
 }

@@ -278,7 +278,7 @@ describe.each(databases)(
       expect(await everything(store)).toEqual(before);
     });
 
-    test('when the receiver holds another secret, then the test prints the 401 and its answer, and nothing is logged', async () => {
+    test('when the receiver holds another secret, then the test prints the 401 and its answer, exits 1, and nothing is logged', async () => {
       receiverSecret = 'whsec_' + Buffer.from('not the endpoint secret').toString('base64');
       onTestFinished(() => {
         receiverSecret = standard.secret;
@@ -286,8 +286,10 @@ describe.each(databases)(
       const before = await everything(store);
       receiver.verified.length = 0;
 
-      const [row] = tableOf(await cli(['webhook', 'test', String(standard.id)], ALLOW_PRIVATE));
+      const result = await cli(['webhook', 'test', String(standard.id)], ALLOW_PRIVATE);
 
+      expect([result.code, result.stderr]).toEqual([1, '']);
+      const [row] = tableOf({ ...result, code: 0 });
       expect(row).toEqual({
         webhook_id: String(standard.id),
         format: 'standard',
