@@ -1,4 +1,4 @@
-import { ApiError, messageOf } from './api.js';
+import { ApiError } from './api.js';
 
 /**
  * The desk's answer to a validation, one of three and never two: green (validated), red (the API refused the
@@ -77,11 +77,12 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
       retryInMs: DEFAULT_RETRY_MS,
     };
   }
-  // fetch rejects only when no answer came at all: the server was not reached.
+  // fetch rejects only when no answer came at all: the server was not reached. The browser's own words for it
+  // ("Failed to fetch", "Load failed") say nothing to a clerk, so they are left out.
   return {
     kind: 'unsure',
     member,
-    text: `gatehouse could not be reached (${messageOf(caught)}): nothing was done, the check-in is unchanged.`,
+    text: 'gatehouse could not be reached: nothing was done, the check-in is unchanged.',
     retryInMs: DEFAULT_RETRY_MS,
   };
 }
