@@ -9,6 +9,7 @@ import {
   RetiredError,
   WebhookLimitError,
   AppError,
+  RateLimitedError,
 } from '../domain/errors.js';
 import { OverReversedError } from '../domain/decisions/reversal.js';
 import { SettlementOverlapError, SettlementPaidError } from '../domain/settlement.js';
@@ -83,8 +84,8 @@ const envelope = (error: AppError) => ({
 });
 
 /**
- * The error statuses one operator route can answer, each with an example of its own: 401, 403, 500 and 503 on
- * every route (credentials, role, the unexpected, the database); 400 when it takes input, with its likeliest mistake
+ * The error statuses one operator route can answer, each with an example of its own: 401, 403, 429, 500 and 503 on
+ * every route (credentials, role, an address past its failed sign-in budget, the unexpected, the database); 400 when it takes input, with its likeliest mistake
  * (badInputExample); 413 when a body may come (DELETE's too), 415 when one is parsed; 404 for the records its path and
  * body name; 409 for its own conflicts. 405 belongs to the other methods of its path, not to it.
  */
@@ -115,6 +116,8 @@ export function operatorRouteErrors(
   if (missing.length > 0) answers[404] = withExamples(missing);
   // The operator API's 409 may carry the refusal's details (a plan's rule, the count, when it resets).
   if (conflicts.length > 0) answers[409] = { ...ConflictEnvelopeSchema, examples: conflicts.map(envelope) };
+  // Every route authenticates: an address that keeps failing to is turned away before, with Retry-After.
+  answers[429] = withExamples([new RateLimitedError(60)]);
   return answers;
 }
 

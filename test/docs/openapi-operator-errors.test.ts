@@ -100,12 +100,30 @@ describe('the OpenAPI document of the operator API: each route lists the errors 
     }
   });
 
+  it('when the 429s are read, then every operator route lists the one of an address past its sign-in budget', () => {
+    const operations = operatorOperations();
+    const tooMany = operations.map(([route, responses]) => [route, examplesOf(responses['429'])]);
+
+    expect(operations.length).toBeGreaterThan(40);
+    expect(tooMany).toEqual(
+      operations.map(([route]) => [
+        route,
+        [
+          {
+            metadata: { total: 0, errors: 1 },
+            errors: [{ message: 'too many requests', key: 'rate.limited' }],
+          },
+        ],
+      ]),
+    );
+  });
+
   it('when a route takes no input, then it lists no 400, 413 or 415; a body route lists them; none lists 405', () => {
     const statuses = Object.fromEntries(
       operatorOperations().map(([route, responses]) => [route, Object.keys(responses).sort()]),
     );
 
-    expect(statuses['GET /admin/v1/me']).toEqual(['200', '401', '403', '500', '503']);
+    expect(statuses['GET /admin/v1/me']).toEqual(['200', '401', '403', '429', '500', '503']);
     expect(statuses['DELETE /admin/v1/keys/{key_id}']).toEqual([
       '204',
       '400',
@@ -113,6 +131,7 @@ describe('the OpenAPI document of the operator API: each route lists the errors 
       '403',
       '404',
       '413',
+      '429',
       '500',
       '503',
     ]);
@@ -125,6 +144,7 @@ describe('the OpenAPI document of the operator API: each route lists the errors 
       '409',
       '413',
       '415',
+      '429',
       '500',
       '503',
     ]);
