@@ -14,7 +14,7 @@ import { startReceiver } from './webhooks.js';
 /**
  * `node dist-bench/bench/cpu-cost.js --dialect sqlite --mode create|validate [--webhooks] [--cli a.js,b.js]
  * [--sql "drop index …"] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
- * /proc) per request, at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
+ * /proc) per request (and the bytes it wrote to storage), at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
  * measure an index by dropping it), for the builds after the first.
@@ -37,6 +37,14 @@ const count = Number(values.count);
 const builds = values.cli?.split(',') ?? [new URL('../../dist/cli/main.js', import.meta.url).pathname];
 const ENV = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
 
+/** The bytes the process has written to storage so far (its WAL and database files). */
+function storageBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/io`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('write_bytes:'));
+  return Number(line?.split(' ')[1] ?? 0);
+}
+
 /** The process's CPU seconds so far (utime + stime). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -57,7 +65,7 @@ async function runSql(url: string, text: string): Promise<void> {
   await client.end();
 }
 
-async function one(build: string, index: number): Promise<number> {
+async function one(build: string, index: number): Promise<{ cpu: number; written: number }> {
   const database = await freshDatabase(dialect, count * 2 + 2000);
   const receiver = values.webhooks ? await startReceiver() : undefined;
   try {
@@ -109,11 +117,15 @@ async function one(build: string, index: number): Promise<number> {
       while (receiver !== undefined && receiver.seen.size < warm.used)
         await new Promise((r) => setTimeout(r, 50));
       const before = cpuSeconds(pid);
+      const writtenBefore = storageBytes(pid);
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
-      return ((cpuSeconds(pid) - before) * 1e6) / run.used;
+      return {
+        cpu: ((cpuSeconds(pid) - before) * 1e6) / run.used,
+        written: (storageBytes(pid) - writtenBefore) / run.used,
+      };
     } finally {
       await server.stop();
     }
@@ -126,9 +138,11 @@ async function one(build: string, index: number): Promise<number> {
 const samples = builds.map(() => [] as number[]);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const [index, build] of builds.entries()) {
-    const micros = await one(build, index);
-    samples[index]?.push(micros);
-    console.log(`round ${round + 1}: ${build}: ${micros.toFixed(0)} µs CPU per request`);
+    const { cpu, written } = await one(build, index);
+    samples[index]?.push(cpu);
+    console.log(
+      `round ${round + 1}: ${build}: ${cpu.toFixed(0)} µs CPU, ${(written / 1024).toFixed(1)} KiB written per request`,
+    );
   }
 }
 builds.forEach((build, index) =>
