@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { openStream, type OpenStream } from '../fixtures/event-stream-reader.js';
 import { platformId, unique } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
@@ -180,5 +181,54 @@ describe.each(dialects)('plan.changed and member.plan-changed (%s)', (dialect) =
       .orderBy('position')
       .execute();
     expect(rows).toEqual([{ type: 'member.plan-changed', data: null }]);
+  });
+});
+
+describe.each(dialects)('network events on the event streams (%s)', (dialect) => {
+  const app = op.operatorApp({ dialect });
+  const open: OpenStream[] = [];
+  beforeAll(async () => {
+    await app().app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    for (const stream of open.splice(0)) await stream.close();
+  });
+  const stream = async (t: TestApp, path: string, headers: Record<string, string>) => {
+    const opened = await openStream(t, path, headers);
+    open.push(opened);
+    return opened;
+  };
+
+  test("when a plan changes and a member is put on it, then the operator's stream sends both events as the log lists them, and a front desk's stream only the check-in after them", async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t);
+    const start = await lastEventPosition(t.store);
+    const operator = await stream(t, '/admin/v1/events/stream', op.ADMIN);
+    const desk = await stream(t, '/access/v1/events/stream', op.partnerHeaders(n.key.key, n.gym.id));
+    const ready = { id: String(start), event: 'ready', data: { after: start } };
+    expect(await operator.next(1)).toEqual([ready]);
+    expect(await desk.next(1)).toEqual([ready]);
+
+    const member = platformId();
+    const plan = op.ok<{ id: number }>(
+      await op.admin(t, 'POST', '/plans', { name: `Streamed ${unique()}`, rules: [RULE] }),
+      201,
+    );
+    op.ok(await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan.id }), 200);
+    await op.createCheckin(t, n.product, { platform_id: member });
+
+    const logged = await eventsAfter(t, start);
+    expect(logged.map((event) => [event.type, event.partner_id])).toEqual([
+      ['plan.changed', null],
+      ['member.plan-changed', null],
+      ['checkin.created', n.partner.id],
+    ]);
+    const asMessage = (event: Record<string, unknown>) => ({
+      id: String(event.position),
+      event: event.type,
+      data: event,
+    });
+    expect(await operator.next(3)).toEqual(logged.map(asMessage));
+    expect(await desk.next(1)).toEqual(logged.slice(2).map(asMessage));
   });
 });
