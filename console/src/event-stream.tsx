@@ -5,8 +5,9 @@ export interface StreamEvent {
   id: string;
   type: string;
   occurred_at: string;
-  partner_id: number;
-  gym_id: number;
+  /** null for an event about the network (plan.changed, member.plan-changed). */
+  partner_id: number | null;
+  gym_id: number | null;
   data: Record<string, unknown> | null;
 }
 

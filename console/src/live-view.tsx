@@ -110,7 +110,8 @@ export function LiveView({ session }: { session: Session }) {
           {feed.map((event) => (
             <li key={event.id}>
               <time dateTime={event.occurred_at}>{formatTime(event.occurred_at)}</time>{' '}
-              <strong>{event.type}</strong> gym {event.gym_id} <span class="muted">{describe(event)}</span>
+              <strong>{event.type}</strong> {event.gym_id === null ? 'network' : `gym ${event.gym_id}`}{' '}
+              <span class="muted">{describe(event)}</span>
             </li>
           ))}
         </ol>

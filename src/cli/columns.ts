@@ -36,6 +36,9 @@ export const COLUMNS = {
     'validated_at',
     'cancelled_at',
   ],
+  plan: ['id', 'name', 'version', 'rules', 'effective_from'],
+  memberPlan: ['platform_id', 'plan_id', 'effective_from', 'set_at'],
+  payoutRules: ['version', 'monthly_paid_visits_per_member', 'tiers', 'effective_from'],
   transaction: TRANSACTION,
   /** A settlement's entries: `late` when taken by the close after their own period. */
   settledEntry: [...TRANSACTION, 'late'],

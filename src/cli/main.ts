@@ -17,6 +17,8 @@ import { addLedgerCommands } from './ledger-commands.js';
 import { addMoneyCommands } from './money-commands.js';
 import { addNatsCommands } from './nats-commands.js';
 import { addMemberDataCommands, addOperatorCommands } from './operator-commands.js';
+import { addPayoutRuleCommands } from './payout-rule-commands.js';
+import { addPlanCommands } from './plan-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
 // Only commander and the command definitions load up front: `--help` and a usage error answer in a blink, and each
@@ -105,6 +107,8 @@ function buildProgram(): Command {
   addIntegrationCommands(program);
   addOperatorCommands(program);
   addMemberDataCommands(program);
+  addPlanCommands(program);
+  addPayoutRuleCommands(program);
   addBackupCommands(program);
   addNatsCommands(program);
   finish(program);

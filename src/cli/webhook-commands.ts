@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { EVENT_TYPES, type EventType } from '../domain/events.js';
+import { PARTNER_EVENT_TYPES, type EventType } from '../domain/events.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
@@ -29,8 +29,8 @@ const DELIVERY_COLUMNS = [
 
 function eventTypes(value: string): EventType[] {
   const types = value.split(',').map((part) => part.trim());
-  const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length > 0) throw new InvalidArgumentError(`must be among ${EVENT_TYPES.join(', ')}`);
+  const unknown = types.filter((type) => !(PARTNER_EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown.length > 0) throw new InvalidArgumentError(`must be among ${PARTNER_EVENT_TYPES.join(', ')}`);
   return types as EventType[];
 }
 

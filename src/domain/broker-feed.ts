@@ -1,4 +1,4 @@
-import type { LoggedEvent } from './events.js';
+import { NETWORK, type LoggedEvent } from './events.js';
 
 /** The header that carries a message's position in the event log: `gatehouse nats replay --from` takes it. */
 export const POSITION_HEADER = 'Gatehouse-Position';
@@ -15,7 +15,8 @@ export function feedSubjects(prefix: string): string[] {
 
 /**
  * The message: the standard webhook body (type, timestamp, data), the event id (also `Nats-Msg-Id`) and the
- * partner's id (one stream carries every partner's events; a sandbox partner's say `"sandbox": true` in data).
+ * partner's id (one stream carries every partner's events; a sandbox partner's say `"sandbox": true` in data; a
+ * network event, such as `plan.changed`, has null).
  */
 export function feedMessage(
   event: Pick<LoggedEvent, 'id' | 'type' | 'occurredAt' | 'partnerId' | 'data'>,
@@ -24,7 +25,7 @@ export function feedMessage(
     id: event.id,
     type: event.type,
     timestamp: new Date(event.occurredAt).toISOString(),
-    partner_id: event.partnerId,
+    partner_id: event.partnerId === NETWORK ? null : event.partnerId,
     data: event.data,
   });
 }

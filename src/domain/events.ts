@@ -12,9 +12,31 @@ export const EVENT_TYPES = [
   'custom_code.updated',
   'custom_code.deleted',
   'transaction.reversed',
+  'plan.changed',
+  'member.plan-changed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Events about the network, not about one partner: a plan created or versioned, a member put on a plan. They go
+ * to the operator (the log, its stream, the broker feed); no partner's webhook or stream gets them, since a plan is
+ * the platform's and a member's plan is not the gym's to know.
+ */
+export const NETWORK_EVENT_TYPES = ['plan.changed', 'member.plan-changed'] as const;
+type NetworkEventType = (typeof NETWORK_EVENT_TYPES)[number];
+
+/** The types a partner's webhook endpoint can ask for. */
+export type PartnerEventType = Exclude<EventType, NetworkEventType>;
+export const PARTNER_EVENT_TYPES = EVENT_TYPES.filter(
+  (type): type is PartnerEventType => !(NETWORK_EVENT_TYPES as readonly string[]).includes(type),
+);
+
+/**
+ * The partner and gym a network event is stored with: ids start at 1, so 0 is nobody's, and no endpoint or
+ * stream of a partner matches it. Answered as null.
+ */
+export const NETWORK = 0;
 
 /** An event as a decision makes it: the store gives it an id and a position when it appends it. */
 export interface NewEvent {

@@ -288,8 +288,24 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
         gym_id: 42,
         data: { platform_id: '1234567890123', gym_id: 42 },
       },
+      {
+        position: 121,
+        id: 'evt_8a1d4c7e2f5b9036c1e4a7d0b3f6c9e2',
+        type: 'plan.changed',
+        occurred_at: '2026-11-23T12:00:05.000Z',
+        // An event about the network: no partner's, no gym's.
+        partner_id: null,
+        gym_id: null,
+        data: {
+          plan_id: 3,
+          name: 'Gold',
+          version: 2,
+          rules: [{ category: 'standard', per: 'day', limit: 1, scope: 'network' }],
+          effective_from: '2026-12-01T03:00:00.000Z',
+        },
+      },
     ],
-    next_after: 120,
+    next_after: 121,
     has_more: false,
   },
   'POST /admin/v1/operators 201': {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { EVENT_TYPES, type EventType as EventTypeName } from '../domain/events.js';
+import { PARTNER_EVENT_TYPES, type PartnerEventType } from '../domain/events.js';
 import { MAX_ID } from '../domain/identifiers.js';
 import {
   MAX_TIMEOUT_MS,
@@ -14,11 +14,14 @@ export { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
 const NullableInstant = Type.Union([Instant, Type.Null()]);
-const EventType = Type.Unsafe<EventTypeName>(Type.Union(EVENT_TYPES.map((type) => Type.Literal(type))));
+// A partner's endpoint is never sent a network event (a plan, a member's plan): it cannot ask for one.
+const EventType = Type.Unsafe<PartnerEventType>(
+  Type.Union(PARTNER_EVENT_TYPES.map((type) => Type.Literal(type))),
+);
 const Format = Type.Unsafe<WebhookFormat>(Type.Union(WEBHOOK_FORMATS.map((format) => Type.Literal(format))));
 
 const EventTypes = Type.Union(
-  [Type.Array(EventType, { minItems: 1, maxItems: EVENT_TYPES.length }), Type.Null()],
+  [Type.Array(EventType, { minItems: 1, maxItems: PARTNER_EVENT_TYPES.length }), Type.Null()],
   {
     description: 'Only these event types; absent or null: every type',
   },
@@ -118,7 +121,7 @@ export const Recovered = Type.Object({
 /** The body fields as the services take them. */
 export function endpointInput(body: {
   url?: string;
-  event_types?: EventTypeName[] | null;
+  event_types?: PartnerEventType[] | null;
   gym_ids?: number[] | null;
   timeout_ms?: number;
 }) {

@@ -20,8 +20,10 @@ const Event = Type.Object({
   id: Type.String({ description: '`evt_` + 32 hex digits, the same wherever the event is delivered' }),
   type: EventType,
   occurred_at: Type.String({ description: 'ISO-8601 UTC with milliseconds' }),
-  partner_id: Id,
-  gym_id: Id,
+  partner_id: Type.Union([Id, Type.Null()], {
+    description: 'null for an event about the network (plan.changed, member.plan-changed)',
+  }),
+  gym_id: Type.Union([Id, Type.Null()], { description: 'null for an event about the network' }),
   data: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
     description: 'null once the payload has been purged',
   }),

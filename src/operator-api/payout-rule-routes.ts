@@ -30,12 +30,13 @@ const Body = Type.Object({
     }),
   ),
 });
-const Version = Type.Object({
+/** One version of an owner's payout rules. */
+export const PayoutRulesVersion = Type.Object({
   version: Type.Integer({ minimum: 1 }),
   ...Fields,
   effective_from: Type.String(),
 });
-const Versions = Type.Object({ versions: Type.Array(Version) });
+const Versions = Type.Object({ versions: Type.Array(PayoutRulesVersion) });
 
 /** The GET and PUT of one owner's payout rules: a partner's, or a gym's override. */
 function ownerRoutes(owner: 'partners' | 'gyms'): FastifyPluginAsyncTypebox<{ services: Services }> {
@@ -66,7 +67,7 @@ function ownerRoutes(owner: 'partners' | 'gyms'): FastifyPluginAsyncTypebox<{ se
           summary: `A new version of ${whose} payout rules, from an instant on (now by default, never earlier)`,
           params: Params,
           body: Body,
-          response: { 200: Version, ...operatorErrorResponses },
+          response: { 200: PayoutRulesVersion, ...operatorErrorResponses },
         },
       },
       async (request) => {

@@ -1,4 +1,4 @@
-import type { LoggedEvent } from '../domain/events.js';
+import { NETWORK, type LoggedEvent } from '../domain/events.js';
 import { viewEventMember, type MemberDetailsView } from '../domain/member-details.js';
 import { formatInstant } from '../domain/time-format.js';
 
@@ -12,8 +12,9 @@ export function presentEvent(event: LoggedEvent, view: MemberDetailsView = 'full
     id: event.id,
     type: event.type,
     occurred_at: formatInstant(event.occurredAt),
-    partner_id: event.partnerId,
-    gym_id: event.gymId,
+    // A network event (a plan, a member's plan) is no partner's or gym's.
+    partner_id: event.partnerId === NETWORK ? null : event.partnerId,
+    gym_id: event.gymId === NETWORK ? null : event.gymId,
     data: viewEventMember(event.data, view),
   };
 }

@@ -7,7 +7,9 @@ import {
   type RuleInput,
   type PlanVersion,
 } from '../domain/plans/plan.js';
+import { memberPlanChangedEvent, planChangedEvent } from '../domain/plans/plan-events.js';
 import { recordAudit } from '../store/access/audit-repository.js';
+import { appendEvents } from '../store/events/event-repository.js';
 import { memberWideLockKey } from '../store/changes/member-lock.js';
 import {
   insertMemberPlan,
@@ -52,6 +54,7 @@ export function createPlanService(
         const id = await insertPlan(trx, name, now);
         const version = await insertPlanVersion(trx, id, rules, from, now);
         await recordAudit(trx, { actor, action: 'create', entity: 'plan', entityId: id }, now);
+        await appendEvents(trx, [planChangedEvent(name, version, now)]);
         return { ...version, name };
       });
       // Check-in creations here read plans from now on (src/services/fleet-gate.ts).
@@ -69,6 +72,7 @@ export function createPlanService(
         if (plan === undefined) throw new EntityNotFoundError('plan');
         const version = await insertPlanVersion(trx, planId, rules, from, now);
         await recordAudit(trx, { actor, action: 'update', entity: 'plan', entityId: planId }, now);
+        await appendEvents(trx, [planChangedEvent(plan.name, version, now)]);
         return { ...version, name: plan.name };
       });
     },
@@ -104,6 +108,7 @@ export function createPlanService(
           now,
         );
         await recordAudit(trx, { actor, action: 'update', entity: 'member', entityId: platformId }, now);
+        await appendEvents(trx, [memberPlanChangedEvent(platformId, set, now)]);
         return set;
       });
     },

@@ -2,6 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { COLUMNS } from '../../src/cli/columns.js';
 import { Transaction } from '../../src/operator-api/ledger-routes.js';
 import { Operator } from '../../src/operator-api/operator-routes.js';
+import { PayoutRulesVersion } from '../../src/operator-api/payout-rule-routes.js';
+import { MemberPlan, Plan } from '../../src/operator-api/plan-wire.js';
 import { SettledEntry, SettlementRow } from '../../src/operator-api/settlement-routes.js';
 import { ApiKey, Checkin, Gym, Partner, Product } from '../../src/operator-api/schemas.js';
 
@@ -13,6 +15,9 @@ describe('the columns the CLI prints', () => {
     ['apiKey', ApiKey],
     ['checkin', Checkin],
     ['operator', Operator],
+    ['plan', Plan],
+    ['memberPlan', MemberPlan],
+    ['payoutRules', PayoutRulesVersion],
     ['transaction', Transaction],
     ['settlement', SettlementRow],
     ['settledEntry', SettledEntry],

@@ -74,4 +74,36 @@ describe.each(dialects)('the NATS JetStream feed (%s)', (dialect) => {
     expect(await reader.count(feed.stream)).toBe(before + 1);
     expect((await reader.all(feed.stream)).map((m) => m.msgId)).toEqual(logged.map((e) => e.id));
   });
+
+  test("when a plan changes and a member is put on it, then <prefix>.plan.changed and <prefix>.member.plan-changed carry them, with no partner: they are the network's", async () => {
+    const t = app();
+    const before = await reader.count(feed.stream);
+    const plan = JSON.parse(
+      (
+        await admin(t, 'POST', '/plans', {
+          name: `Feed ${before}`,
+          rules: [{ category: 'standard', per: 'day', limit: 1, scope: 'gym' }],
+        })
+      ).body,
+    ) as { id: number };
+    expect((await admin(t, 'PUT', `/members/4000000000077/plan`, { plan_id: plan.id })).statusCode).toBe(200);
+    const logged = (await loggedEvents(t)).slice(-2);
+    await eventually(async () => (await reader.count(feed.stream)) === before + 2);
+
+    const published = (await reader.all(feed.stream)).slice(-2);
+    expect(published.map((m) => [m.subject, m.msgId, m.body])).toEqual(
+      logged.map((e) => [
+        `${feed.prefix}.${e.type}`,
+        e.id,
+        {
+          id: e.id,
+          type: e.type,
+          timestamp: expect.any(String) as unknown,
+          partner_id: null,
+          data: JSON.parse(e.data ?? 'null') as unknown,
+        },
+      ]),
+    );
+    expect(logged.map((e) => e.type)).toEqual(['plan.changed', 'member.plan-changed']);
+  });
 });

@@ -22,6 +22,8 @@ const COMMANDS: readonly (readonly [command: string, mentions: readonly string[]
       'transactions',
       'payouts',
       'webhook',
+      'plan',
+      'payout-rule',
     ],
   ],
   [
@@ -50,6 +52,37 @@ const COMMANDS: readonly (readonly [command: string, mentions: readonly string[]
       '--gyms <ids>',
       '--timeout-ms <ms>',
       '--secret <whsec>',
+    ],
+  ],
+  [
+    'plan',
+    [
+      'Usage: gatehouse plan [options] [command]',
+      'create [options]',
+      'update [options] <plan-id>',
+      'list [options]',
+      'show [options] <plan-id>',
+    ],
+  ],
+  [
+    'plan create',
+    ['Usage: gatehouse plan create [options]', '--name <name>', '--rule <rule>', '--effective-from <time>'],
+  ],
+  [
+    'member plan',
+    ['Usage: gatehouse member plan [options] <platform-id>', '--plan <id>', '--effective-from <time>'],
+  ],
+  ['payout-rule', ['Usage: gatehouse payout-rule [options] [command]', 'set [options]', 'show [options]']],
+  [
+    'payout-rule set',
+    [
+      'Usage: gatehouse payout-rule set [options]',
+      '--partner <id>',
+      '--gym <id>',
+      '--monthly-paid-visits <n>',
+      '--tier <tier>',
+      '--no-tiers',
+      '--effective-from <time>',
     ],
   ],
   ['serve', ['Usage: gatehouse serve [options]', 'GATEHOUSE_MIGRATE=false']],

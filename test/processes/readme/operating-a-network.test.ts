@@ -56,10 +56,19 @@ describe('README "Operating a network", followed literally after npm start', () 
     return pasted;
   }
 
-  test('when each command of the section is run as written, then the new partner is checked in, validated, settled, paid and its visit reversed', async () => {
-    expect(blocks).toHaveLength(7);
-    const [catalog = '', checkIn = '', validate = '', exports = '', settle = '', reverse = '', change = ''] =
-      blocks;
+  test('when each command of the section is run as written, then the new partner is checked in under a plan, validated, refused a second visit, settled, paid and its visit reversed', async () => {
+    expect(blocks).toHaveLength(9);
+    const [
+      catalog = '',
+      plan = '',
+      checkIn = '',
+      validate = '',
+      refused = '',
+      exports = '',
+      settle = '',
+      reverse = '',
+      change = '',
+    ] = blocks;
     npmStart = await startGatehouse({ GATEHOUSE_PORT: String(ports.first) }, { cwd: checkout });
     // npm start's banner points at the checkout's own command, never at npx.
     const banner = { text: 'A fresh one later: ./gatehouse demo' };
@@ -99,6 +108,31 @@ describe('README "Operating a network", followed literally after npm start', () 
       await store.close();
     }
 
+    // The plan Gold, made with the CLI, and the walkthrough's member on it.
+    const onPlan = await session.run(asPasted(plan));
+    expect(onPlan.stderr).toBe('');
+    expect(onPlan.stdout).toMatch(/^platform_id +plan_id +effective_from +set_at\n9876543210987 +1 /);
+    const planStore = openStore(`sqlite:${join(checkout, 'data', 'gatehouse.db')}`);
+    try {
+      expect(await planStore.db.selectFrom('plans').select(['id', 'name']).execute()).toEqual([
+        { id: 1, name: 'Gold' },
+      ]);
+      const versions = await planStore.db.selectFrom('plan_versions').select(['plan_id', 'rules']).execute();
+      expect(versions).toEqual([
+        {
+          plan_id: 1,
+          rules: JSON.stringify([{ category: 'standard', per: 'day', limit: 1, scope: 'network' }]),
+        },
+      ]);
+      const members = await planStore.db
+        .selectFrom('member_plans')
+        .select(['platform_id', 'plan_id'])
+        .execute();
+      expect(members).toEqual([{ platform_id: '9876543210987', plan_id: 1 }]);
+    } finally {
+      await planStore.close();
+    }
+
     // The member app checks the member in, through a second server with the admin token.
     const checkedIn = await session.run(asPasted(checkIn));
     // Before curl's answer, the second server's one-line greeting (it serves the default database too).
@@ -112,6 +146,7 @@ describe('README "Operating a network", followed literally after npm start', () 
       gym_id: 42,
       product_id: 2,
       status: 'pending',
+      plan: { id: 1, version: 1 },
     });
 
     // Acme's front desk validates it on the npm start server.
@@ -124,6 +159,46 @@ describe('README "Operating a network", followed literally after npm start', () 
         validated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) as unknown,
       },
     });
+
+    // Back the same day: Gold's one visit is used, so the check-in is refused with its rule, and nothing is stored.
+    const nextMidnight = () => {
+      const now = new Date();
+      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+    };
+    const resetsFrom = nextMidnight();
+    const refusal = JSON.parse((await session.run(asPasted(refused))).stdout) as {
+      errors: { details: { resets_at: string } }[];
+    };
+    const resetsAt = refusal.errors[0]?.details.resets_at ?? '';
+    expect([resetsFrom, nextMidnight()]).toContain(resetsAt);
+    expect(refusal).toEqual({
+      metadata: { total: 0, errors: 1 },
+      errors: [
+        {
+          message: `plan limit reached: 1 of 1 standard visits per day (network), until ${resetsAt}`,
+          key: 'checkin.plan.limit-reached',
+          details: {
+            category: 'standard',
+            per: 'day',
+            scope: 'network',
+            limit: 1,
+            used: 1,
+            resets_at: resetsAt,
+          },
+        },
+      ],
+    });
+    const refusedStore = openStore(`sqlite:${join(checkout, 'data', 'gatehouse.db')}`);
+    try {
+      const checkins = await refusedStore.db
+        .selectFrom('checkins')
+        .select(['id', 'status'])
+        .where('platform_id', '=', '9876543210987')
+        .execute();
+      expect(checkins).toEqual([{ id: checkin.id, status: 'validated' }]);
+    } finally {
+      await refusedStore.close();
+    }
 
     // The day's payout, and the visit behind it.
     const exported = await session.run(asPasted(exports));
