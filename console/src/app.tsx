@@ -4,7 +4,8 @@ import { DeskView } from './desk-view.js';
 import { LiveView } from './live-view.js';
 import { MoneyView } from './money-view.js';
 import { NetworkView } from './network-view.js';
-import { loadSession, saveSession, type Session } from './session.js';
+import { OperatorsView } from './operators-view.js';
+import { loadSession, may, saveSession, type Session } from './session.js';
 import { SignIn } from './sign-in.js';
 
 const OPERATOR_VIEWS = [
@@ -12,7 +13,12 @@ const OPERATOR_VIEWS = [
   { hash: '#/network', label: 'Network' },
   { hash: '#/money', label: 'Money' },
   { hash: '#/audit', label: 'Audit' },
+  { hash: '#/operators', label: 'Operators' },
 ] as const;
+
+/** A view the session's role can use: Operators for those who manage operators or erase members. */
+const shows = (session: Session, hash: string) =>
+  hash !== '#/operators' || may(session, 'operators') || may(session, 'members');
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
@@ -51,6 +57,7 @@ function OperatorView({
   }
   if (hash === '#/money') return <MoneyView session={session} />;
   if (hash === '#/audit') return <AuditView session={session} />;
+  if (hash === '#/operators' && shows(session, hash)) return <OperatorsView session={session} />;
   return <LiveView session={session} />;
 }
 
@@ -74,7 +81,7 @@ export function App() {
         {session?.kind === 'operator' && (
           <nav aria-label="Views">
             <ul>
-              {OPERATOR_VIEWS.map((view) => (
+              {OPERATOR_VIEWS.filter((view) => shows(session, view.hash)).map((view) => (
                 <li key={view.hash}>
                   <a href={view.hash} aria-current={view === current ? 'page' : undefined}>
                     {view.label}

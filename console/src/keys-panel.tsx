@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime } from './api.js';
+import { call, formatTime, query } from './api.js';
 import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
-import { useData } from './use-data.js';
+import { PageButtons, useNewestFirst } from './paging.js';
 
 interface Key {
   id: number;
@@ -16,6 +16,9 @@ interface Issued extends Key {
   key: string;
 }
 
+/** Keys a page shows, newest first. */
+const PAGE = 50;
+
 /** A partner's keys: issue one (its secret shown once), see where each may act and when it was used, revoke. */
 export function KeysPanel({
   session,
@@ -26,10 +29,9 @@ export function KeysPanel({
   partnerId: number;
   partnerName: string;
 }) {
-  const keys = useData(
-    async () =>
-      (await call<{ items: Key[] }>(session, 'GET', `/admin/v1/partners/${partnerId}/keys?limit=1000`)).items,
-    [session, partnerId],
+  const keys = useNewestFirst<Key>(
+    session,
+    (cursor) => `/admin/v1/partners/${partnerId}/keys${query({ order: 'desc', limit: PAGE, cursor })}`,
   );
   const mayAct = may(session, 'keys');
   const [issued, setIssued] = useState<Issued>();
@@ -63,7 +65,7 @@ export function KeysPanel({
           </tr>
         </thead>
         <tbody>
-          {keys.value?.map((key) => (
+          {keys.items?.map((key) => (
             <tr key={key.id}>
               <td>
                 <code>{key.prefix}</code>
@@ -89,6 +91,7 @@ export function KeysPanel({
           ))}
         </tbody>
       </ScrollTable>
+      <PageButtons list={keys} noun="keys" />
       {mayAct && (
         <ActionForm
           title="Issue a key"
@@ -105,6 +108,7 @@ export function KeysPanel({
               gym_ids: gymIds,
             });
             setIssued(made);
+            keys.newest();
             keys.reload();
           }}
         >

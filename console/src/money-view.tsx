@@ -3,6 +3,7 @@ import { call, download, formatMoney, messageOf, query } from './api.js';
 import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
 import { may, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
+import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
 
 interface Transaction {
@@ -58,6 +59,9 @@ function startOfDay(day: string, timeZone: string): string {
 }
 
 /** A filter as the API reads it: its days as the instants they start in the network's zone. */
+/** Ledger entries a page shows, newest first. */
+const PAGE = 100;
+
 const inZone = (filter: Filter, timeZone: string): Filter => ({
   ...filter,
   ...(filter.from ? { from: startOfDay(filter.from, timeZone) } : {}),
@@ -123,16 +127,10 @@ export function MoneyView({ session }: { session: Session }) {
   const [filter, setFilter] = useState<Filter>(() => thisMonth(timezone));
   const [error, setError] = useState<string>();
   const [reversing, setReversing] = useState<Transaction>();
-  const ledger = useData(
-    async () =>
-      (
-        await call<{ items: Transaction[] }>(
-          session,
-          'GET',
-          `/admin/v1/transactions${query({ ...inZone(filter, timezone), limit: 200 })}`,
-        )
-      ).items,
-    [session, JSON.stringify(filter)],
+  const ledger = useNewestFirst<Transaction>(
+    session,
+    (cursor) =>
+      `/admin/v1/transactions${query({ ...inZone(filter, timezone), order: 'desc', limit: PAGE, cursor })}`,
   );
   const payouts = useData(
     async () =>
@@ -238,7 +236,7 @@ export function MoneyView({ session }: { session: Session }) {
             </tr>
           </thead>
           <tbody>
-            {ledger.value?.map((row) => (
+            {ledger.items?.map((row) => (
               <tr key={`${row.kind}-${row.id}`}>
                 <td>{row.effective_at}</td>
                 <td>
@@ -264,6 +262,7 @@ export function MoneyView({ session }: { session: Session }) {
             ))}
           </tbody>
         </ScrollTable>
+        <PageButtons list={ledger} noun="entries" />
       </section>
       <SettlementsPanel session={session} />
     </div>

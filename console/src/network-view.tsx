@@ -13,6 +13,7 @@ interface Partner {
   id: number;
   name: string;
   offboarded_at: string | null;
+  sandbox?: true;
 }
 interface Gym {
   id: number;
@@ -70,6 +71,7 @@ export function NetworkView({
                 onClick={() => onSelect(candidate.id)}
               >
                 {candidate.name} <span class="muted">#{candidate.id}</span>
+                {candidate.sandbox === true && <span class="muted"> (sandbox)</span>}
                 {candidate.offboarded_at !== null && <span class="muted"> (offboarded)</span>}
               </button>
             </li>
@@ -79,9 +81,12 @@ export function NetworkView({
           <ActionForm
             title="New partner"
             submitLabel="Add partner"
-            action={async ({ name }) => {
+            action={async ({ name, sandbox }) => {
               const namesakes = (partners.value ?? []).filter((known) => known.name === name);
-              const made = await call<Partner>(session, 'POST', '/admin/v1/partners', { name });
+              const made = await call<Partner>(session, 'POST', '/admin/v1/partners', {
+                name,
+                ...(sandbox === undefined ? {} : { sandbox: true }),
+              });
               // Names may repeat (ids are what count), but a repeat is usually a second click.
               setNote(
                 namesakes.length === 0
@@ -95,6 +100,10 @@ export function NetworkView({
             <label>
               Partner name
               <input name="name" required maxLength={200} />
+            </label>
+            <label class="inline">
+              <input name="sandbox" type="checkbox" />
+              Sandbox partner (test keys; its visits are never paid)
             </label>
           </ActionForm>
         )}

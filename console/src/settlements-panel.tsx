@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { call, download, formatMoney, messageOf } from './api.js';
+import { call, download, formatMoney, messageOf, query } from './api.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
-import { useData } from './use-data.js';
+import { PageButtons, useNewestFirst } from './paging.js';
 
 interface Settlement {
   id: number;
@@ -17,15 +17,17 @@ interface Settlement {
   reference: string | null;
 }
 
+/** Settlements a page shows, newest first. */
+const PAGE = 50;
+
 /** A datetime-local value (the browser's time zone) as the instant the API reads. */
 const instant = (local: string | undefined) => new Date(local ?? '').toISOString();
 
 /** Settlements: close a period (one per partner·currency), mark one paid with its reference, export its entries. */
 export function SettlementsPanel({ session }: { session: Session }) {
-  const settlements = useData(
-    async () =>
-      (await call<{ items: Settlement[] }>(session, 'GET', '/admin/v1/settlements?limit=200')).items,
-    [session],
+  const settlements = useNewestFirst<Settlement>(
+    session,
+    (cursor) => `/admin/v1/settlements${query({ order: 'desc', limit: PAGE, cursor })}`,
   );
   const [paying, setPaying] = useState<Settlement>();
   const [error, setError] = useState<string>();
@@ -53,6 +55,8 @@ export function SettlementsPanel({ session }: { session: Session }) {
               period_end: instant(end),
               ...(partner ? { partner_id: Number(partner) } : {}),
             });
+            // The new settlements are the newest: back to the first page, read again.
+            settlements.newest();
             settlements.reload();
           }}
         >
@@ -101,7 +105,7 @@ export function SettlementsPanel({ session }: { session: Session }) {
           </tr>
         </thead>
         <tbody>
-          {settlements.value?.map((settlement) => (
+          {settlements.items?.map((settlement) => (
             <tr key={settlement.id}>
               <td>{settlement.id}</td>
               <td>{settlement.partner_id}</td>
@@ -133,6 +137,7 @@ export function SettlementsPanel({ session }: { session: Session }) {
           ))}
         </tbody>
       </ScrollTable>
+      <PageButtons list={settlements} noun="settlements" />
     </section>
   );
 }

@@ -2,18 +2,9 @@ import { useState } from 'preact/hooks';
 import { call, formatTime, messageOf } from './api.js';
 import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
+import { DeliveryLog, ids, list, type Webhook } from './delivery-log.js';
 import { useData } from './use-data.js';
 
-interface Webhook {
-  id: number;
-  url: string;
-  event_types: string[] | null;
-  gym_ids: number[] | null;
-  format: string;
-  timeout_ms: number;
-  status: 'enabled' | 'disabled';
-  disabled_reason: 'gone' | 'failing' | null;
-}
 /** An endpoint's health, from the partner's integration check. */
 interface Health {
   id: number;
@@ -30,24 +21,6 @@ interface TestOutcome {
   error: string | null;
   duration_ms: number;
 }
-interface Delivery {
-  id: number;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
-
-/** "a, b c" → ["a", "b", "c"]; empty → null (every one). */
-const list = (text: string | undefined) => {
-  const parts = (text ?? '').split(/[\s,]+/).filter(Boolean);
-  return parts.length === 0 ? null : parts;
-};
-const ids = (text: string | undefined) => list(text)?.map(Number) ?? null;
 
 const answerOf = (attempt: { status_code: number | null; error: string | null }) =>
   attempt.status_code === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status_code}`;
@@ -266,143 +239,6 @@ export function WebhooksPanel({
           <label>
             Timeout in milliseconds (optional)
             <input name="timeout" inputMode="numeric" pattern="[0-9]+" />
-          </label>
-        </ActionForm>
-      )}
-    </section>
-  );
-}
-
-/** One endpoint's deliveries, oldest first as the API lists them, with a retry per delivery and a recovery; and a form to change the endpoint. */
-function DeliveryLog({
-  session,
-  webhook,
-  onChanged,
-}: {
-  session: Session;
-  webhook: Webhook;
-  onChanged: () => void;
-}) {
-  const deliveries = useData(
-    async () =>
-      (
-        await call<{ items: Delivery[] }>(
-          session,
-          'GET',
-          `/admin/v1/webhooks/${webhook.id}/deliveries?limit=1000`,
-        )
-      ).items,
-    [session, webhook.id],
-  );
-  const [error, setError] = useState<string>();
-  const mayAct = may(session, 'webhooks');
-  const retry = async (delivery: Delivery) => {
-    try {
-      await call(session, 'POST', `/admin/v1/deliveries/${delivery.id}/retry`);
-      setError(undefined);
-      deliveries.reload();
-    } catch (caught) {
-      setError(messageOf(caught));
-    }
-  };
-  return (
-    <section aria-labelledby={`log-${webhook.id}`}>
-      <h3 id={`log-${webhook.id}`}>Deliveries to {webhook.url}</h3>
-      <ErrorNote error={deliveries.error ?? error} />
-      <button type="button" class="quiet" onClick={deliveries.reload}>
-        Refresh
-      </button>
-      <ScrollTable label="Deliveries table">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">
-              <span class="visually-hidden">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.value?.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{formatTime(delivery.created_at)}</td>
-              <td>
-                {delivery.event_type} <code class="muted">{delivery.event_id}</code>
-              </td>
-              <td>{delivery.status}</td>
-              <td>{delivery.attempts}</td>
-              <td>{delivery.last_status_code ?? delivery.last_error ?? ''}</td>
-              <td>
-                {mayAct && delivery.status !== 'pending' && (
-                  <button
-                    type="button"
-                    aria-label={`Send again ${delivery.event_id}`}
-                    onClick={() => void retry(delivery)}
-                  >
-                    Send again
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
-      {mayAct && (
-        <ActionForm
-          title={`Change the webhook to ${webhook.url}`}
-          submitLabel="Save webhook"
-          action={async ({ url, events, gyms, timeout }) => {
-            await call(session, 'PATCH', `/admin/v1/webhooks/${webhook.id}`, {
-              url,
-              event_types: list(events),
-              gym_ids: ids(gyms),
-              timeout_ms: Number(timeout),
-            });
-            onChanged();
-          }}
-        >
-          <label>
-            Receiver URL
-            <input name="url" type="url" required maxLength={2000} defaultValue={webhook.url} />
-          </label>
-          <label>
-            Only these event types
-            <input name="events" defaultValue={webhook.event_types?.join(', ') ?? ''} />
-          </label>
-          <label>
-            Only these gyms
-            <input name="gyms" pattern="[0-9, ]*" defaultValue={webhook.gym_ids?.join(', ') ?? ''} />
-          </label>
-          <label>
-            Timeout in milliseconds
-            <input
-              name="timeout"
-              inputMode="numeric"
-              pattern="[0-9]+"
-              required
-              defaultValue={String(webhook.timeout_ms)}
-            />
-          </label>
-        </ActionForm>
-      )}
-      {mayAct && (
-        <ActionForm
-          title="Send failed deliveries again"
-          submitLabel="Send failed again"
-          action={async ({ since }) => {
-            await call(session, 'POST', `/admin/v1/webhooks/${webhook.id}/recover`, {
-              since: new Date(since ?? '').toISOString(),
-            });
-            deliveries.reload();
-            onChanged();
-          }}
-        >
-          <label>
-            Failed since
-            <input name="since" type="datetime-local" required />
           </label>
         </ActionForm>
       )}

@@ -48,6 +48,7 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     item: ApiKey,
     list: (page, partnerId) => apiKeys.list(partnerId, page),
     present: presentKey,
+    ordered: true,
   });
 
   revokeRoute(app, {

@@ -6,7 +6,15 @@ import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
 import { AUDIT_ENTITIES } from '../domain/audit.js';
 import { actorOfRequest } from './authenticate.js';
-import { Id, IdString, ListOf, PageQuery, PlatformId, operatorErrorResponses } from './schemas.js';
+import {
+  Id,
+  IdString,
+  ListOf,
+  OrderQuery,
+  PageQuery,
+  PlatformId,
+  operatorErrorResponses,
+} from './schemas.js';
 
 const CustomCode = Type.Object({
   platform_id: Type.String(),
@@ -66,11 +74,7 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           actor_id: Type.Optional(
             Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: "One operator's entries, by its id" }),
           ),
-          order: Type.Optional(
-            Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
-              description: 'asc (the default): oldest first; desc: newest first',
-            }),
-          ),
+          ...OrderQuery,
           ...PageQuery,
         }),
         response: { 200: ListOf(AuditEntry), ...operatorErrorResponses },

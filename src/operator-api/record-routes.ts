@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import type { Actor } from '../domain/audit.js';
-import { pageRequest, type Page, type PageRequest } from '../domain/pagination.js';
+import { pageRequest, type Page, type PageOrder, type PageRequest } from '../domain/pagination.js';
 import { presentPage } from '../presenters/records.js';
 import { actorOfRequest } from './authenticate.js';
-import { IdString, ListOf, PageQuery, operatorErrorResponses } from './schemas.js';
+import { IdString, ListOf, OrderQuery, PageQuery, operatorErrorResponses } from './schemas.js';
 
 interface RecordRoute {
   readonly url: string;
@@ -65,6 +65,8 @@ export function pageRoute<T>(
     readonly item: TSchema;
     readonly list: (page: PageRequest, id: number) => Promise<Page<T>>;
     readonly present: (item: T) => unknown;
+    /** The list reads newest first too, with `order=desc`. */
+    readonly ordered?: true;
   },
 ): void {
   const id = idParameter(route.url);
@@ -75,12 +77,12 @@ export function pageRoute<T>(
       schema: {
         summary: route.summary,
         ...params,
-        querystring: Type.Object(PageQuery),
+        querystring: Type.Object(route.ordered === true ? { ...OrderQuery, ...PageQuery } : PageQuery),
         response: { 200: ListOf(route.item), ...operatorErrorResponses },
       },
     },
     async (request) => {
-      const page = pageRequest(request.query as { limit?: string; cursor?: string });
+      const page = pageRequest(request.query as { limit?: string; cursor?: string; order?: PageOrder });
       const owner = id === undefined ? Number.NaN : idOf(request.params, id);
       return presentPage(await route.list(page, owner), route.present);
     },

@@ -21,6 +21,15 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'next_cursor of the previous page' })),
 };
 
+/** A list that can be read newest first: `order=desc` (a cursor is good only in the order that returned it). */
+export const OrderQuery = {
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description: 'asc (the default): oldest first; desc: newest first',
+    }),
+  ),
+};
+
 export const Partner = Type.Object({
   id: Id,
   name: Type.String(),

@@ -8,7 +8,15 @@ import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
-import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
+import {
+  Id,
+  IdString,
+  ListOf,
+  OperatorText,
+  OrderQuery,
+  PageQuery,
+  operatorErrorResponses,
+} from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
@@ -81,6 +89,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
             Type.Union([Type.Literal('closed'), Type.Literal('paid')], { examples: ['paid'] }),
           ),
           format: Format,
+          ...OrderQuery,
           ...PageQuery,
         }),
         response: { 200: ListOf(Settlement), ...operatorErrorResponses },

@@ -101,7 +101,7 @@ export function createApiKeyService(
     /** A partner's keys, without secrets (only hashes are stored). */
     async list(partnerId: number, page: PageRequest): Promise<Page<ApiKey>> {
       if ((await findPartner(store.db, partnerId)) === undefined) throw new EntityNotFoundError('partner');
-      return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit);
+      return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit, page.order);
     },
 
     /** Drops this process's cached keys: another service revoked some (an offboarding). */

@@ -37,7 +37,7 @@ export function createLedgerService({ store, clock, config }: ServiceDependencie
   return {
     async list(filter: EntryFilter, page: PageRequest): Promise<Page<LedgerEntry>> {
       assertPeriod(filter);
-      return toPage(await listEntries(store.db, filter, page), page.limit);
+      return toPage(await listEntries(store.db, filter, page), page.limit, page.order);
     },
 
     /** Every matching entry, read in keyset batches so an export of any size keeps memory flat. */

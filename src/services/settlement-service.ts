@@ -113,7 +113,7 @@ export function createSettlementService({ store, clock }: ServiceDependencies) {
       page: PageRequest,
       gymIds?: readonly number[],
     ): Promise<Page<Settlement>> {
-      return toPage(await listSettlements(store.db, filter, page, gymIds), page.limit);
+      return toPage(await listSettlements(store.db, filter, page, gymIds), page.limit, page.order);
     },
 
     /** Every entry behind a settlement (those of the given gyms only, for a partner's key), the late ones marked. */

@@ -179,4 +179,34 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     ]);
     expect((await deliveriesOf(t, endpoint.id)).map((d) => d.event_type)).toEqual(['checkin.validated']);
   });
+
+  test('when the delivery log is read with order=desc, then the newest delivery comes first, a page at a time, back to the oldest', async () => {
+    const t = app();
+    const hook = await receiver();
+    const n = await arrangeNetwork(t);
+    const endpoint = await register(t, n.partner.id, { url: hook.url });
+    for (let i = 0; i < 5; i += 1) await createCheckin(t, n.product);
+    await eventually(() => hook.received.length === 5);
+    await eventually(async () => (await deliveriesOf(t, endpoint.id)).every((d) => d.status === 'delivered'));
+    const oldest = await deliveriesOf(t, endpoint.id);
+    const url = `/webhooks/${endpoint.id}/deliveries?order=desc&limit=2`;
+
+    const first = await admin(t, 'GET', url);
+    const pages = [first.json<{ items: unknown[]; next_cursor: string }>()];
+    for (let cursor = pages[0]?.next_cursor; typeof cursor === 'string'; cursor = pages.at(-1)?.next_cursor) {
+      pages.push((await admin(t, 'GET', `${url}&cursor=${cursor}`)).json());
+    }
+
+    expect(oldest).toHaveLength(5);
+    expectReply(first, 200, {
+      items: oldest.slice(-2).reverse(),
+      next_cursor: expect.any(String) as unknown,
+    });
+    expect(pages.map((page) => page.items)).toEqual([
+      oldest.slice(3).reverse(),
+      oldest.slice(1, 3).reverse(),
+      oldest.slice(0, 1),
+    ]);
+    expect(pages.at(-1)?.next_cursor).toBeNull();
+  });
 });

@@ -32,7 +32,8 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
       manager: EndpointManager = OPERATOR_MANAGER,
     ): Promise<Page<Delivery>> {
       await managedEndpoint(store.db, endpointId, manager);
-      return toPage(await deliveries.listDeliveries(store.db, endpointId, filter, page), page.limit);
+      const listed = await deliveries.listDeliveries(store.db, endpointId, filter, page);
+      return toPage(listed, page.limit, page.order);
     },
 
     /** Sent again now (delivered or not), as a new attempt on a fresh retry schedule. */

@@ -17,9 +17,10 @@ export interface EntryFilter {
   readonly sandbox?: boolean;
 }
 
-/** What a branch of the union may be narrowed by, beyond the filter: after an id, below a commit order. */
+/** What a branch of the union may be narrowed by, beyond the filter: after or before an id, below a commit order. */
 export interface Bounds {
   readonly afterId?: number;
+  readonly beforeId?: number;
   readonly below?: number;
 }
 
@@ -79,6 +80,7 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
     [filter.from, '>=', 't.validated_at', 'r.effective_at'],
     [filter.to, '<', 't.validated_at', 'r.effective_at'],
     [bounds.afterId, '>', 't.id', 'r.id'],
+    [bounds.beforeId, '<', 't.id', 'r.id'],
     [bounds.below, '<', 't.commit_order', 'r.commit_order'],
   ] as const;
   for (const [value, operator, visitColumn, reversalColumn] of narrowings) {

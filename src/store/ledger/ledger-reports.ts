@@ -4,20 +4,26 @@ import type { FeedPosition, PageRequest } from '../../domain/pagination.js';
 import { isPostgres } from '../column-types.js';
 import { readHorizon } from '../commit-horizon.js';
 import type { Database } from '../database.js';
-import { ledgerEntries, toEntry, type EntryFilter } from './ledger-entries.js';
+import { ledgerEntries, toEntry, type Bounds, type EntryFilter } from './ledger-entries.js';
 
 type Db = Kysely<Database>;
 
 /** What every report reads of the ledger's entries (src/store/ledger/ledger-entries.ts): lists, the feed, sums. */
 
-/** The admin ledger: entries in id order after the page's cursor. */
+/** The admin ledger: entries in id order after the page's cursor, or before it newest first. */
 export async function listEntries(db: Db, filter: EntryFilter, page: PageRequest): Promise<LedgerEntry[]> {
-  const rows = await ledgerEntries(db, filter, { afterId: page.afterId })
+  const rows = await ledgerEntries(db, filter, idBounds(page))
     .selectAll()
-    .orderBy('e.id')
+    .orderBy('e.id', page.order === 'desc' ? 'desc' : 'asc')
     .limit(page.limit + 1)
     .execute();
   return rows.map(toEntry);
+}
+
+/** The ids a page reads: after its cursor oldest first; before it newest first, from the newest when it is 0. */
+function idBounds(page: PageRequest): Bounds {
+  if (page.order !== 'desc') return { afterId: page.afterId };
+  return page.afterId > 0 ? { beforeId: page.afterId } : {};
 }
 
 /** The entries a settlement holds, in id order; `gymIds` narrows them to the gyms a key may see. */

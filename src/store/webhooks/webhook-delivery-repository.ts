@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, WebhookDeliveriesTable } from '../database.js';
 import { findById } from '../find-by-id.js';
 import { pageById } from '../paging.js';
+import type { PageRequest } from '../../domain/pagination.js';
 import type { Delivery, DeliveryStatus } from '../../domain/webhooks/delivery.js';
 
 export type { Delivery, DeliveryStatus };
@@ -34,7 +35,7 @@ export async function listDeliveries(
   db: Db,
   endpointId: number,
   filter: DeliveryFilter,
-  page: { afterId: number; limit: number },
+  page: PageRequest,
 ): Promise<Delivery[]> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);

@@ -100,7 +100,7 @@ describe('the console by role, and webhooks in the Network view', () => {
     const row = log.getByRole('row').filter({ hasText: 'checkin.validated' });
     await eventually(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
-      return /delivered\s+1\s+200/.test(await row.innerText().catch(() => ''));
+      return /delivered\t1\t[^\t]+\tHTTP 200\t/.test(await row.innerText().catch(() => ''));
     });
     await row.getByRole('button', { name: /^Send again evt_[0-9a-f]{32}$/ }).click();
     await eventually(() => receiver.received.length === 2);
@@ -108,7 +108,7 @@ describe('the console by role, and webhooks in the Network view', () => {
     expect(receiver.received[1]?.body).toBe(first?.body);
     await eventually(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
-      return /delivered\s+2\s+200/.test(await row.innerText().catch(() => ''));
+      return /delivered\t2\t[^\t]+\tHTTP 200\t/.test(await row.innerText().catch(() => ''));
     });
     const stored = await operator.store.db
       .selectFrom('webhook_deliveries')

@@ -1,0 +1,140 @@
+import { useState } from 'preact/hooks';
+import { call, formatTime } from './api.js';
+import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
+import { MemberErasure } from './member-erasure.js';
+import { may, type Session } from './session.js';
+import { useData } from './use-data.js';
+
+interface Operator {
+  id: number;
+  name: string;
+  role: string;
+  prefix: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+interface Created {
+  id: number;
+  name: string;
+  token: string;
+}
+
+/** The roles an admin may give, with what each may do (README, "Operators and roles"). */
+const ROLES = [
+  ['admin', 'everything, operators included'],
+  ['finance', 'reads, and acts on money'],
+  ['support', 'reads; partners, gyms, keys, webhooks, check-ins; erases members'],
+  ['member-app', "creates check-ins and reads members' codes"],
+  ['readonly', 'reads'],
+] as const;
+
+const stateOf = (operator: Operator) =>
+  operator.revoked_at !== null
+    ? `disabled ${formatTime(operator.revoked_at)}`
+    : operator.expires_at === null
+      ? 'active'
+      : `active until ${formatTime(operator.expires_at)}`;
+
+/** Operators and their roles: create one (its token shown once), see who has which role, disable one. */
+function OperatorsPanel({ session }: { session: Session }) {
+  const operators = useData(
+    async () => (await call<{ items: Operator[] }>(session, 'GET', '/admin/v1/operators?limit=1000')).items,
+    [session],
+  );
+  const [created, setCreated] = useState<Created>();
+  return (
+    <section aria-labelledby="operators-title">
+      <h2 id="operators-title">Operators and roles</h2>
+      <ErrorNote error={operators.error} />
+      {created !== undefined && (
+        <OnceSecret
+          what={`token of ${created.name}`}
+          why="Whoever holds it signs in as this operator, with its role."
+          secret={created.token}
+          testId="created-token"
+          onDone={() => setCreated(undefined)}
+        />
+      )}
+      <ScrollTable label="Operators table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Token</th>
+            <th scope="col">State</th>
+            <th scope="col">Created</th>
+            <th scope="col">
+              <span class="visually-hidden">Action</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {operators.value?.map((operator) => (
+            <tr key={operator.id}>
+              <td>
+                {operator.name} <span class="muted">#{operator.id}</span>
+              </td>
+              <td>{operator.role}</td>
+              <td>
+                <code>{operator.prefix}…</code>
+              </td>
+              <td>{stateOf(operator)}</td>
+              <td>
+                {formatTime(operator.created_at)} by {operator.created_by}
+              </td>
+              <td>
+                {operator.revoked_at === null && (
+                  <ConfirmAction
+                    label="Disable"
+                    name={`Disable ${operator.name}`}
+                    question={`${operator.name}'s token is refused from its next request on; this cannot be undone (create the operator again to let them back).`}
+                    act={async () => {
+                      await call(session, 'DELETE', `/admin/v1/operators/${operator.id}`);
+                      operators.reload();
+                    }}
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
+      <ActionForm
+        title="New operator"
+        submitLabel="Create operator"
+        action={async ({ name, role }) => {
+          setCreated(await call<Created>(session, 'POST', '/admin/v1/operators', { name, role }));
+          operators.reload();
+        }}
+      >
+        <label>
+          Name (a login or an e-mail address)
+          <input name="name" required maxLength={200} />
+        </label>
+        <label>
+          Role
+          <select name="role" required>
+            {ROLES.map(([role, what]) => (
+              <option key={role} value={role}>
+                {role}: {what}
+              </option>
+            ))}
+          </select>
+        </label>
+      </ActionForm>
+    </section>
+  );
+}
+
+/** What only some roles do: operators and roles (admin), erasing a member's data (admin, support). */
+export function OperatorsView({ session }: { session: Session }) {
+  return (
+    <div class="operators">
+      <h1>Operators</h1>
+      {may(session, 'operators') && <OperatorsPanel session={session} />}
+      {may(session, 'members') && <MemberErasure session={session} />}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState } from 'preact/hooks';
+import { call } from './api.js';
+import type { Session } from './session.js';
+import { useData } from './use-data.js';
+
+/** A page of an operator list: `{items, next_cursor}`. */
+export interface Listed<T> {
+  readonly items: T[];
+  readonly next_cursor: string | null;
+}
+
+/**
+ * A list newest first (`order=desc`), a page at a time: `path` answers the URL of the page at a cursor (none: the
+ * newest). A new `path` for the first page (another filter, another record) starts again from the newest.
+ */
+export function useNewestFirst<T>(session: Session, path: (cursor: string | undefined) => string) {
+  const first = path(undefined);
+  const [at, setAt] = useState<{ first: string; cursor?: string }>({ first });
+  const cursor = at.first === first ? at.cursor : undefined;
+  const page = useData(() => call<Listed<T>>(session, 'GET', path(cursor)), [session, first, cursor]);
+  const next = page.value?.next_cursor ?? undefined;
+  return {
+    ...page,
+    items: page.value?.items,
+    /** The page shown is not the newest. */
+    paged: cursor !== undefined,
+    older: next === undefined ? undefined : () => setAt({ first, cursor: next }),
+    newest: () => setAt({ first }),
+  };
+}
+
+/** The buttons under a list newest first: back to the newest page, and on to older entries when there are any. */
+export function PageButtons({ list, noun }: { list: ReturnType<typeof useNewestFirst>; noun: string }) {
+  if (!list.paged && list.older === undefined) return null;
+  return (
+    <div class="actions">
+      {list.paged && (
+        <button type="button" class="quiet" onClick={list.newest}>
+          Newest {noun}
+        </button>
+      )}
+      {list.older !== undefined && (
+        <button type="button" onClick={list.older}>
+          Older {noun}
+        </button>
+      )}
+    </div>
+  );
+}

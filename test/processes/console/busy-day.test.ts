@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { platformId } from '../../fixtures/factories.js';
+import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
+import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
+import {
+  expectClean,
+  screenshots,
+  signInAsOperator,
+  useBrowser,
+  type ConsolePage,
+} from '../../fixtures/processes/browser.js';
+
+const ADMIN_TOKEN = 'operator-secret-busy-day-0123456789';
+/** Members validated in the day: more than a page of the ledger, two deliveries each (created, validated). */
+const MEMBERS = 130;
+const PAGE = 100;
+
+/*
+ * A busy day against one real `gatehouse serve` on SQLite: 130 members checked in and validated, each check-in's
+ * two events delivered to a real receiver on loopback, then one last action. The console's lists show the newest
+ * first, a page at a time, so today's latest action is the first row of the Ledger, a delivery log and Audit.
+ */
+describe('a busy day in the console', () => {
+  const spawnGatehouse = useGatehouseProcesses('file');
+  const openConsole = useBrowser();
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-busy-'));
+  let baseUrl: string;
+  let operator: Operator;
+  let receiver: Receiver;
+  let desk: Awaited<ReturnType<typeof arrangeCheckins>>;
+  let webhookId: number;
+
+  beforeAll(async () => {
+    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
+    const server = await spawnGatehouse({
+      GATEHOUSE_DATABASE_URL: url,
+      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+      GATEHOUSE_KEY_CACHE_SECONDS: '0',
+      GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    baseUrl = server.baseUrl;
+    operator = openOperator(url);
+    desk = await arrangeCheckins(operator.services, 0);
+    receiver = await startReceiver();
+    const registered = await fetch(`${baseUrl}/admin/v1/partners/${desk.partner.id}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: receiver.url }),
+    });
+    expect(registered.status).toBe(201);
+    webhookId = ((await registered.json()) as { id: number }).id;
+    for (let i = 0; i < MEMBERS; i += 1) {
+      const member = platformId();
+      const { checkins, validation } = operator.services;
+      await checkins.create({ platformId: member, gymId: desk.gym.id, productId: desk.product.id });
+      await validation.validate({ gymId: desk.gym.id, platformId: member, customCode: undefined });
+    }
+    await eventually(() => receiver.received.length === 2 * MEMBERS, 60_000);
+    const pending = () =>
+      operator.store.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '!=', 'delivered')
+        .execute();
+    await eventually(async () => (await pending()).length === 0);
+  }, 120_000);
+  afterAll(async () => {
+    await receiver.close();
+    await operator.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function signIn(width: number): Promise<ConsolePage> {
+    const console = await signInAsOperator(await openConsole(baseUrl, width), ADMIN_TOKEN);
+    await console.page.getByRole('navigation', { name: 'Views' }).waitFor();
+    return console;
+  }
+
+  /** The table's rows below its header, each as its cells' text. */
+  const rowsOf = async (table: Locator) =>
+    (await table.getByRole('row').allInnerTexts())
+      .slice(1)
+      .map((row) => row.split('\t').map((cell) => cell.trim()));
+
+  it('when the ledger holds more than a page, then Money lists the newest visit first and Older entries reads on to the first', async () => {
+    const visits = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'gym_id', 'platform_id'])
+      .orderBy('id', 'desc')
+      .execute();
+    expect(visits).toHaveLength(MEMBERS);
+    const console = await signIn(1280);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Money' }).click();
+    const ledger = page.getByRole('region', { name: 'Ledger table' });
+
+    const shown = async () => (await rowsOf(ledger)).map((cells) => cells.slice(1, 4));
+    await expect
+      .poll(async () => (await shown()).slice(0, 1))
+      .toEqual([[`visit ${visits[0]?.id}`, String(desk.gym.id), visits[0]?.platform_id]]);
+    const expected = visits.map((visit) => [`visit ${visit.id}`, String(visit.gym_id), visit.platform_id]);
+    await expect(shown()).resolves.toEqual(expected.slice(0, PAGE));
+    await page.getByRole('button', { name: 'Older entries' }).click();
+    await expect.poll(shown).toEqual(expected.slice(PAGE));
+    await expect(page.getByRole('button', { name: 'Older entries' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Newest entries' }).click();
+    await expect.poll(async () => (await shown()).length).toBe(PAGE);
+    await expectClean(console);
+    await screenshots(page, 'money-busy-day');
+  });
+
+  it("when a webhook's log holds more than a page, then the newest delivery comes first with its attempt and answer, older ones a page at a time", async () => {
+    const deliveries = await operator.store.db
+      .selectFrom('webhook_deliveries')
+      .select(['event_type', 'event_id', 'status', 'attempts', 'last_status_code'])
+      .where('endpoint_id', '=', webhookId)
+      .orderBy('id', 'desc')
+      .execute();
+    expect(deliveries).toHaveLength(2 * MEMBERS);
+    expect(deliveries[0]?.event_type).toBe('checkin.validated');
+    const console = await signIn(390);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    await page.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
+    const log = page.getByRole('region', { name: 'Deliveries table' });
+
+    const expected = deliveries.map((delivery) => [
+      `${delivery.event_type} ${delivery.event_id}`,
+      delivery.status,
+      String(delivery.attempts),
+      `HTTP ${delivery.last_status_code}`,
+    ]);
+    const shown = async () => (await rowsOf(log)).map((cells) => [cells[1], cells[2], cells[3], cells[5]]);
+    await expect.poll(async () => (await shown()).slice(0, 1)).toEqual(expected.slice(0, 1));
+    await expect(shown()).resolves.toEqual(expected.slice(0, PAGE));
+    await page.getByRole('button', { name: 'Older deliveries' }).click();
+    await expect.poll(shown).toEqual(expected.slice(PAGE, 2 * PAGE));
+    await page.getByRole('button', { name: 'Older deliveries' }).click();
+    await expect.poll(shown).toEqual(expected.slice(2 * PAGE));
+    await page.getByRole('button', { name: 'Newest deliveries' }).click();
+    await expect.poll(async () => (await shown()).slice(0, 1)).toEqual(expected.slice(0, 1));
+    await expectClean(console);
+  });
+
+  it("when the day's last action is a key issued, then it is the first row of Audit and the first key of the partner", async () => {
+    const console = await signIn(1280);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const audit = page.getByRole('region', { name: 'Audit table' });
+    await audit.getByRole('cell').first().waitFor();
+    // The day's last action, once the console has opened (its live view's stream is audited as it opens).
+    const issued = await operator.services.apiKeys.issue(desk.partner.id, {
+      label: 'evening desk',
+      gymIds: null,
+    });
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('link', { name: 'Audit' }).click();
+
+    await expect
+      .poll(async () => (await rowsOf(audit))[0]?.slice(2))
+      .toEqual(['issue', `key ${issued.key.id}`]);
+    const [last] = await operator.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'entity', 'entity_id'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(last).toEqual({ action: 'issue', entity: 'key', entity_id: String(issued.key.id) });
+
+    await page.getByRole('link', { name: 'Network' }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    const keys = page.getByRole('region', { name: 'Keys table' });
+    await expect
+      .poll(async () => (await rowsOf(keys)).map((cells) => cells[1]))
+      .toEqual(['evening desk', 'front desk']);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await expectClean(console);
+  });
+});
