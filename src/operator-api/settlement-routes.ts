@@ -7,7 +7,8 @@ import { presentSettledEntry, presentSettlement, presentSettlementRow } from '..
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
-import { Format, Transaction } from './ledger-routes.js';
+import { Format, TRANSACTION_COLUMNS, Transaction } from './ledger-routes.js';
+import { PricingSchema, RulePricingSchema } from '../http/schemas.js';
 import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
@@ -30,17 +31,24 @@ const SettlementTail = {
 };
 export const Settlement = Type.Object({
   ...SettlementFields,
-  lines: Type.Array(Type.Object({ gym_id: Id, count: Type.Integer(), total_cents: Type.Integer() })),
+  lines: Type.Array(
+    Type.Object({
+      gym_id: Id,
+      count: Type.Integer(),
+      total_cents: Type.Integer(),
+      pricing: RulePricingSchema,
+    }),
+  ),
   ...SettlementTail,
 });
 export const SettlementRow = Type.Object({ ...SettlementFields, ...SettlementTail });
 /** An entry a settlement holds: late when it was taken by the close after its own period (its own date kept). */
-export const SettledEntry = Type.Object({
-  ...Transaction.properties,
-  late: Type.Boolean({
-    description: 'effective before the period: it committed after its own period was closed',
-  }),
+const Late = Type.Boolean({
+  description: 'effective before the period: it committed after its own period was closed',
 });
+export const SettledEntry = Type.Object({ ...Transaction.properties, pricing: PricingSchema, late: Late });
+/** The CSV export's columns: the entry's own, without its pricing object. */
+const SETTLED_ENTRY_COLUMNS = [...TRANSACTION_COLUMNS, 'late'];
 const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
 
 /** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
@@ -123,7 +131,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (request, reply) => {
       const entries = await settlements.entries(Number(request.params.settlement_id));
       if (request.query.format === 'csv') {
-        const columns = Object.keys(SettledEntry.properties);
+        const columns = SETTLED_ENTRY_COLUMNS;
         return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentSettledEntry);
       }
       return { items: entries.map(presentSettledEntry), next_cursor: null };
