@@ -7,7 +7,7 @@ import { presentSettledEntry, presentSettlement, presentSettlementRow } from '..
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
-import { Format, TRANSACTION_COLUMNS, Transaction } from './ledger-routes.js';
+import { Format, Transaction } from './ledger-routes.js';
 import { PricingSchema, RulePricingSchema } from '../http/schemas.js';
 import { Id, IdString, ListOf, OperatorText, PageQuery, operatorErrorResponses } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
@@ -46,9 +46,10 @@ export const SettlementRow = Type.Object({ ...SettlementFields, ...SettlementTai
 const Late = Type.Boolean({
   description: 'effective before the period: it committed after its own period was closed',
 });
-export const SettledEntry = Type.Object({ ...Transaction.properties, pricing: PricingSchema, late: Late });
-/** The CSV export's columns: the entry's own, without its pricing object. */
-const SETTLED_ENTRY_COLUMNS = [...TRANSACTION_COLUMNS, 'late'];
+/** An entry a settlement holds, as its CSV export's columns (and the CLI's) show it. */
+export const SettledEntry = Type.Object({ ...Transaction.properties, late: Late });
+/** The same in JSON, with how it was priced. */
+const PricedSettledEntry = Type.Object({ ...Transaction.properties, pricing: PricingSchema, late: Late });
 const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
 
 /** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
@@ -125,13 +126,13 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         summary: 'Every ledger entry a settlement holds (format=csv streams them)',
         params: Type.Object({ settlement_id: IdString }),
         querystring: Type.Object({ format: Format }),
-        response: { 200: ListOf(SettledEntry), ...operatorErrorResponses },
+        response: { 200: ListOf(PricedSettledEntry), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
       const entries = await settlements.entries(Number(request.params.settlement_id));
       if (request.query.format === 'csv') {
-        const columns = SETTLED_ENTRY_COLUMNS;
+        const columns = Object.keys(SettledEntry.properties);
         return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentSettledEntry);
       }
       return { items: entries.map(presentSettledEntry), next_cursor: null };
