@@ -83,4 +83,46 @@ describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent 
       t.clock.advance(1_000);
     }
   });
+
+  test("when members validate at once at a partner's gyms as its month's paid total crosses a tier, then exactly the first of them in commit order is paid its list price and every later one the tier's rate", async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
+    const other = await op.createGym(t, n.partner.id);
+    const otherProduct = await op.createProduct(t, other.id, { payout_cents: 1250 });
+    const rules = { monthly_paid_visits_per_member: null, tiers: [{ after_cents: 3000, rate_pct: 50 }] };
+    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+    const gymOf = (index: number) =>
+      index % 2 === 0 ? { id: n.gym.id, product: n.product } : { id: other.id, product: otherProduct };
+    // Two visits first, one at each gym: 2500 paid this month, below the tier.
+    for (const index of [0, 1]) {
+      const member = platformId();
+      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+      expect((await op.validate(t, n.key.key, gymOf(index).id, member)).statusCode).toBe(200);
+    }
+    const members = Array.from({ length: 6 }, () => platformId());
+    for (const [index, member] of members.entries())
+      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+
+    const replies = await Promise.all(
+      members.map((member, index) => op.validate(t, n.key.key, gymOf(index).id, member)),
+    );
+
+    expect(replies.map((reply) => reply.statusCode)).toEqual(members.map(() => 200));
+    const paid = await t.store.db
+      .selectFrom('transactions')
+      .select(['payout_cents', 'pricing_rule'])
+      .where('partner_id', '=', n.partner.id)
+      .where('platform_id', 'in', members)
+      .execute();
+    const prices = paid.map((row) => `${row.pricing_rule}:${Number(row.payout_cents)}`).sort();
+    // The reference: the first of them finds 2500 paid, not above 3000; each later one finds 3750 or more.
+    expect(prices).toEqual(['list:1250', ...members.slice(1).map(() => 'volume-tier:625')]);
+    const total = await t.store.db
+      .selectFrom('payout_counters')
+      .select('paid_cents')
+      .where('partner_id', '=', n.partner.id)
+      .where('platform_id', '=', '')
+      .executeTakeFirstOrThrow();
+    expect(Number(total.paid_cents)).toBe(3 * 1250 + 5 * 625);
+  });
 });
