@@ -68,6 +68,13 @@ export interface TransactionsPageBody {
     /** The visit a reversal reverses; null for a visit. */
     reverses: number | null;
     reason: string | null;
+    /** How it was priced: its list price, what is paid (payout_cents), and the payout rule and version behind it. */
+    pricing: {
+      list_cents: number;
+      paid_cents: number;
+      rule: 'list' | 'monthly-cap' | 'volume-tier';
+      version: number | null;
+    };
   }[];
   /** On every page, the last one too. */
   next_cursor: string;

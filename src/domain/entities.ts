@@ -1,3 +1,4 @@
+import type { Pricing } from './plans/payout-rules.js';
 import type { CheckinStatus } from './checkin-condition.js';
 import type { MemberDetails } from './member-details.js';
 
@@ -78,9 +79,12 @@ export interface LedgerTransaction {
   readonly gymId: number;
   readonly productId: number;
   readonly platformId: string;
+  /** What is paid for the visit: its list price, or less under the partner's payout rules (`pricing`). */
   readonly payoutCents: number;
   readonly currency: string;
   readonly validatedAt: number;
+  /** How the visit was priced; a reversal's is its own amount, under the rule and version of the visit it reverses. */
+  readonly pricing: Pricing;
 }
 
 /** A correcting entry of the ledger: it takes back (part of) a visit's amount; never edited or deleted. */

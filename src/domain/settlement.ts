@@ -1,3 +1,4 @@
+import type { PricingRule } from './plans/payout-rules.js';
 import { ConflictError, InputError } from './errors.js';
 
 /** A closed period of one partner in one currency, and the entries it holds: they never move again. */
@@ -23,6 +24,15 @@ export interface SettlementLine {
   readonly gymId: number;
   readonly count: number;
   readonly totalCents: number;
+  /** The line's entries per pricing rule, in rule order: their paid amounts sum to `totalCents`. */
+  readonly pricing: readonly RulePricing[];
+}
+
+export interface RulePricing {
+  readonly rule: PricingRule;
+  readonly count: number;
+  readonly listCents: number;
+  readonly paidCents: number;
 }
 
 export interface Period {

@@ -33,6 +33,15 @@ export type Write =
     }
   /** The store reserved the transaction's id when it read the state. */
   | { readonly kind: 'insert-transaction'; readonly transaction: LedgerTransaction }
+  /** A priced visit adds to its month's counters: the member's visits under the scope, the partner's paid total. */
+  | {
+      readonly kind: 'count-visit';
+      readonly partnerId: number;
+      readonly month: string;
+      readonly scope: number;
+      readonly platformId: string;
+      readonly paidCents: number;
+    }
   /** The store reserved the reversal's id when it read the state. */
   | { readonly kind: 'insert-reversal'; readonly reversal: Reversal }
   | {

@@ -7,6 +7,7 @@ const VISIT_FIGURES = {
   effective_at: '2026-11-23T12:00:02Z',
   reverses: null,
   reason: null,
+  pricing: { list_cents: 1500, paid_cents: 1500, rule: 'list', version: null },
 };
 /** A visit's ledger entry as the operator API shows it; the partner API's view of it is below. */
 export const TRANSACTION = {
@@ -27,6 +28,14 @@ export const PARTNER_TRANSACTION = {
   product: { Id: 2, description: 'Day pass' },
   ...VISIT_FIGURES,
 };
+/** A visit past the member's monthly paid visits: listed at its price, paid 0. */
+export const CAPPED_VISIT = {
+  ...TRANSACTION,
+  id: 6,
+  checkin_id: 8,
+  payout_cents: 0,
+  pricing: { list_cents: 1500, paid_cents: 0, rule: 'monthly-cap', version: 2 },
+};
 export const REVERSAL_ENTRY = {
   ...TRANSACTION,
   id: 9,
@@ -35,6 +44,7 @@ export const REVERSAL_ENTRY = {
   effective_at: '2026-11-24T09:30:00Z',
   reverses: 5,
   reason: 'validated for the wrong member',
+  pricing: { list_cents: -1500, paid_cents: -1500, rule: 'list', version: null },
 };
 
 const PERIOD = {
@@ -44,7 +54,17 @@ const PERIOD = {
   status: 'closed',
   total_cents: 45000,
   count: 31,
-  lines: [{ gym_id: 42, count: 31, total_cents: 45000 }],
+  lines: [
+    {
+      gym_id: 42,
+      count: 31,
+      total_cents: 45000,
+      pricing: [
+        { rule: 'list', count: 30, list_cents: 45000, paid_cents: 45000 },
+        { rule: 'monthly-cap', count: 1, list_cents: 1500, paid_cents: 0 },
+      ],
+    },
+  ],
   paid_at: null,
   reference: null,
 };

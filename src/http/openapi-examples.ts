@@ -5,6 +5,7 @@ import {
   MONEY_REQUEST_EXAMPLES,
   MONEY_RESPONSE_EXAMPLES,
   PARTNER_TRANSACTION,
+  CAPPED_VISIT,
   REVERSAL_ENTRY,
   TRANSACTION,
 } from './money-openapi-examples.js';
@@ -230,7 +231,7 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
     status: 'cancelled',
     cancelled_at: '2026-11-23T12:01:00.000Z',
   },
-  'GET /admin/v1/transactions 200': page([TRANSACTION, REVERSAL_ENTRY]),
+  'GET /admin/v1/transactions 200': page([TRANSACTION, CAPPED_VISIT, REVERSAL_ENTRY]),
   'GET /admin/v1/payouts 200': page([
     { partner_id: 2, gym_id: 42, currency: 'BRL', count: 31, reversals: 1, payout_cents: 45000 },
   ]),

@@ -66,3 +66,29 @@ export const MemberDetailsSchema = Type.Object(
     additionalProperties: false,
   },
 );
+
+/** How a ledger entry was priced (README, "Plans and payout rules"): the same in both APIs. */
+export const PricingSchema = Type.Object(
+  {
+    list_cents: Type.Integer({ description: "the product's price; a reversal's: what it takes back" }),
+    paid_cents: Type.Integer({ description: 'what is paid: the payout_cents of the entry' }),
+    rule: Type.Union([Type.Literal('list'), Type.Literal('monthly-cap'), Type.Literal('volume-tier')], {
+      description: 'why it is paid what it is (a reversal: the rule of the visit it reverses)',
+    }),
+    version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'the version of the payout rules that priced it; null: none was in force',
+    }),
+  },
+  { description: 'How the entry was priced' },
+);
+
+/** A settlement line's entries per pricing rule: together they explain the line's total. */
+export const RulePricingSchema = Type.Array(
+  Type.Object({
+    rule: PricingSchema.properties.rule,
+    count: Type.Integer({ description: 'entries: visits and reversals' }),
+    list_cents: Type.Integer(),
+    paid_cents: Type.Integer({ description: 'their share of the total' }),
+  }),
+  { description: "the line's entries per pricing rule: paid_cents sum to total_cents" },
+);

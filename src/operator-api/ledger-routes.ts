@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
+import { PricingSchema } from '../http/schemas.js';
 import type { Services } from '../services/index.js';
 import { presentPayout, presentTransaction } from '../presenters/records.js';
 import {
@@ -31,9 +32,12 @@ export const Transaction = Type.Object({
   reverses: Type.Union([Id, Type.Null()], { description: 'The visit a reversal reverses' }),
   reason: Type.Union([Type.String(), Type.Null()]),
 });
-/** A listed transaction: a sandbox partner's says so (the CSV export keeps the columns above). */
+/** The CSV export's columns: the entry's own, without its pricing object. */
+export const TRANSACTION_COLUMNS = Object.keys(Transaction.properties);
+/** A listed transaction, with how it was priced; a sandbox partner's says so. */
 const ListedTransaction = Type.Object({
   ...Transaction.properties,
+  pricing: PricingSchema,
   sandbox: sandboxFlag('transactions'),
 });
 const Payout = Type.Object({
@@ -91,8 +95,13 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     async (request, reply) => {
       const filter = periodFilter(request.query);
       if (request.query.format === 'csv') {
-        const columns = Object.keys(Transaction.properties);
-        return sendCsv(reply, 'transactions.csv', columns, ledger.exportAll(filter), presentTransaction);
+        return sendCsv(
+          reply,
+          'transactions.csv',
+          TRANSACTION_COLUMNS,
+          ledger.exportAll(filter),
+          presentTransaction,
+        );
       }
       const page = await ledger.list(filter, pageRequest(request.query));
       const flag = filter.sandbox === true ? { sandbox: true as const } : {};

@@ -8,6 +8,7 @@ import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
+import { PricingSchema, RulePricingSchema } from '../http/schemas.js';
 import {
   Id,
   IdString,
@@ -38,17 +39,25 @@ const SettlementTail = {
 };
 export const Settlement = Type.Object({
   ...SettlementFields,
-  lines: Type.Array(Type.Object({ gym_id: Id, count: Type.Integer(), total_cents: Type.Integer() })),
+  lines: Type.Array(
+    Type.Object({
+      gym_id: Id,
+      count: Type.Integer(),
+      total_cents: Type.Integer(),
+      pricing: RulePricingSchema,
+    }),
+  ),
   ...SettlementTail,
 });
 export const SettlementRow = Type.Object({ ...SettlementFields, ...SettlementTail });
 /** An entry a settlement holds: late when it was taken by the close after its own period (its own date kept). */
-export const SettledEntry = Type.Object({
-  ...Transaction.properties,
-  late: Type.Boolean({
-    description: 'effective before the period: it committed after its own period was closed',
-  }),
+const Late = Type.Boolean({
+  description: 'effective before the period: it committed after its own period was closed',
 });
+/** An entry a settlement holds, as its CSV export's columns (and the CLI's) show it. */
+export const SettledEntry = Type.Object({ ...Transaction.properties, late: Late });
+/** The same in JSON, with how it was priced. */
+const PricedSettledEntry = Type.Object({ ...Transaction.properties, pricing: PricingSchema, late: Late });
 const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
 
 /** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
@@ -126,7 +135,7 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         summary: 'Every ledger entry a settlement holds (format=csv streams them)',
         params: Type.Object({ settlement_id: IdString }),
         querystring: Type.Object({ format: Format }),
-        response: { 200: ListOf(SettledEntry), ...operatorErrorResponses },
+        response: { 200: ListOf(PricedSettledEntry), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {

@@ -9,6 +9,7 @@ import {
 import { GYM_ID_PATTERN, MAX_ID, PAGE_LIMIT_PATTERN, PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import {
   ErrorEnvelopeSchema,
+  PricingSchema,
   ExplicitDenySchema,
   MemberDetailsSchema,
   UnauthorizedSchema,
@@ -96,6 +97,7 @@ export const GymTransaction = Type.Object({
   effective_at: Type.String({ description: "A visit's validated_at; when a reversal was made" }),
   reverses: Type.Union([Type.Integer(), Type.Null()], { description: 'The visit a reversal reverses' }),
   reason: Type.Union([Type.String(), Type.Null()]),
+  pricing: PricingSchema,
 });
 
 /** GET /access/v1/transactions: a period and a page of the calling gym's visits. */

@@ -7,6 +7,7 @@ import { presentGymSettledEntry, presentPartnerSettlement } from '../presenters/
 import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
+import { RulePricingSchema } from '../http/schemas.js';
 
 const PartnerSettlement = Type.Object({
   id: Type.Integer(),
@@ -17,7 +18,12 @@ const PartnerSettlement = Type.Object({
   total_cents: Type.Integer(),
   count: Type.Integer(),
   lines: Type.Array(
-    Type.Object({ gym_id: Type.Integer(), count: Type.Integer(), total_cents: Type.Integer() }),
+    Type.Object({
+      gym_id: Type.Integer(),
+      count: Type.Integer(),
+      total_cents: Type.Integer(),
+      pricing: RulePricingSchema,
+    }),
   ),
   paid_at: Type.Union([Type.String(), Type.Null()]),
   reference: Type.Union([Type.String(), Type.Null()]),

@@ -96,6 +96,12 @@ const entryFigures = (entry: LedgerEntry) => ({
   effective_at: formatValidatedAt(entry.effectiveAt),
   reverses: entry.reverses,
   reason: entry.reason,
+  pricing: {
+    list_cents: entry.pricing.listCents,
+    paid_cents: entry.pricing.paidCents,
+    rule: entry.pricing.rule,
+    version: entry.pricing.version,
+  },
 });
 
 export const presentTransaction = (entry: LedgerEntry) => ({
@@ -173,6 +179,12 @@ export const presentPartnerSettlement = (settlement: Settlement) => ({
     gym_id: line.gymId,
     count: line.count,
     total_cents: line.totalCents,
+    pricing: line.pricing.map((part) => ({
+      rule: part.rule,
+      count: part.count,
+      list_cents: part.listCents,
+      paid_cents: part.paidCents,
+    })),
   })),
   paid_at: instantOrNull(settlement.paidAt),
   reference: settlement.reference,

@@ -12,6 +12,8 @@ const FORGOTTEN_AFTER_MS = 86_400_000;
 
 /** The migration that brought plans: a process whose newest migration sorts before it knows none. */
 export const PLANS_MIGRATION = '0014-plans';
+/** The migration that brought the pricing of visits: a process before it pays every visit its list price. */
+export const PRICING_MIGRATION = '0015-pricing';
 
 /**
  * The rolling-upgrade gate. Each serving process registers the release it runs (its newest migration) in the
@@ -23,8 +25,8 @@ export const PLANS_MIGRATION = '0014-plans';
 export function createFleetGate({ store, clock }: ServiceDependencies) {
   const id = randomUUID();
   let timer: NodeJS.Timeout | undefined;
-  /** Until when (process time) "every process knows plans" holds without asking again. */
-  let openUntil = 0;
+  /** Per gating migration: until when (process time) "every process knows it" holds without asking again. */
+  const openUntil = new Map<string, number>();
   /** Until when (process time) "no plan exists" holds without asking again: creations then read no plan at all. */
   let noPlansUntil = 0;
 
@@ -34,6 +36,17 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
       await heartbeat(trx, id, NEWEST_MIGRATION, now);
       await forgetSilent(trx, now - FORGOTTEN_AFTER_MS);
     });
+
+  /** No live process runs a release older than `migration`; an open answer is trusted for a heartbeat interval. */
+  async function everyProcessKnows(migration: string): Promise<boolean> {
+    if (performance.now() < (openUntil.get(migration) ?? 0)) return true;
+    const since = clock.now() - STALE_AFTER_MS;
+    // No registry (the migrations have not run): nothing new is in effect either.
+    const older = await olderReleaseAlive(store.db, migration, since).catch(() => true);
+    if (older) return false;
+    openUntil.set(migration, performance.now() + HEARTBEAT_MS);
+    return true;
+  }
 
   return {
     id,
@@ -58,16 +71,19 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
      */
     async plansInEffect(): Promise<boolean> {
       if (performance.now() < noPlansUntil) return false;
-      if (performance.now() >= openUntil) {
-        const since = clock.now() - STALE_AFTER_MS;
-        // No registry (the migrations have not run): no plans either.
-        const older = await olderReleaseAlive(store.db, PLANS_MIGRATION, since).catch(() => true);
-        if (older) return false;
-        openUntil = performance.now() + HEARTBEAT_MS;
-      }
+      if (!(await everyProcessKnows(PLANS_MIGRATION))) return false;
       const exists = await anyPlan(store.db).catch(() => true);
       if (!exists) noPlansUntil = performance.now() + HEARTBEAT_MS;
       return exists;
+    },
+
+    /**
+     * Whether payout rules price visits: no live process runs a release from before the pricing of visits (which
+     * would pay them their list price). Asked only for a gym that has rules (the rule cache knows which); trusted
+     * as the plans' gate is.
+     */
+    payoutRulesInEffect(): Promise<boolean> {
+      return everyProcessKnows(PRICING_MIGRATION);
     },
 
     /** A plan was just created by this process: the next creation reads plans again. */

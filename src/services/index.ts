@@ -16,6 +16,7 @@ import { createIntegrationService } from './integration-service.js';
 import { createMemberService } from './member-service.js';
 import { createOperatorService } from './operator-service.js';
 import { createPayoutRuleService } from './payout-rule-service.js';
+import { createPayoutRuleCache } from './payout-rule-cache.js';
 import { createPlanService } from './plan-service.js';
 import { createRetentionService } from './retention-service.js';
 import { createSettlementService } from './settlement-service.js';
@@ -30,6 +31,7 @@ export function createServices(deps: ServiceDependencies) {
   const apiKeys = createApiKeyService(deps, gymOwners);
   const fleet = createFleetGate(deps);
   const checkins = createCheckinService(deps, fleet);
+  const payoutRuleCache = createPayoutRuleCache(deps);
   const eventFeed = createEventFeed(deps);
   return {
     /** The services' clock, for presenting time-derived state (an expired check-in) consistently. */
@@ -45,7 +47,7 @@ export function createServices(deps: ServiceDependencies) {
     integration: createIntegrationService(deps),
     checkins,
     sandbox: createSandboxService(deps, checkins),
-    validation: createValidationService(deps),
+    validation: createValidationService(deps, fleet, payoutRuleCache),
     customCodes: createCustomCodeService(deps),
     ledger: createLedgerService(deps),
     settlements: createSettlementService(deps),
@@ -54,7 +56,7 @@ export function createServices(deps: ServiceDependencies) {
     operators: createOperatorService(deps),
     members: createMemberService(deps),
     plans: createPlanService(deps, () => fleet.planCreated()),
-    payoutRules: createPayoutRuleService(deps),
+    payoutRules: createPayoutRuleService(deps, () => payoutRuleCache.forget()),
     retention: createRetentionService(deps),
     webhooks: createWebhookServices(deps),
     stats: createStatsService(deps),

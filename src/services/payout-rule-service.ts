@@ -34,20 +34,24 @@ async function ownerOf(db: Parameters<typeof findGym>[0], of: RulesOf): Promise<
  * Payout rules (what a gym is paid): a partner's, optionally overridden per gym, as versions in force from an
  * instant (now by default, never earlier). A version with no cap and no tiers removes the rules from then on.
  */
-export function createPayoutRuleService({ store, clock }: ServiceDependencies) {
+export function createPayoutRuleService({ store, clock }: ServiceDependencies, forgetCached: () => void) {
   return {
     async set(of: RulesOf, input: PayoutRulesInput, actor: Actor = OPERATOR): Promise<PayoutRules> {
       const rules = { monthlyPaidVisitsPerMember: input.monthlyPaidVisitsPerMember, tiers: input.tiers };
       checkedPayoutRules(rules);
       const now = clock.now();
       const from = effectiveFrom(input.effectiveFrom, now);
-      return store.write(async (trx) => {
+      const set = await store.write(async (trx) => {
         const owner = await ownerOf(trx, of);
         const version = await insertPayoutRules(trx, owner, { ...rules, effectiveFrom: from }, now);
         const entityId = owner.gymId === undefined ? `partner:${owner.partnerId}` : `gym:${owner.gymId}`;
         await recordAudit(trx, { actor, action: 'update', entity: 'payout-rules', entityId }, now);
+        // Every process reads rules again, as after a key change.
+        await store.announceKeyChange(trx);
         return version;
       });
+      forgetCached();
+      return set;
     },
 
     async versions(of: RulesOf): Promise<PayoutRules[]> {

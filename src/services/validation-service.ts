@@ -9,6 +9,8 @@ import {
 import { SPEC_PROFILE, type CancelledSpelling } from '../domain/compatibility.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { silentObserver } from './observer.js';
+import type { FleetGate } from './fleet-gate.js';
+import type { PayoutRuleCache } from './payout-rule-cache.js';
 
 export interface ValidateInput {
   readonly gymId: number;
@@ -35,14 +37,26 @@ const refusals = {
 } as const;
 
 /** Validate a member's check-in at a gym: the partner API's POST /access/v1/validate. */
-export function createValidationService({ store, clock, observer = silentObserver }: ServiceDependencies) {
+export function createValidationService(
+  { store, clock, observer = silentObserver }: ServiceDependencies,
+  fleet: Pick<FleetGate, 'payoutRulesInEffect'>,
+  rules: Pick<PayoutRuleCache, 'hasRules' | 'termsAt'>,
+) {
+  /** The payout rules a visit at the gym is priced under: none read beyond the cache where the gym has none. */
+  async function pricingAt(gymId: number, now: number) {
+    if (!(await rules.hasRules(gymId)) || !(await fleet.payoutRulesInEffect())) return undefined;
+    return rules.termsAt(gymId, now);
+  }
+
   return {
     async validate({ cancelledSpelling, ...input }: ValidateInput): Promise<Validation> {
       const started = performance.now();
+      const now = clock.now();
       const outcome = await store.apply('validate', {
         ...input,
         actor: input.actor ?? OPERATOR,
-        now: clock.now(),
+        now,
+        pricing: await pricingAt(input.gymId, now),
       });
       const seconds = (performance.now() - started) / 1000;
       if (outcome.condition === 'valid') {

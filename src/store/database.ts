@@ -94,6 +94,12 @@ export interface TransactionsTable {
   payout_cents: number;
   currency: string;
   validated_at: number;
+  /** The list price; null in rows of a release before pricing, which paid the list price. */
+  list_cents: number | null;
+  /** Why the visit is paid what it is: list, monthly-cap or volume-tier. */
+  pricing_rule: Generated<string>;
+  /** The payout rules' version that priced it; null: none was in force. */
+  rule_version: number | null;
   /**
    * The partner feed reads in (commit_order, id) order: on PostgreSQL the id of the transaction that wrote the row,
    * on SQLite 0, whose single writer commits in id order (src/store/commit-horizon.ts).
@@ -286,6 +292,16 @@ export interface PayoutRulesTable {
   created_at: number;
 }
 
+/** The month's counts payout rules are decided from (migration 0015): see payout-counter-repository.ts. */
+export interface PayoutCountersTable {
+  partner_id: number;
+  month: string;
+  gym_id: number;
+  platform_id: string;
+  visits: number;
+  paid_cents: number;
+}
+
 /** A process on the database, the release it runs (its newest migration), and when it last said it was alive. */
 export interface ProcessesTable {
   id: string;
@@ -301,6 +317,7 @@ export interface Database {
   plan_versions: PlanVersionsTable;
   member_plans: MemberPlansTable;
   payout_rules: PayoutRulesTable;
+  payout_counters: PayoutCountersTable;
   transaction_id_offset: TransactionIdOffsetTable;
   nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;

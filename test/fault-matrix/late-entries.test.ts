@@ -34,6 +34,12 @@ function shownVisit(n: op.Network, visit: Awaited<ReturnType<typeof visitAt>>, l
     effective_at: visit.at,
     reverses: null,
     reason: null,
+    pricing: {
+      list_cents: n.product.payout_cents,
+      paid_cents: n.product.payout_cents,
+      rule: 'list',
+      version: null,
+    },
     late,
   };
 }
@@ -48,7 +54,15 @@ function settlement(n: op.Network, id: number, period: typeof DAY_2, cents: numb
     status: 'closed',
     total_cents: cents,
     count,
-    lines: [{ gym_id: n.gym.id, count, total_cents: cents }],
+    // No payout rules here: every entry is at its list price.
+    lines: [
+      {
+        gym_id: n.gym.id,
+        count,
+        total_cents: cents,
+        pricing: [{ rule: 'list', count, list_cents: cents, paid_cents: cents }],
+      },
+    ],
     paid_at: null,
     reference: null,
     created_by: 'operator',
@@ -103,13 +117,15 @@ describe.each(dialects)(
             effective_at: '2026-03-02T23:30:00Z',
             reverses: b1.id,
             reason: 'disputed',
+            pricing: { list_cents: -999, paid_cents: -999, rule: 'list', version: null },
           },
         ],
         next_cursor: null,
       });
       const csv = await op.admin(t, 'GET', `/settlements/${s3?.id}/entries?format=csv`);
       expect(parse(csv.body, { columns: true })).toEqual(
-        shownA.map((entry) =>
+        // The CSV keeps the flat columns: how an entry was priced is in the JSON.
+        shownA.map(({ pricing: _pricing, ...entry }) =>
           Object.fromEntries(
             Object.entries(entry).map(([field, value]) => [field, value === null ? '' : String(value)]),
           ),
@@ -134,6 +150,7 @@ describe.each(dialects)(
           effective_at: visit.at,
           reverses: null,
           reason: null,
+          pricing: { list_cents: 1250, paid_cents: 1250, rule: 'list', version: null },
           late: index === 0,
         })),
       });

@@ -42,6 +42,7 @@ async function arrangeVisits(t: TestApp) {
     effective_at: validatedAt,
     reverses: null,
     reason: null,
+    pricing: { list_cents: 1250, paid_cents: 1250, rule: 'list', version: null },
   });
   const [first, second] = visited as [op.Checkin, op.Checkin];
   return {

@@ -3,6 +3,7 @@ import { platformId, unique } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
+import { NEWEST_MIGRATION } from '../../src/services/release.js';
 
 const NOT_INCLUDED = {
   metadata: { total: 0, errors: 1 },
@@ -39,7 +40,7 @@ describe.each(dialects)('plans during a rolling upgrade (%s)', (dialect) => {
     expect(rows).toEqual([
       {
         id: t.services.fleet.id,
-        newest_migration: '0014-plans',
+        newest_migration: NEWEST_MIGRATION,
         started_at: op.T0_MS,
         heartbeat_at: op.T0_MS,
       },

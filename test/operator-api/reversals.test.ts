@@ -55,6 +55,8 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
       effective_at: '2026-03-02T12:01:00Z',
       reverses: transactionId,
       reason: 'wrong member',
+      // A reversal is priced as what it takes back, under the rule of the visit it reverses.
+      pricing: { list_cents: -1250, paid_cents: -1250, rule: 'list', version: null },
     };
     const entry = { ...seenByPartner, partner_id: n.partner.id, gym_id: n.gym.id, product_id: n.product.id };
     const ledger = await op.admin(t, 'GET', `/transactions?gym_id=${n.gym.id}`);
@@ -67,6 +69,7 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
         effective_at: '2026-03-02T12:00:00Z',
         reverses: null,
         reason: null,
+        pricing: { list_cents: 1250, paid_cents: 1250, rule: 'list', version: null },
       },
       { ...entry, id },
     ]);

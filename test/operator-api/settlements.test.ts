@@ -16,6 +16,14 @@ interface Shown {
   lines: unknown[];
 }
 
+/** A settlement line's entries paid their list price (no payout rules in these tests). */
+const atList = (count: number, cents: number) => ({
+  rule: 'list',
+  count,
+  list_cents: cents,
+  paid_cents: cents,
+});
+
 /** A validated visit at the network's gym, at the clock's now; its transaction id. */
 async function visit(t: TestApp, n: Network): Promise<number> {
   return (await op.validatedVisit(t, n)).transactionId;
@@ -47,7 +55,7 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
       status: 'closed',
       total_cents: cents,
       count,
-      lines: [{ gym_id: n.gym.id, count, total_cents: cents }],
+      lines: [{ gym_id: n.gym.id, count, total_cents: cents, pricing: [atList(count, cents)] }],
       paid_at: null,
       reference: null,
       created_by: 'operator',
@@ -245,8 +253,8 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
       total_cents: 1750,
       count: 2,
       lines: [
-        { gym_id: n.gym.id, count: 1, total_cents: 1250 },
-        { gym_id: gymId, count: 1, total_cents: 500 },
+        { gym_id: n.gym.id, count: 1, total_cents: 1250, pricing: [atList(1, 1250)] },
+        { gym_id: gymId, count: 1, total_cents: 500, pricing: [atList(1, 500)] },
       ],
       paid_at: null,
       reference: null,
@@ -254,7 +262,9 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
     expectReply(all, 200, { metadata: { total: 1, errors: 0 }, results: [shown], next_cursor: null });
     expectReply(narrow, 200, {
       metadata: { total: 1, errors: 0 },
-      results: [{ ...shown, lines: [{ gym_id: gymId, count: 1, total_cents: 500 }] }],
+      results: [
+        { ...shown, lines: [{ gym_id: gymId, count: 1, total_cents: 500, pricing: [atList(1, 500)] }] },
+      ],
       next_cursor: null,
     });
     expect(entries.json<{ results: { id: number }[] }>().results.map((entry) => entry.id)[0]).toBe(visited);

@@ -16,6 +16,7 @@ const transaction: LedgerTransaction = {
   payoutCents: 1500,
   currency: 'BRL',
   validatedAt: NOW - 86_400_000,
+  pricing: { listCents: 1500, paidCents: 1500, rule: 'list', version: null },
 };
 
 const request = (overrides: Partial<ReversalRequest> = {}): ReversalRequest => ({

@@ -7,6 +7,7 @@ import {
 } from '../checkin-condition.js';
 import { checkinEventData, type CheckinFacts } from '../events.js';
 import type { MemberDetails } from '../member-details.js';
+import { priceUnder, type PricingCounts, type PricingTerms } from '../plans/pricing.js';
 import type { Decision, Write } from '../writes.js';
 import { codeWrites } from './custom-code.js';
 
@@ -18,6 +19,11 @@ export interface ValidationRequest {
   readonly now: number;
   /** Who asked: the audit names it when a refused validation stores a code. */
   readonly actor: Actor;
+  /**
+   * The payout rules in force at the gym (once every process knows them); undefined: the visit is paid its list
+   * price and counts toward no rule.
+   */
+  readonly pricing?: PricingTerms | undefined;
 }
 
 /** The member's most recent check-in at the gym, with what a validation copies from its product and gym. */
@@ -46,6 +52,8 @@ export interface ValidationState {
    * latest check-in is pending; a reserved id left unused is skipped.
    */
   readonly transactionId: number | undefined;
+  /** The month's counters before this visit, read where the request has pricing terms. */
+  readonly counts?: PricingCounts | undefined;
 }
 
 export type ValidationOutcome =
@@ -57,8 +65,17 @@ export type ValidationOutcome =
     }
   | { readonly condition: Exclude<CheckinCondition, 'valid'> };
 
-function validate(request: ValidationRequest, latest: LatestCheckin, transactionId: number): Write[] {
+const NOTHING_COUNTED: PricingCounts = { memberVisits: 0, partnerPaidCents: 0 };
+
+function validate(
+  request: ValidationRequest,
+  state: ValidationState,
+  latest: LatestCheckin,
+  transactionId: number,
+) {
   const { now } = request;
+  const terms = request.pricing;
+  const pricing = priceUnder(terms, state.counts ?? NOTHING_COUNTED, latest.product.payoutCents);
   const facts: CheckinFacts = {
     id: latest.id,
     platformId: request.platformId,
@@ -69,7 +86,7 @@ function validate(request: ValidationRequest, latest: LatestCheckin, transaction
     product: latest.product,
     member: latest.member,
   };
-  return [
+  const writes: Write[] = [
     { kind: 'checkin-status', checkinId: latest.id, from: 'pending', to: 'validated', at: now },
     {
       kind: 'insert-transaction',
@@ -80,9 +97,10 @@ function validate(request: ValidationRequest, latest: LatestCheckin, transaction
         gymId: request.gymId,
         productId: latest.product.id,
         platformId: request.platformId,
-        payoutCents: latest.product.payoutCents,
+        payoutCents: pricing.paidCents,
         currency: latest.product.currency,
         validatedAt: now,
+        pricing,
       },
     },
     {
@@ -95,17 +113,29 @@ function validate(request: ValidationRequest, latest: LatestCheckin, transaction
         data: checkinEventData(facts, {
           transactionId,
           validatedAt: now,
-          payoutCents: latest.product.payoutCents,
+          payoutCents: pricing.paidCents,
           currency: latest.product.currency,
         }),
       },
     },
   ];
+  if (terms !== undefined) {
+    const { partnerId, month, scope } = terms;
+    writes.push({
+      kind: 'count-visit',
+      partnerId,
+      month,
+      scope,
+      platformId: request.platformId,
+      paidCents: pricing.paidCents,
+    });
+  }
+  return writes;
 }
 
 /**
  * Validate: the member's latest check-in is classified (validated, cancelled, expired, else valid); a valid one
- * is validated with its transaction. A code sent along is stored whenever the check-in exists, whatever its
+ * is validated with its transaction, priced under the payout rules in force from the month's counts before it. A code sent along is stored whenever the check-in exists, whatever its
  * condition; when the validation itself was refused, the audit records who stored it.
  */
 export function decideValidation(
@@ -117,7 +147,7 @@ export function decideValidation(
   const valid = condition === 'valid' && latest !== undefined;
   if (valid && transactionId === undefined)
     throw new Error('no transaction id was reserved for a validation');
-  const writes = valid && transactionId !== undefined ? validate(request, latest, transactionId) : [];
+  const writes = valid && transactionId !== undefined ? validate(request, state, latest, transactionId) : [];
   if (request.customCode !== undefined && upsertsCustomCode(condition) && latest !== undefined) {
     writes.push(
       ...codeWrites({

@@ -7,6 +7,8 @@ import { findCustomCode } from '../members/custom-code-repository.js';
 import { USAGE_LOOKBACK_MS } from '../../domain/plans/admission.js';
 import { memberPlanVersionAt, planUsage } from '../plans/plan-repository.js';
 import type { Database } from '../database.js';
+import { payoutLockKey, readsPartnerTotal } from '../../domain/plans/pricing.js';
+import { readCounts } from '../plans/payout-counter-repository.js';
 import { reserveId, reservedTransactionId } from './id-reservation.js';
 import { memberLockKeys } from './member-lock.js';
 import { latestFirst, literal } from './rule-sql.js';
@@ -80,7 +82,14 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     // check-in (was it created or updated?).
     const stores = request.customCode !== undefined && latest !== undefined;
     const code = stores ? await findCustomCode(ctx.trx, request) : undefined;
-    return { latest, code: code?.code, transactionId: toReservedId(row?.transaction_id ?? null) };
+    const transactionId = toReservedId(row?.transaction_id ?? null);
+    const terms = request.pricing;
+    // Counts matter only to a visit that will be priced; tiers follow the partner's commit order under its lock.
+    if (terms === undefined || transactionId === undefined)
+      return { latest, code: code?.code, transactionId };
+    if (readsPartnerTotal(terms)) await ctx.lock(payoutLockKey(terms.partnerId));
+    const counts = await readCounts(ctx.trx, terms, request.platformId);
+    return { latest, code: code?.code, transactionId, counts };
   },
 
   async 'create-checkin'(ctx, request) {

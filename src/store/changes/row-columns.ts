@@ -33,6 +33,9 @@ const TRANSACTION_COLUMNS: Columns<NewTransactionRow> = {
   payout_cents: 'bigint',
   currency: 'text',
   validated_at: 'bigint',
+  list_cents: 'bigint',
+  pricing_rule: 'text',
+  rule_version: 'bigint',
 };
 const EVENT_COLUMNS: Columns<NewEventRow> = {
   id: 'text',

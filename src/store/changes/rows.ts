@@ -3,6 +3,7 @@ import type { LatestCheckin } from '../../domain/decisions/validation.js';
 import type { Checkin, LedgerTransaction } from '../../domain/entities.js';
 import { newEventId, type NewEvent } from '../../domain/events.js';
 import { memberColumn, memberFromColumn } from '../../domain/member-details.js';
+import type { Pricing } from '../../domain/plans/payout-rules.js';
 import type { Write } from '../../domain/writes.js';
 import type { AuditLogTable, CheckinRow, EventsTable, TransactionRow } from '../database.js';
 
@@ -84,6 +85,23 @@ export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['
   } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at'>;
 }
 
+/** How a stored visit was priced: a row of a release before pricing was paid its list price. */
+export function pricingOf(row: {
+  payout_cents: number | string;
+  list_cents: number | string | null;
+  pricing_rule: string;
+  rule_version: number | string | null;
+}): Pricing {
+  const paidCents = Number(row.payout_cents);
+  return {
+    listCents: row.list_cents === null ? paidCents : Number(row.list_cents),
+    paidCents,
+    rule:
+      row.pricing_rule === 'monthly-cap' || row.pricing_rule === 'volume-tier' ? row.pricing_rule : 'list',
+    version: row.rule_version === null ? null : Number(row.rule_version),
+  };
+}
+
 /** A visit's transaction row. */
 export function transactionRow(transaction: LedgerTransaction) {
   return {
@@ -96,6 +114,9 @@ export function transactionRow(transaction: LedgerTransaction) {
     payout_cents: transaction.payoutCents,
     currency: transaction.currency,
     validated_at: transaction.validatedAt,
+    list_cents: transaction.pricing.listCents,
+    pricing_rule: transaction.pricing.rule,
+    rule_version: transaction.pricing.version,
   } satisfies Omit<TransactionRow, 'commit_order'>;
 }
 

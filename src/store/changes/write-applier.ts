@@ -8,6 +8,7 @@ import type { Database } from '../database.js';
 import { appendEvents } from '../events/event-repository.js';
 import { insertReversal } from '../ledger/reversal-repository.js';
 import { insertTransaction } from '../ledger/transaction-repository.js';
+import { countVisit } from '../plans/payout-counter-repository.js';
 
 /**
  * Carries out a decision's writes through the query builder, inside the caller's transaction. A write that finds
@@ -43,6 +44,9 @@ async function applyOne(db: Kysely<Database>, write: Exclude<Write, { kind: 'eve
       return true;
     case 'insert-reversal':
       await insertReversal(db, write.reversal);
+      return true;
+    case 'count-visit':
+      await countVisit(db, write);
       return true;
   }
 }

@@ -2,6 +2,7 @@ import { sandboxPartnerIds } from '../catalog/sandbox-partners.js';
 import { sql, type Kysely } from 'kysely';
 import type { LedgerEntry } from '../../domain/entities.js';
 import type { Database, TransactionRow } from '../database.js';
+import { pricingOf } from '../changes/rows.js';
 
 type Db = Kysely<Database>;
 
@@ -44,6 +45,9 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
       't.currency',
       't.validated_at',
       't.validated_at as effective_at',
+      't.list_cents',
+      't.pricing_rule',
+      't.rule_version',
       sql<number | null>`cast(null as bigint)`.as('reverses'),
       sql<string | null>`cast(null as text)`.as('reason'),
       't.commit_order',
@@ -63,6 +67,10 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
       'r.currency',
       'v.validated_at',
       'r.effective_at',
+      // A reversal is priced as what it takes back, under the rule and version of the visit it reverses.
+      sql<number | null>`r.payout_cents`.as('list_cents'),
+      'v.pricing_rule',
+      'v.rule_version',
       sql<number | null>`r.transaction_id`.as('reverses'),
       sql<string | null>`r.reason`.as('reason'),
       'r.commit_order',
@@ -114,5 +122,6 @@ export function toEntry(row: EntryRow): LedgerEntry {
     effectiveAt: Number(row.effective_at),
     reverses: row.reverses === null ? null : Number(row.reverses),
     reason: row.reason,
+    pricing: pricingOf(row),
   };
 }

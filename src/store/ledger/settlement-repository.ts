@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { PricingRule } from '../../domain/plans/payout-rules.js';
 import type { Period, Settlement, SettlementLine } from '../../domain/settlement.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database, SettlementsTable } from '../database.js';
@@ -29,23 +30,62 @@ function toSettlement(row: Selectable<SettlementsTable>, lines: readonly Settlem
 async function linesOf(db: Db, ids: readonly number[], gymIds?: readonly number[]) {
   const lines = new Map<number, SettlementLine[]>();
   if (ids.length === 0) return lines;
-  let query = db
-    .selectFrom('settlement_entries')
-    .select((eb) => [
-      'settlement_id',
-      'gym_id',
-      eb.fn.countAll<number | string>().as('count'),
-      eb.fn.sum<number | string>('payout_cents').as('total'),
-    ])
-    .where('settlement_id', 'in', ids);
-  if (gymIds !== undefined) query = query.where('gym_id', 'in', gymIds.length === 0 ? [0] : gymIds);
-  const rows = await query.groupBy(['settlement_id', 'gym_id']).orderBy('gym_id').execute();
-  for (const row of rows) {
+  for (const row of await linesByRule(db, ids, gymIds)) {
     const id = Number(row.settlement_id);
-    const line = { gymId: Number(row.gym_id), count: Number(row.count), totalCents: Number(row.total) };
-    lines.set(id, [...(lines.get(id) ?? []), line]);
+    const gymId = Number(row.gym_id);
+    const part = {
+      rule: toRule(row.rule),
+      count: Number(row.count),
+      listCents: Number(row.list),
+      paidCents: Number(row.paid),
+    };
+    const own = lines.get(id) ?? [];
+    const last = own.at(-1);
+    if (last?.gymId === gymId) {
+      own[own.length - 1] = {
+        gymId,
+        count: last.count + part.count,
+        totalCents: last.totalCents + part.paidCents,
+        pricing: [...last.pricing, part],
+      };
+    } else own.push({ gymId, count: part.count, totalCents: part.paidCents, pricing: [part] });
+    lines.set(id, own);
   }
   return lines;
+}
+
+const toRule = (rule: string): PricingRule =>
+  rule === 'monthly-cap' || rule === 'volume-tier' ? rule : 'list';
+
+/**
+ * The settlements' entries per gym and pricing rule: a visit's list price and rule are its own, a reversal's list
+ * is what it takes back, under the rule of the visit it reverses; the amounts settled are the settlement's.
+ */
+function linesByRule(db: Db, ids: readonly number[], gymIds?: readonly number[]) {
+  let query = db
+    .selectFrom('settlement_entries as s')
+    .leftJoin('transactions as t', 't.id', 's.entry_id')
+    .leftJoin('reversals as r', 'r.id', 's.entry_id')
+    .leftJoin('transactions as v', 'v.id', 'r.transaction_id')
+    .select((eb) => [
+      's.settlement_id',
+      's.gym_id',
+      sql<string>`coalesce(t.pricing_rule, v.pricing_rule, 'list')`.as('rule'),
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn
+        .sum<number | string>(
+          sql`case when t.id is null then s.payout_cents else coalesce(t.list_cents, t.payout_cents) end`,
+        )
+        .as('list'),
+      eb.fn.sum<number | string>('s.payout_cents').as('paid'),
+    ])
+    .where('s.settlement_id', 'in', ids);
+  if (gymIds !== undefined) query = query.where('s.gym_id', 'in', gymIds.length === 0 ? [0] : gymIds);
+  return query
+    .groupBy(['s.settlement_id', 's.gym_id', sql`coalesce(t.pricing_rule, v.pricing_rule, 'list')`])
+    .orderBy('s.gym_id')
+    .orderBy(sql`coalesce(t.pricing_rule, v.pricing_rule, 'list')`)
+    .execute();
 }
 
 export interface SettlementFilter {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LedgerTransaction } from '../../domain/entities.js';
-import { transactionRow } from '../changes/rows.js';
+import { pricingOf, transactionRow } from '../changes/rows.js';
 import type { Database, TransactionRow } from '../database.js';
 
 type Db = Kysely<Database>;
@@ -16,6 +16,7 @@ function toTransaction(row: TransactionRow): LedgerTransaction {
     payoutCents: row.payout_cents,
     currency: row.currency,
     validatedAt: row.validated_at,
+    pricing: pricingOf(row),
   };
 }
 

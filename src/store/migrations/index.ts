@@ -13,6 +13,7 @@ import * as compatibility from './0011-compatibility.js';
 import * as auditActorId from './0012-audit-actor-id.js';
 import * as processSettings from './0013-process-settings.js';
 import * as plans from './0014-plans.js';
+import * as pricing from './0015-pricing.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0012-audit-actor-id': auditActorId,
   '0013-process-settings': processSettings,
   '0014-plans': plans,
+  '0015-pricing': pricing,
 };

@@ -24,6 +24,7 @@ import {
 } from './postgres-change-statements.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
+import type { BatchCounts } from './postgres-batch-counts.js';
 
 /** A prepared read statement; the kinds whose reads are the same share one, and one parameter. */
 interface ReadStatement {
@@ -35,16 +36,16 @@ interface ReadStatement {
 interface PgReader<K extends BatchedChangeKind> {
   readonly statement: ReadStatement;
   readonly parameter: (request: ChangeRequest<K>) => object;
-  readonly toState: (row: unknown, request: ChangeRequest<K>) => ChangeState<K>;
+  readonly toState: (row: unknown, request: ChangeRequest<K>, counts: BatchCounts) => ChangeState<K>;
 }
 
 /** A reader whose statement returns rows of type R: the server's rows are typed here, once. */
 function reader<K extends BatchedChangeKind, R>(definition: {
   readonly statement: ReadStatement;
   readonly parameter: (request: ChangeRequest<K>) => object;
-  readonly toState: (row: R, request: ChangeRequest<K>) => ChangeState<K>;
+  readonly toState: (row: R, request: ChangeRequest<K>, counts: BatchCounts) => ChangeState<K>;
 }): PgReader<K> {
-  return { ...definition, toState: (row, request) => definition.toState(row as R, request) };
+  return { ...definition, toState: (row, request, counts) => definition.toState(row as R, request, counts) };
 }
 
 /** Custom-code writes read the same, with one statement: the member's code at the gym and the gym's partner. */
@@ -65,6 +66,10 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       platform_id: r.platformId,
       wants_code: r.customCode !== undefined,
       now: r.now,
+      priced: r.pricing !== undefined,
+      partner_id: r.pricing?.partnerId ?? null,
+      month: r.pricing?.month ?? null,
+      scope: r.pricing?.scope ?? null,
     }),
     toState: toValidationState,
   }),
@@ -100,8 +105,11 @@ const STATEMENTS = [...new Set(Object.values(PG_READERS).map((r) => r.statement)
 export interface PlannedChange {
   readonly statement: ReadStatement;
   readonly parameter: object;
-  /** Decides the change from its row; throws the refusal its reading or its decision made. */
-  readonly decide: (row: unknown) => Decision<unknown>;
+  /**
+   * Decides the change from its row and what the batch's earlier decisions counted; throws the refusal its reading
+   * or its decision made.
+   */
+  readonly decide: (row: unknown, counts: BatchCounts) => Decision<unknown>;
 }
 
 function plan<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>): PlannedChange {
@@ -109,7 +117,7 @@ function plan<K extends BatchedChangeKind>(kind: K, request: ChangeRequest<K>): 
   return {
     statement: read.statement,
     parameter: read.parameter(request),
-    decide: (row) => decide[kind](request, read.toState(row, request)),
+    decide: (row, counts) => decide[kind](request, read.toState(row, request, counts)),
   };
 }
 

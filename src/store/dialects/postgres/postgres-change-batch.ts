@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StaleDecisionError, type Write } from '../../../domain/writes.js';
-import { memberLockKeys } from '../../changes/member-lock.js';
+import { batchLockKeys, createBatchCounts } from './postgres-batch-counts.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import { jsonRows } from './postgres-json-rows.js';
 import { pipeline, type Step } from './postgres-pipeline.js';
@@ -25,16 +25,18 @@ function refusedByServer(error: unknown): boolean {
   );
 }
 
-/** Lets the domain decide each change from its row; collects every decision's writes. */
+/** Lets the domain decide each change from its row, in the batch's order; collects every decision's writes. */
 function decideAll(
   planned: readonly PlannedChange[],
   rows: readonly unknown[],
 ): { results: ItemResult[]; writes: Write[] } {
   const writes: Write[] = [];
+  const counts = createBatchCounts();
   const results = planned.map((change, place): ItemResult => {
     try {
       // A reading may refuse too (a check-in that lost its product): that is this change's own failure.
-      const decision = change.decide(rows[place]);
+      const decision = change.decide(rows[place], counts);
+      counts.add(decision.writes);
       writes.push(...decision.writes);
       return { ok: true, outcome: decision.outcome };
     } catch (error) {
@@ -66,7 +68,7 @@ export async function runBatch(
   let committing = false;
   let results: ItemResult[];
   try {
-    const keys = [...new Set(items.flatMap((item) => memberLockKeys(item.member)))];
+    const keys = batchLockKeys(items);
     const locks: Step = { name: 'gatehouse_batch_locks', text: MEMBER_LOCKS, values: [jsonRows(keys)] };
     const planned = planAll(items);
     const reads = readsOf(planned);

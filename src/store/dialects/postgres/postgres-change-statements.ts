@@ -1,6 +1,8 @@
 import type { CancellationState, CreationState } from '../../../domain/decisions/checkin.js';
 import type { CodeState } from '../../../domain/decisions/custom-code.js';
-import type { ValidationState } from '../../../domain/decisions/validation.js';
+import type { ValidationRequest, ValidationState } from '../../../domain/decisions/validation.js';
+import { toCounts, type CountsRow } from '../../plans/payout-counter-repository.js';
+import type { BatchCounts } from './postgres-batch-counts.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
 import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
 import { toCheckin, toLatestCheckin, toReservedId, type LatestCheckinRow } from '../../changes/rows.js';
@@ -39,9 +41,13 @@ export const COMMIT = 'commit';
 export const VALIDATION_STATE = `
 select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
        g.partner_id, c.member, case when r.wants_code then cc.code end as code,
-       ${reservedTransactionId(true, 'c', 'r.now')} as transaction_id
-from rows from (json_to_recordset($1::json) as (gym_id bigint, platform_id text, wants_code boolean, now bigint))
-  with ordinality as r(gym_id, platform_id, wants_code, now, ord)
+       ${reservedTransactionId(true, 'c', 'r.now')} as transaction_id,
+       case when r.priced then coalesce(mv.visits, 0) end as member_visits,
+       case when r.priced then coalesce(pt.paid_cents, 0) end as partner_paid_cents
+from rows from (json_to_recordset($1::json)
+  as (gym_id bigint, platform_id text, wants_code boolean, now bigint, priced boolean, partner_id bigint,
+      month text, scope bigint))
+  with ordinality as r(gym_id, platform_id, wants_code, now, priced, partner_id, month, scope, ord)
 left join lateral (
   select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
          checkins.member
@@ -53,19 +59,35 @@ left join lateral (
 left join products p on p.id = c.product_id
 left join gyms g on g.id = r.gym_id
 left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
+left join payout_counters mv
+  on r.priced and mv.partner_id = r.partner_id and mv.month = r.month and mv.gym_id = r.scope
+  and mv.platform_id = r.platform_id
+left join payout_counters pt
+  on r.priced and pt.partner_id = r.partner_id and pt.month = r.month and pt.gym_id = 0 and pt.platform_id = ''
 order by r.ord`;
 
-/** A request's row: the latest check-in's columns (all null when there is none) and the member's code. */
+/**
+ * A request's row: the latest check-in's columns (all null when there is none), the member's code, and the month's
+ * counters where the visit is priced.
+ */
 export type ValidationStateRow = (LatestCheckinRow | { readonly [K in keyof LatestCheckinRow]: null }) & {
   readonly code: string | null;
-};
+} & CountsRow;
 
-export function toValidationState(row: ValidationStateRow): ValidationState {
-  return {
+/** The state of a validation; `counts` adds what the batch's earlier visits counted (postgres-batch-counts.ts). */
+export function toValidationState(
+  row: ValidationStateRow,
+  request: ValidationRequest,
+  counts: BatchCounts,
+): ValidationState {
+  const state = {
     latest: row.id === null ? undefined : toLatestCheckin(row),
     code: row.code ?? undefined,
     transactionId: toReservedId(row.transaction_id),
   };
+  const terms = request.pricing;
+  if (terms === undefined || state.transactionId === undefined) return state;
+  return { ...state, counts: counts.adjust(terms, request.platformId, toCounts(row)) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { auditRow, checkinRow, eventRow, transactionRow } from '../../changes/ro
 import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rule-sql.js';
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
+import { counterParameter } from './postgres-batch-counts.js';
 
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
@@ -84,6 +85,17 @@ logged as (
   from rows from (json_to_recordset($8::json) as (${typed(NEW_ROWS.events)})) with ordinality as e(${EVENTS}, ord)
   order by e.ord
   returning 1
+), counted as (
+  insert into payout_counters (partner_id, month, gym_id, platform_id, visits, paid_cents)
+  select x.partner_id, x.month, x.gym_id, x.platform_id, x.visits, x.paid_cents
+  from rows from (json_to_recordset($9::json)
+    as (partner_id bigint, month text, gym_id bigint, platform_id text, visits integer, paid_cents bigint))
+    with ordinality as x(partner_id, month, gym_id, platform_id, visits, paid_cents, ord)
+  order by x.ord
+  on conflict (partner_id, month, gym_id, platform_id)
+  do update set visits = payout_counters.visits + excluded.visits,
+                paid_cents = payout_counters.paid_cents + excluded.paid_cents
+  returning 1
 ), missed as (
   select case
     ${MISSES}
@@ -134,10 +146,15 @@ function parametersOf(writes: readonly Write[]): string[] {
       case 'event':
         events.push(eventRow(write.event));
         break;
+      case 'count-visit':
+        break;
     }
   }
-  // In the order of the statement's parameters, $1 to $8.
-  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events].map(jsonRows);
+  // In the order of the statement's parameters, $1 to $9.
+  const counters = counterParameter(writes);
+  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events, counters].map(
+    jsonRows,
+  );
 }
 
 /** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */

@@ -33,11 +33,10 @@ const syncReaders: SyncReaders = {
   validate(s, request) {
     const { latest, transactionId } = s.latestCheckin(request.gymId, request.platformId, request.now);
     const stores = request.customCode !== undefined && latest !== undefined;
-    return {
-      latest,
-      code: stores ? s.code(request.gymId, request.platformId)?.code : undefined,
-      transactionId,
-    };
+    const code = stores ? s.code(request.gymId, request.platformId)?.code : undefined;
+    const terms = request.pricing;
+    if (terms === undefined || transactionId === undefined) return { latest, code, transactionId };
+    return { latest, code, transactionId, counts: s.counts(terms, request.platformId) };
   },
   'create-checkin'(s, request) {
     return {

@@ -24,6 +24,15 @@ import {
   type PlanUsageRow,
   type PlanVersionRow,
 } from '../../plans/plan-state.js';
+import type { PricingCounts, PricingTerms } from '../../../domain/plans/pricing.js';
+import {
+  ADD_TO_COUNTER,
+  COUNTS_OF,
+  counterRows,
+  countsParameters,
+  toCounts,
+  type CountsRow,
+} from '../../plans/payout-counter-repository.js';
 import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
 
 /**
@@ -88,6 +97,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     'update custom_codes set code = ?, updated_at = ? where gym_id = ? and platform_id = ?',
   );
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
+  const counts = lazy<(string | number)[], CountsRow>(COUNTS_OF);
+  const addToCounter = lazy<(string | number)[]>(ADD_TO_COUNTER);
   const audit = insert('audit_log');
   const event = insert('events');
 
@@ -123,6 +134,17 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'event':
         event(eventRow(write.event));
         return;
+      case 'count-visit':
+        for (const row of counterRows(write))
+          addToCounter().run(
+            row.partner_id,
+            row.month,
+            row.gym_id,
+            row.platform_id,
+            row.visits,
+            row.paid_cents,
+          );
+        return;
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
     }
@@ -136,6 +158,10 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
         latest: row && toLatestCheckin(row),
         transactionId: toReservedId(row?.transaction_id ?? null),
       };
+    },
+    /** The month's counters before a visit priced under `terms`. */
+    counts(terms: PricingTerms, platformId: string): PricingCounts {
+      return toCounts(counts().get(...countsParameters(terms, platformId)));
     },
     code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
       const row = code().get(gymId, platformId);

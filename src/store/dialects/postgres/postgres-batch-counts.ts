@@ -1,0 +1,87 @@
+import {
+  payoutLockKey,
+  readsPartnerTotal,
+  type PricingCounts,
+  type PricingTerms,
+} from '../../../domain/plans/pricing.js';
+import type { ValidationRequest } from '../../../domain/decisions/validation.js';
+import type { Write } from '../../../domain/writes.js';
+import { memberLockKeys } from '../../changes/member-lock.js';
+import { counterRows, PARTNER_TOTAL } from '../../plans/payout-counter-repository.js';
+import type { BatchItem } from './postgres-batch-item.js';
+
+type CountVisit = Extract<Write, { kind: 'count-visit' }>;
+
+const keyOf = (partnerId: number, month: string, gymId: number, platformId: string) =>
+  JSON.stringify([partnerId, month, gymId, platformId]);
+
+const termsOf = (item: BatchItem): PricingTerms | undefined =>
+  item.kind === 'validate' ? (item.request as ValidationRequest).pricing : undefined;
+
+/**
+ * The advisory locks a batch takes: each member·gym's (member-lock.ts) and, for a visit whose tiers read its
+ * partner's paid total, the partner's payout lock (which sorts after every member's, as the unit of work takes it).
+ */
+export function batchLockKeys(items: readonly BatchItem[]): string[] {
+  const keys = new Set<string>();
+  for (const item of items) {
+    for (const key of memberLockKeys(item.member)) keys.add(key);
+    const terms = termsOf(item);
+    if (terms !== undefined && readsPartnerTotal(terms)) keys.add(payoutLockKey(terms.partnerId));
+  }
+  return [...keys];
+}
+
+/**
+ * The month's counters as the batch's own decisions change them: every change reads its state before any is
+ * decided, so a visit priced after another of the batch adds what that one counted (the batch's commit order is
+ * its order), as SQLite's batch reads what the changes before it wrote.
+ */
+export function createBatchCounts() {
+  const added = new Map<string, { visits: number; paidCents: number }>();
+  return {
+    /** The counts read for a visit, plus what the batch's earlier visits added to them. */
+    adjust(terms: PricingTerms, platformId: string, read: PricingCounts): PricingCounts {
+      const member = added.get(keyOf(terms.partnerId, terms.month, terms.scope, platformId));
+      const partner = added.get(
+        keyOf(terms.partnerId, terms.month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId),
+      );
+      return {
+        memberVisits: read.memberVisits + (member?.visits ?? 0),
+        partnerPaidCents: read.partnerPaidCents + (partner?.paidCents ?? 0),
+      };
+    },
+    add(writes: readonly Write[]): void {
+      for (const write of writes) if (write.kind === 'count-visit') addRows(write);
+    },
+  };
+
+  function addRows(write: CountVisit): void {
+    for (const row of counterRows(write)) {
+      const key = keyOf(row.partner_id, row.month, row.gym_id, row.platform_id);
+      const sum = added.get(key) ?? { visits: 0, paidCents: 0 };
+      added.set(key, { visits: sum.visits + row.visits, paidCents: sum.paidCents + row.paid_cents });
+    }
+  }
+}
+
+export type BatchCounts = ReturnType<typeof createBatchCounts>;
+
+/** The batch's counter rows, one per counter (an upsert may touch a row once), in one order (locks never cross). */
+export function counterParameter(writes: readonly Write[]) {
+  const rows = new Map<string, ReturnType<typeof counterRows>[number]>();
+  for (const write of writes) {
+    if (write.kind !== 'count-visit') continue;
+    for (const row of counterRows(write)) {
+      const key = keyOf(row.partner_id, row.month, row.gym_id, row.platform_id);
+      const sum = rows.get(key);
+      rows.set(
+        key,
+        sum === undefined
+          ? row
+          : { ...sum, visits: sum.visits + row.visits, paid_cents: sum.paid_cents + row.paid_cents },
+      );
+    }
+  }
+  return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
