@@ -313,7 +313,9 @@ describe('the operator side, through `gatehouse` processes', () => {
     // JSON adds how the visit was priced; CSV and tables keep the flat columns.
     const pricing = { list_cents: PAYOUT_CENTS, paid_cents: PAYOUT_CENTS, rule: 'list', version: null };
     expect(jsonOf(transactionsJson)).toEqual([{ ...transaction, pricing }]);
-    expect(tableOf(transactionsTable)).toEqual([asText(transaction)]);
+    expect(tableOf(transactionsTable)).toEqual([
+      { ...asText(transaction), pricing: JSON.stringify(pricing) },
+    ]);
     expect(dayBeforeCsv).toEqual({
       code: 0,
       stdout:
