@@ -34,6 +34,7 @@ describe.each(dialects)('the SDK’s listTransactions against a live gatehouse (
           effective_at: NOW,
           reverses: null,
           reason: null,
+          pricing: { list_cents: 1250, paid_cents: 1250, rule: 'list' as const, version: null },
         };
       }),
     );

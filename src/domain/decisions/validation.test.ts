@@ -47,6 +47,7 @@ describe('decideValidation', () => {
             payoutCents: 1500,
             currency: 'BRL',
             validatedAt: NOW,
+            pricing: { listCents: 1500, paidCents: 1500, rule: 'list', version: null },
           },
         },
         {
@@ -184,5 +185,38 @@ describe('decideValidation', () => {
         },
       ),
     );
+  });
+
+  test('when payout rules price the visit past its member’s paid visits, then the transaction and its event carry 0 under monthly-cap, and the visit is counted', () => {
+    const pricing = {
+      partnerId: 9,
+      rules: { version: 2, monthlyPaidVisitsPerMember: 1, tiers: [], effectiveFrom: 0 },
+      scope: 0,
+      month: '2026-11',
+    };
+    const state = {
+      latest: latest(),
+      code: undefined,
+      transactionId: 501,
+      counts: { memberVisits: 1, partnerPaidCents: 0 },
+    };
+
+    const { writes } = decideValidation(request({ pricing }), state);
+
+    const transaction = writes.find((write) => write.kind === 'insert-transaction');
+    expect(transaction?.kind === 'insert-transaction' && transaction.transaction).toMatchObject({
+      payoutCents: 0,
+      pricing: { listCents: 1500, paidCents: 0, rule: 'monthly-cap', version: 2 },
+    });
+    const event = writes.find((write) => write.kind === 'event');
+    expect(event?.kind === 'event' && event.event.data).toMatchObject({ payout_cents: 0 });
+    expect(writes.at(-1)).toEqual({
+      kind: 'count-visit',
+      partnerId: 9,
+      month: '2026-11',
+      scope: 0,
+      platformId: '1234567890123',
+      paidCents: 0,
+    });
   });
 });

@@ -67,6 +67,13 @@ export type ValidationOutcome =
 
 const NOTHING_COUNTED: PricingCounts = { memberVisits: 0, partnerPaidCents: 0 };
 
+/** The counts a priced visit is decided from: a store that read none for it has a bug, not a free visit. */
+function countsOf(request: ValidationRequest, state: ValidationState): PricingCounts {
+  if (request.pricing === undefined) return NOTHING_COUNTED;
+  if (state.counts === undefined) throw new Error('no payout counts were read for a priced validation');
+  return state.counts;
+}
+
 function validate(
   request: ValidationRequest,
   state: ValidationState,
@@ -75,7 +82,7 @@ function validate(
 ) {
   const { now } = request;
   const terms = request.pricing;
-  const pricing = priceUnder(terms, state.counts ?? NOTHING_COUNTED, latest.product.payoutCents);
+  const pricing = priceUnder(terms, countsOf(request, state), latest.product.payoutCents);
   const facts: CheckinFacts = {
     id: latest.id,
     platformId: request.platformId,

@@ -22,6 +22,19 @@ describe('monthOf', () => {
   });
 });
 
+test('when instants of one zone fall either side of its local midnight into a new month, then each is in its own month', () => {
+  const instants = [
+    Date.UTC(2026, 10, 30, 14, 30),
+    Date.UTC(2026, 10, 30, 15, 30),
+    Date.UTC(2026, 10, 30, 14, 59),
+  ];
+  expect(instants.map((instant) => monthOf(instant, 'Asia/Tokyo'))).toEqual([
+    '2026-11',
+    '2026-12',
+    '2026-11',
+  ]);
+});
+
 describe('rulesAt', () => {
   test('when the partner has versions, then the latest in force at now applies, a future one not yet', () => {
     const partner = [version(1, NOW - 10), version(2, NOW), version(3, NOW + 1)];

@@ -1,4 +1,4 @@
-import { localDateOf } from '../local-day.js';
+import { localDateOf, localDayBounds } from '../local-day.js';
 import { priceVisit, type PayoutRules, type Pricing } from './payout-rules.js';
 
 /** The payout rules that price a visit at a gym, as in force when it is validated. */
@@ -27,10 +27,19 @@ export const listPricing = (listCents: number): Pricing => ({
   version: null,
 });
 
+/** The last local day's month per time zone: every validation of a day asks for the same one. */
+const lastMonths = new Map<string, { start: number; end: number; month: string }>();
+
 /** `YYYY-MM` of an instant in a time zone. */
 export function monthOf(instant: number, timeZone: string): string {
+  const last = lastMonths.get(timeZone);
+  if (last !== undefined && instant >= last.start && instant < last.end) return last.month;
   const { year, month } = localDateOf(instant, timeZone);
-  return `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}`;
+  const day = localDayBounds(instant, timeZone);
+  const found = `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}`;
+  if (lastMonths.size >= 64) lastMonths.clear();
+  lastMonths.set(timeZone, { start: day.start, end: day.end, month: found });
+  return found;
 }
 
 /** The version in force at `now`: the latest whose `effectiveFrom` has come (versions are oldest first). */

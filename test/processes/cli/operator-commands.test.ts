@@ -261,6 +261,10 @@ describe('the operator side, through `gatehouse` processes', () => {
         validated_at: validatedRow.validated_at,
         // SQLite's single writer commits in id order: the feed needs no other order there.
         commit_order: 0,
+        // No payout rules: paid its list price.
+        list_cents: PAYOUT_CENTS,
+        pricing_rule: 'list',
+        rule_version: null,
       },
     ]);
     const transactionId = transactions[0]?.id as number;
@@ -306,8 +310,12 @@ describe('the operator side, through `gatehouse` processes', () => {
       'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason',
     );
     expect(csvOf(transactionsCsv)).toEqual([asText(transaction)]);
-    expect(jsonOf(transactionsJson)).toEqual([transaction]);
-    expect(tableOf(transactionsTable)).toEqual([asText(transaction)]);
+    // JSON adds how the visit was priced; CSV and tables keep the flat columns.
+    const pricing = { list_cents: PAYOUT_CENTS, paid_cents: PAYOUT_CENTS, rule: 'list', version: null };
+    expect(jsonOf(transactionsJson)).toEqual([{ ...transaction, pricing }]);
+    expect(tableOf(transactionsTable)).toEqual([
+      { ...asText(transaction), pricing: JSON.stringify(pricing) },
+    ]);
     expect(dayBeforeCsv).toEqual({
       code: 0,
       stdout:
