@@ -46,12 +46,11 @@ async function setPayoutRules(services: Services, options: SetOptions): Promise<
   if (options.monthlyPaidVisits === undefined && tiersGiven === undefined) {
     throw new Error('give --monthly-paid-visits, --tier or --no-tiers: what the new version changes');
   }
-  const latest = (await services.payoutRules.versions(of)).at(-1);
   const cap = options.monthlyPaidVisits;
+  // What the options leave out is the latest version's, read in the service's own transaction.
   const rules = await services.payoutRules.set(of, {
-    monthlyPaidVisitsPerMember:
-      cap === undefined ? (latest?.monthlyPaidVisitsPerMember ?? null) : cap === 'none' ? null : cap,
-    tiers: tiersGiven ?? latest?.tiers ?? [],
+    monthlyPaidVisitsPerMember: cap === 'none' ? null : cap,
+    tiers: tiersGiven,
     effectiveFrom: iso(options.effectiveFrom),
   });
   return presentPayoutRules(rules);

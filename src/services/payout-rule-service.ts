@@ -12,8 +12,10 @@ import {
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface PayoutRulesInput {
-  readonly monthlyPaidVisitsPerMember: number | null;
-  readonly tiers: readonly PayoutTier[];
+  /** undefined: as the latest version has it (no cap when there is none). */
+  readonly monthlyPaidVisitsPerMember: number | null | undefined;
+  /** undefined: as the latest version has them (none when there is none). */
+  readonly tiers: readonly PayoutTier[] | undefined;
   readonly effectiveFrom?: string | undefined;
 }
 
@@ -36,13 +38,34 @@ async function ownerOf(db: Parameters<typeof findGym>[0], of: RulesOf): Promise<
  */
 export function createPayoutRuleService({ store, clock }: ServiceDependencies, forgetCached: () => void) {
   return {
+    /**
+     * A new version from `effectiveFrom` on; what the input leaves undefined is the latest version's, read in the
+     * same transaction under the owner's lock, so two changes at once each build on the other, never overwrite it.
+     */
     async set(of: RulesOf, input: PayoutRulesInput, actor: Actor = OPERATOR): Promise<PayoutRules> {
-      const rules = { monthlyPaidVisitsPerMember: input.monthlyPaidVisitsPerMember, tiers: input.tiers };
-      checkedPayoutRules(rules);
+      const given = { monthlyPaidVisitsPerMember: input.monthlyPaidVisitsPerMember, tiers: input.tiers };
+      if (given.monthlyPaidVisitsPerMember !== undefined && given.tiers !== undefined)
+        checkedPayoutRules({
+          monthlyPaidVisitsPerMember: given.monthlyPaidVisitsPerMember,
+          tiers: given.tiers,
+        });
       const now = clock.now();
       const from = effectiveFrom(input.effectiveFrom, now);
       const set = await store.write(async (trx) => {
         const owner = await ownerOf(trx, of);
+        await store.serialize(trx, `payout-rules:${owner.partnerId}:${owner.gymId ?? 0}`);
+        const latest =
+          given.monthlyPaidVisitsPerMember === undefined || given.tiers === undefined
+            ? (await payoutRuleVersions(trx, owner)).at(-1)
+            : undefined;
+        const rules = {
+          monthlyPaidVisitsPerMember:
+            given.monthlyPaidVisitsPerMember === undefined
+              ? (latest?.monthlyPaidVisitsPerMember ?? null)
+              : given.monthlyPaidVisitsPerMember,
+          tiers: given.tiers ?? latest?.tiers ?? [],
+        };
+        checkedPayoutRules(rules);
         const version = await insertPayoutRules(trx, owner, { ...rules, effectiveFrom: from }, now);
         const entityId = owner.gymId === undefined ? `partner:${owner.partnerId}` : `gym:${owner.gymId}`;
         await recordAudit(trx, { actor, action: 'update', entity: 'payout-rules', entityId }, now);

@@ -50,6 +50,8 @@ export function createPlanService(
       const now = clock.now();
       const from = effectiveFrom(input.effectiveFrom, now);
       const answer = await store.write(async (trx) => {
+        // Two creations of one name at once: the second finds the first's plan and is told it exists.
+        await store.serialize(trx, `plan-name:${name}`);
         if ((await planNamed(trx, name)) !== undefined) throw new EntityExistsError('plan');
         const id = await insertPlan(trx, name, now);
         const version = await insertPlanVersion(trx, id, rules, from, now);
@@ -68,6 +70,8 @@ export function createPlanService(
       const now = clock.now();
       const from = effectiveFrom(input.effectiveFrom, now);
       return store.write(async (trx) => {
+        // Versions are numbered in turn: two at once are the next two, not one number twice.
+        await store.serialize(trx, `plan:${planId}`);
         const plan = await findPlan(trx, planId);
         if (plan === undefined) throw new EntityNotFoundError('plan');
         const version = await insertPlanVersion(trx, planId, rules, from, now);
