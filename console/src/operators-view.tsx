@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime } from './api.js';
-import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
+import { call, formatTime, messageOf } from './api.js';
+import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable, formFields } from './forms.js';
 import { MemberErasure } from './member-erasure.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
@@ -36,6 +36,54 @@ const stateOf = (operator: Operator) =>
     : operator.expires_at === null
       ? 'active'
       : `active until ${formatTime(operator.expires_at)}`;
+
+/** An operator's role, and another one given in place: its token keeps working, with the new role's rights. */
+function RoleChange({
+  session,
+  operator,
+  onDone,
+}: {
+  session: Session;
+  operator: Operator;
+  onDone: () => void;
+}) {
+  const [error, setError] = useState<string>();
+  // A disabled operator keeps its role, and no operator changes its own (the API refuses both).
+  const itself = session.kind === 'operator' && operator.name === session.name;
+  if (operator.revoked_at !== null || itself) return <>{operator.role}</>;
+  return (
+    <form
+      class="inline-form"
+      aria-label={`Role of ${operator.name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const { role } = formFields(event.currentTarget);
+        call(session, 'PATCH', `/admin/v1/operators/${operator.id}`, { role }).then(
+          () => {
+            setError(undefined);
+            onDone();
+          },
+          (caught: unknown) => setError(messageOf(caught)),
+        );
+      }}
+    >
+      <label class="visually-hidden" for={`role-${operator.id}`}>
+        Role of {operator.name}
+      </label>
+      <select id={`role-${operator.id}`} name="role">
+        {ROLES.map(([role]) => (
+          <option key={role} value={role} selected={role === operator.role}>
+            {role}
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="quiet" aria-label={`Change the role of ${operator.name}`}>
+        Change
+      </button>
+      <ErrorNote error={error} />
+    </form>
+  );
+}
 
 /** Operators and their roles: create one (its token shown once), see who has which role, disable one. */
 function OperatorsPanel({ session }: { session: Session }) {
@@ -76,7 +124,9 @@ function OperatorsPanel({ session }: { session: Session }) {
               <td>
                 {operator.name} <span class="muted">#{operator.id}</span>
               </td>
-              <td>{operator.role}</td>
+              <td>
+                <RoleChange session={session} operator={operator} onDone={operators.reload} />
+              </td>
               <td>
                 <code>{operator.prefix}…</code>
               </td>

@@ -59,6 +59,7 @@ export const REQUEST_EXAMPLES: Readonly<Record<string, Record<string, unknown>>>
   },
   'POST /helper/v1/gyms/:gym_id/simulate/checkins': { gympass_user_id: '1234567890123', product_id: 2 },
   'POST /admin/v1/operators': { name: 'ana@example.com', role: 'support', expires_at: '2027-06-01' },
+  'PATCH /admin/v1/operators/:operator_id': { role: 'finance' },
   ...WEBHOOK_REQUEST_EXAMPLES,
   ...MONEY_REQUEST_EXAMPLES,
   ...PLAN_REQUEST_EXAMPLES,
@@ -336,6 +337,16 @@ export const RESPONSE_EXAMPLES: Readonly<Record<string, unknown>> = {
       created_at: '2026-11-23T09:00:00.000Z',
     },
   ]),
+  'PATCH /admin/v1/operators/:operator_id 200': {
+    id: 4,
+    name: 'ana@example.com',
+    role: 'finance',
+    prefix: 'gho_5be01c2d',
+    expires_at: '2027-06-01T00:00:00.000Z',
+    revoked_at: null,
+    created_by: 'operator',
+    created_at: '2026-11-23T09:00:00.000Z',
+  },
   'POST /admin/v1/members/:platform_id/erase 200': {
     pseudonym: 'erased-5f0c2a9e0b8d4c1f',
     erased: {

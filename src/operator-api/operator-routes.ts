@@ -14,7 +14,7 @@ import type { Services } from '../services/index.js';
 import { pageRoute, revokeRoute } from './record-routes.js';
 import { principalOf } from './authenticate.js';
 import { presentOperator } from '../presenters/records.js';
-import { Id, operatorErrorResponses } from './schemas.js';
+import { Id, IdString, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong role's 400 names every allowed one. */
 const Role = Type.Unsafe<RoleName>(Type.Union(ROLES.map((role) => Type.Literal(role))));
@@ -129,6 +129,27 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     list: (page) => operators.list(page),
     present: presentOperator,
   });
+
+  app.patch(
+    '/operators/:operator_id',
+    {
+      schema: {
+        summary:
+          "Change an operator's role: its token keeps working, with the new role from its next request",
+        params: Type.Object({ operator_id: IdString }),
+        body: Type.Object({ role: Role }),
+        response: { 200: Operator, ...operatorErrorResponses },
+      },
+    },
+    async (request) =>
+      presentOperator(
+        await operators.changeRole(
+          Number(request.params.operator_id),
+          request.body.role,
+          principalOf(request),
+        ),
+      ),
+  );
 
   revokeRoute(app, {
     url: '/operators/:operator_id',

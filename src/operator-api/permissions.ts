@@ -56,6 +56,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'GET /admin/v1/me': 'self',
   'GET /admin/v1/operators': 'operators',
   'POST /admin/v1/operators': 'operators',
+  'PATCH /admin/v1/operators/:operator_id': 'operators',
   'DELETE /admin/v1/operators/:operator_id': 'operators',
   'POST /admin/v1/members/:platform_id/erase': 'members',
   'POST /admin/v1/plans': 'catalog',

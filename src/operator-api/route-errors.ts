@@ -12,6 +12,7 @@ import {
   RateLimitedError,
 } from '../domain/errors.js';
 import { OverReversedError } from '../domain/decisions/reversal.js';
+import { OperatorDisabledError, OwnRoleError } from '../domain/operator-role-change.js';
 import { SettlementOverlapError, SettlementPaidError } from '../domain/settlement.js';
 import { PlanLimitReachedError, PlanNotIncludedError } from '../domain/plans/admission.js';
 import { ConflictEnvelopeSchema, ErrorEnvelopeSchema } from '../http/schemas.js';
@@ -66,6 +67,7 @@ const ROUTE_ERRORS: Readonly<Record<string, readonly AppError[]>> = {
   'POST /admin/v1/settlements/:settlement_id/paid': [new SettlementPaidError()],
   'POST /admin/v1/partners/:partner_id/webhooks': [new WebhookLimitError(10)],
   'POST /admin/v1/operators': [OPERATOR_EXISTS],
+  'PATCH /admin/v1/operators/:operator_id': [new OperatorDisabledError(), new OwnRoleError()],
   'GET /admin/v1/custom-codes': [new CustomCodeNotFoundError()],
 };
 

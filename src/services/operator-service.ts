@@ -24,7 +24,9 @@ import {
   insertOperator,
   listOperators,
   revokeOperator,
+  setOperatorRole,
 } from '../store/access/operator-repository.js';
+import { decideRoleChange } from '../domain/operator-role-change.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 export interface NewOperator {
@@ -105,6 +107,27 @@ export function createOperatorService({ store, clock }: ServiceDependencies) {
 
     async list(page: PageRequest): Promise<Page<Operator>> {
       return toPage(await listOperators(store.db, page), page.limit);
+    },
+
+    /** Another role for an operator, effective from its next request (decideRoleChange says whether it may). */
+    async changeRole(
+      id: number,
+      role: string,
+      issuer: OperatorPrincipal = BOOTSTRAP_ADMIN,
+    ): Promise<Operator> {
+      return store.write(async (trx) => {
+        const target = await findOperator(trx, id);
+        if (target === undefined) throw new EntityNotFoundError('operator');
+        const changed = decideRoleChange(issuer, target, role);
+        if (changed === undefined) return target;
+        await setOperatorRole(trx, id, changed);
+        await recordAudit(
+          trx,
+          { actor: actorOf(issuer), action: 'update', entity: 'operator', entityId: id },
+          clock.now(),
+        );
+        return { ...target, role: changed };
+      });
     },
 
     /** Refused from the next request on, in every process (operator tokens are looked up on each request). */

@@ -69,6 +69,7 @@ describe('the OpenAPI document of the operator API: each route lists the errors 
       'POST /admin/v1/settlements/{settlement_id}/paid': ['settlement.already-paid'],
       'POST /admin/v1/partners/{partner_id}/webhooks': ['webhook.limit'],
       'POST /admin/v1/operators': ['operator.already-exists'],
+      'PATCH /admin/v1/operators/{operator_id}': ['operator.revoked', 'operator.self'],
     });
   });
 

@@ -82,6 +82,7 @@ const MATRIX: Record<string, Row> = {
   'GET /admin/v1/me': { allowed: ALL, refusal: 'say who it is' },
   'GET /admin/v1/operators': OPERATORS,
   'POST /admin/v1/operators': OPERATORS,
+  'PATCH /admin/v1/operators/:operator_id': OPERATORS,
   'DELETE /admin/v1/operators/:operator_id': OPERATORS,
   'POST /admin/v1/members/:platform_id/erase': {
     allowed: ['admin', 'support'],
@@ -118,6 +119,8 @@ const QUERIES: Record<string, (ids: Ids) => string> = {
 const BODIES: Record<string, unknown> = {
   'POST /admin/v1/partners/:partner_id/webhooks': { url: 'http://127.0.0.1:9/matrix-second' },
   'PATCH /admin/v1/webhooks/:webhook_id': { timeout_ms: 5000 },
+  // The spare operator's own role: allowed, it changes nothing.
+  'PATCH /admin/v1/operators/:operator_id': { role: 'readonly' },
   'POST /admin/v1/transactions/:transaction_id/reversals': { reason: 'matrix' },
   'POST /admin/v1/settlements': { period_start: '2026-03-01', period_end: '2026-03-02' },
   'POST /admin/v1/settlements/:settlement_id/paid': { reference: 'matrix' },

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isRole, type Operator } from '../../domain/operator.js';
+import { isRole, type Operator, type Role } from '../../domain/operator.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database, OperatorsTable } from '../database.js';
 import { findById } from '../find-by-id.js';
@@ -80,6 +80,11 @@ export async function anyLiveOperator(db: Db, now: number): Promise<boolean> {
 export async function listOperators(db: Db, page: PageRequest): Promise<Operator[]> {
   const rows = await pageById(db.selectFrom('operators').selectAll(), page).execute();
   return rows.map(toOperator);
+}
+
+/** Gives an operator another role: its token keeps working, with the new role's rights from its next request. */
+export async function setOperatorRole(db: Db, id: number, role: Role): Promise<void> {
+  await db.updateTable('operators').set({ role }).where('id', '=', id).execute();
 }
 
 /** Marks an operator revoked; revoking twice keeps the first revocation time. */

@@ -42,7 +42,7 @@ describe('operators, erasure and sandbox partners in the console', () => {
   const me = (token: string) =>
     fetch(`${baseUrl}/admin/v1/me`, { headers: { authorization: `Bearer ${token}` } });
 
-  it('when an admin creates an operator and then disables it, then its token is shown once, works, and is refused once disabled', async () => {
+  it('when an admin creates an operator, changes its role and then disables it, then its token is shown once, takes the new role, and is refused once disabled', async () => {
     const console = await signIn(ADMIN_TOKEN);
     const { page } = console;
     await page.getByRole('link', { name: 'Operators' }).click();
@@ -55,10 +55,18 @@ describe('operators, erasure and sandbox partners in the console', () => {
     expect((await me(token)).status).toBe(200);
     const table = page.getByRole('region', { name: 'Operators table' });
     const row = table.getByRole('row').filter({ hasText: 'olga' });
-    await expect.poll(() => row.getByRole('cell').nth(1).innerText()).toBe('support');
+    const role = row.getByRole('combobox', { name: 'Role of olga' });
+    await expect.poll(() => role.inputValue()).toBe('support');
     await expect(row.getByRole('cell').nth(3).innerText()).resolves.toBe('active');
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await expect(page.getByTestId('created-token').count()).resolves.toBe(0);
+
+    await role.selectOption('finance');
+    await row.getByRole('button', { name: 'Change the role of olga' }).click();
+    await expect
+      .poll(async () => ((await (await me(token)).json()) as { role: string }).role)
+      .toBe('finance');
+    await expect(role.inputValue()).resolves.toBe('finance');
 
     await row.getByRole('button', { name: 'Disable olga' }).click();
     const confirm = page.getByRole('group', { name: 'Confirm: Disable olga' });
@@ -75,7 +83,8 @@ describe('operators, erasure and sandbox partners in the console', () => {
       .select(['name', 'role', 'created_by'])
       .where('revoked_at', 'is not', null)
       .execute();
-    expect(stored).toEqual([{ name: 'olga', role: 'support', created_by: 'operator' }]);
+    expect(stored).toEqual([{ name: 'olga', role: 'finance', created_by: 'operator' }]);
+    await expect(row.getByRole('cell').nth(1).innerText()).resolves.toBe('finance');
     await expectClean(console);
     await screenshots(page, 'operators');
   });
