@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { presentPayout, presentTransaction } from '../presenters/records.js';
+import {
+  PRICING_COLUMNS,
+  presentPayout,
+  presentTransaction,
+  withFlatPricing,
+} from '../presenters/records.js';
 import { exportPeriod, type ExportPeriod as Period } from '../domain/export-period.js';
 import { instant, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
@@ -36,6 +41,10 @@ const TO_HELP = 'validated before (ISO-8601, UTC when no offset; default: the en
 
 const PAYOUT_COLUMNS = ['partner_id', 'gym_id', 'currency', 'count', 'reversals', 'payout_cents'];
 
+async function* flat(rows: AsyncIterable<ReturnType<typeof presentTransaction>>) {
+  for await (const row of rows) yield withFlatPricing(row);
+}
+
 /** `gatehouse transactions` and `gatehouse payouts`: the ledger, for paying gyms. */
 export function addLedgerCommands(program: Command): void {
   program
@@ -57,11 +66,13 @@ export function addLedgerCommands(program: Command): void {
             yield presentTransaction(row);
           }
         })();
-        if (options.format === 'csv') await streamCsv(COLUMNS.transaction, presented);
+        // A table and a CSV show the pricing as columns of their own; JSON as the API answers it.
+        const columns = [...COLUMNS.transaction, ...PRICING_COLUMNS];
+        if (options.format === 'csv') await streamCsv(columns, flat(presented));
         else {
           const all = [];
-          for await (const row of presented) all.push(row);
-          print(all, options.format, COLUMNS.transaction);
+          for await (const row of options.format === 'json' ? presented : flat(presented)) all.push(row);
+          print(all, options.format, columns);
         }
         sayWhenEmpty('transactions validated', count, period, config.timezone);
       }),

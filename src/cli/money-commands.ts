@@ -1,4 +1,10 @@
-import { presentReversal, presentSettledEntry, presentSettlementRow } from '../presenters/records.js';
+import {
+  PRICING_COLUMNS,
+  presentReversal,
+  presentSettledEntry,
+  presentSettlementRow,
+  withFlatPricing,
+} from '../presenters/records.js';
 import { instant, oneOf, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
@@ -82,7 +88,9 @@ function addSettlementCommands(program: GatehouseCommand): void {
     .command('entries')
     .description('every ledger entry a settlement holds (late: taken by the close after its own period)')
     .argument('<settlement-id>', 'the settlement', positiveInt)
-    .printsRecords(COLUMNS.settledEntry, async (services, id: number) =>
-      (await services.settlements.entries(id)).map(presentSettledEntry),
+    .printsRecords(
+      [...COLUMNS.settledEntry, ...PRICING_COLUMNS],
+      async (services, id: number) => (await services.settlements.entries(id)).map(presentSettledEntry),
+      (row) => withFlatPricing(row as ReturnType<typeof presentSettledEntry>),
     );
 }

@@ -5,7 +5,12 @@ import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
 import { PricingSchema } from '../http/schemas.js';
 import type { Services } from '../services/index.js';
-import { presentPayout, presentTransaction } from '../presenters/records.js';
+import {
+  PRICING_COLUMNS,
+  presentPayout,
+  presentTransaction,
+  withFlatPricing,
+} from '../presenters/records.js';
 import {
   Id,
   IdString,
@@ -32,8 +37,8 @@ export const Transaction = Type.Object({
   reverses: Type.Union([Id, Type.Null()], { description: 'The visit a reversal reverses' }),
   reason: Type.Union([Type.String(), Type.Null()]),
 });
-/** The CSV export's columns: the entry's own, without its pricing object. */
-export const TRANSACTION_COLUMNS = Object.keys(Transaction.properties);
+/** The CSV export's columns: the entry's own, then its pricing flat (list price, rule, version). */
+export const TRANSACTION_COLUMNS = [...Object.keys(Transaction.properties), ...PRICING_COLUMNS];
 /** A listed transaction, with how it was priced; a sandbox partner's says so. */
 const ListedTransaction = Type.Object({
   ...Transaction.properties,
@@ -95,12 +100,8 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     async (request, reply) => {
       const filter = periodFilter(request.query);
       if (request.query.format === 'csv') {
-        return sendCsv(
-          reply,
-          'transactions.csv',
-          TRANSACTION_COLUMNS,
-          ledger.exportAll(filter),
-          presentTransaction,
+        return sendCsv(reply, 'transactions.csv', TRANSACTION_COLUMNS, ledger.exportAll(filter), (entry) =>
+          withFlatPricing(presentTransaction(entry)),
         );
       }
       const page = await ledger.list(filter, pageRequest(request.query));

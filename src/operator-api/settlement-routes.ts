@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
-import { presentSettledEntry, presentSettlement, presentSettlementRow } from '../presenters/records.js';
+import {
+  PRICING_COLUMNS,
+  presentSettledEntry,
+  presentSettlement,
+  presentSettlementRow,
+  withFlatPricing,
+} from '../presenters/records.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { recordChangeRoute } from './record-routes.js';
@@ -141,8 +147,10 @@ export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (request, reply) => {
       const entries = await settlements.entries(Number(request.params.settlement_id));
       if (request.query.format === 'csv') {
-        const columns = Object.keys(SettledEntry.properties);
-        return sendCsv(reply, 'settlement-entries.csv', columns, entries, presentSettledEntry);
+        const columns = [...Object.keys(SettledEntry.properties), ...PRICING_COLUMNS];
+        return sendCsv(reply, 'settlement-entries.csv', columns, entries, (entry) =>
+          withFlatPricing(presentSettledEntry(entry)),
+        );
       }
       return { items: entries.map(presentSettledEntry), next_cursor: null };
     },

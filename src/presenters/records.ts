@@ -129,6 +129,22 @@ export const presentGymTransaction = (entry: LedgerEntry & { readonly productDes
 });
 
 /** An entry a settlement holds: `late` when it is effective before the settlement's period (its own date kept). */
+/**
+ * An entry's pricing as columns of their own, after the entry's: what CSV exports and the CLI's tables show, as a
+ * spreadsheet reads no object (the JSON answers keep `pricing`). Paid is `payout_cents`.
+ */
+export const PRICING_COLUMNS = ['list_cents', 'pricing_rule', 'pricing_version'] as const;
+
+export function withFlatPricing<T extends ReturnType<typeof entryFigures>>(record: T) {
+  const { pricing, ...rest } = record;
+  return {
+    ...rest,
+    list_cents: pricing.list_cents,
+    pricing_rule: pricing.rule,
+    pricing_version: pricing.version,
+  };
+}
+
 export const presentSettledEntry = (entry: LedgerEntry & { readonly late: boolean }) => ({
   ...presentTransaction(entry),
   late: entry.late,

@@ -102,7 +102,7 @@ describe.each(dialects)('operator API: GET /admin/v1/transactions (%s)', (dialec
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="transactions.csv"');
     expect(response.body.split('\n')[0]).toBe(
-      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason',
+      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason,list_cents,pricing_rule,pricing_version',
     );
     expect(parse(response.body, { columns: true })).toEqual(all.map(asCsvRecord));
     expect(parse(filtered.body, { columns: true })).toEqual(all.slice(3).map(asCsvRecord));

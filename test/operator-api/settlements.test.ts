@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { asCsvRecord } from '../fixtures/ledger-run.js';
 import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
@@ -70,6 +71,8 @@ describe.each(dialects)('operator API: settlements (%s)', (dialect) => {
     const csv = await op.admin(t, 'GET', `/settlements/${shownB.id}/entries?format=csv`);
     const csvRows = parse<{ id: string }>(csv.body, { columns: true });
     expect(csvRows.map((row) => Number(row.id))).toEqual([b1]);
+    const entriesB = await op.admin(t, 'GET', `/settlements/${shownB.id}/entries`);
+    expect(csvRows).toEqual(entriesB.json<{ items: Record<string, unknown>[] }>().items.map(asCsvRecord));
     expectReply(await op.admin(t, 'GET', `/settlements?partner_id=${a.partner.id}`), 200, {
       items: [shownA],
       next_cursor: null,

@@ -307,19 +307,18 @@ describe('the operator side, through `gatehouse` processes', () => {
       reason: null,
     };
     expect(expectSuccess(transactionsCsv).stdout.split('\n')[0]).toBe(
-      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason',
+      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason,list_cents,pricing_rule,pricing_version',
     );
-    expect(csvOf(transactionsCsv)).toEqual([asText(transaction)]);
-    // JSON adds how the visit was priced; CSV and tables keep the flat columns.
+    // JSON says how the visit was priced as the API does; CSV and tables in three columns after the entry's.
+    const flatPricing = { list_cents: PAYOUT_CENTS, pricing_rule: 'list', pricing_version: null };
+    expect(csvOf(transactionsCsv)).toEqual([asText({ ...transaction, ...flatPricing })]);
     const pricing = { list_cents: PAYOUT_CENTS, paid_cents: PAYOUT_CENTS, rule: 'list', version: null };
     expect(jsonOf(transactionsJson)).toEqual([{ ...transaction, pricing }]);
-    expect(tableOf(transactionsTable)).toEqual([
-      { ...asText(transaction), pricing: JSON.stringify(pricing) },
-    ]);
+    expect(tableOf(transactionsTable)).toEqual([asText({ ...transaction, ...flatPricing })]);
     expect(dayBeforeCsv).toEqual({
       code: 0,
       stdout:
-        'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason\n',
+        'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason,list_cents,pricing_rule,pricing_version\n',
       stderr:
         `gatehouse: no transactions validated from ${previousDay}T00:00:00Z to ${day}T00:00:00Z ` +
         '(the end excluded; days in UTC); choose another period with --from and --to\n',
