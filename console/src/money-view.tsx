@@ -5,6 +5,7 @@ import { may, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
+import { PricedAmount, type Pricing } from './pricing.js';
 
 interface Transaction {
   id: number;
@@ -18,6 +19,7 @@ interface Transaction {
   effective_at: string;
   reverses: number | null;
   reason: string | null;
+  pricing: Pricing;
 }
 interface Payout {
   partner_id: number;
@@ -246,7 +248,9 @@ export function MoneyView({ session }: { session: Session }) {
                 </td>
                 <td>{row.gym_id}</td>
                 <td>{row.platform_id}</td>
-                <td>{formatMoney(row.payout_cents, row.currency)}</td>
+                <td>
+                  <PricedAmount pricing={row.pricing} currency={row.currency} />
+                </td>
                 <td>
                   {row.kind === 'visit' && may(session, 'money') && (
                     <button

@@ -3,6 +3,7 @@ import { call, download, formatMoney, messageOf, query } from './api.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
+import { TotalExplained, type RulePricing } from './pricing.js';
 
 interface Settlement {
   id: number;
@@ -15,6 +16,22 @@ interface Settlement {
   count: number;
   paid_at: string | null;
   reference: string | null;
+  lines: { gym_id: number; pricing: RulePricing[] }[];
+}
+
+/** A settlement's entries per pricing rule, over all its gyms' lines. */
+function byRule(settlement: Settlement): RulePricing[] {
+  const rules = new Map<RulePricing['rule'], RulePricing>();
+  for (const part of settlement.lines.flatMap((line) => line.pricing)) {
+    const sum = rules.get(part.rule) ?? { rule: part.rule, count: 0, list_cents: 0, paid_cents: 0 };
+    rules.set(part.rule, {
+      rule: part.rule,
+      count: sum.count + part.count,
+      list_cents: sum.list_cents + part.list_cents,
+      paid_cents: sum.paid_cents + part.paid_cents,
+    });
+  }
+  return [...rules.values()];
 }
 
 /** Settlements a page shows, newest first. */
@@ -113,7 +130,10 @@ export function SettlementsPanel({ session }: { session: Session }) {
                 {settlement.period_start.slice(0, 10)} – {settlement.period_end.slice(0, 10)}
               </td>
               <td>{settlement.count}</td>
-              <td>{formatMoney(settlement.total_cents, settlement.currency)}</td>
+              <td>
+                {formatMoney(settlement.total_cents, settlement.currency)}
+                <TotalExplained pricing={byRule(settlement)} currency={settlement.currency} />
+              </td>
               <td>{settlement.status === 'paid' ? `paid (${settlement.reference ?? ''})` : 'closed'}</td>
               <td class="actions">
                 <button

@@ -115,6 +115,54 @@ describe('money in the console', () => {
     ]);
   });
 
+  it("when a partner's payout rules cap a visit, then the ledger shows what it pays, its list price and the rule", async () => {
+    const desk = await arrangeCheckins(operator.services, 1);
+    const member = desk.checkins[0]?.platformId ?? '';
+    // No paid visit per member: the visit is priced 0 by the monthly cap.
+    await operator.services.payoutRules.set(
+      { partnerId: desk.partner.id },
+      { monthlyPaidVisitsPerMember: 0, tiers: [] },
+    );
+    // The server drops its cached rules when told of the change; its fleet gate trusts "no rules yet" up to 5 s.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const answer = await validate(baseUrl, desk.headers, member);
+    expect(answer.kind === 'response' && answer.status).toBe(200);
+    const visits = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'payout_cents', 'list_cents', 'pricing_rule', 'rule_version'])
+      .where('partner_id', '=', desk.partner.id)
+      .execute();
+    const [visit] = visits;
+    expect(visits).toEqual([
+      {
+        id: visit?.id,
+        payout_cents: 0,
+        list_cents: desk.product.payoutCents,
+        pricing_rule: 'monthly-cap',
+        rule_version: 1,
+      },
+    ]);
+
+    const console = await signIn(await issue('felipe', 'finance'));
+    const { page } = console;
+    const money = (cents: number) =>
+      page.evaluate(
+        (amount) =>
+          new Intl.NumberFormat(undefined, { style: 'currency', currency: 'BRL' }).format(amount / 100),
+        cents,
+      );
+    const row = page
+      .getByRole('region', { name: 'Ledger table' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: `visit ${visit?.id}`, exact: true }) });
+    await row.waitFor();
+    await expect(row.getByRole('cell').nth(4).innerText()).resolves.toBe(
+      `${await money(0)}\nlist ${await money(desk.product.payoutCents)}, past the member's paid visits this month (rules v1)`,
+    );
+    await expectClean(console);
+    await screenshots(page, 'money-priced');
+  });
+
   it('when a readonly operator opens Money, then it is shown no action on money', async () => {
     const console = await signIn(await issue('rosa', 'readonly'));
     const { page } = console;

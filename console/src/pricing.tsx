@@ -1,0 +1,61 @@
+import { formatMoney } from './api.js';
+
+/** How the API says an entry was priced (its `pricing`): the list price, what is paid, and the rule between. */
+export interface Pricing {
+  list_cents: number;
+  paid_cents: number;
+  rule: 'list' | 'monthly-cap' | 'volume-tier';
+  version: number | null;
+}
+
+/** A settlement line's entries under one rule: together the rules explain the line's total. */
+export interface RulePricing {
+  rule: Pricing['rule'];
+  count: number;
+  list_cents: number;
+  paid_cents: number;
+}
+
+const RULE_NAMES: Readonly<Record<Pricing['rule'], string>> = {
+  list: 'list price',
+  'monthly-cap': "past the member's paid visits this month",
+  'volume-tier': "the partner's volume tier",
+};
+
+/**
+ * What an entry pays, and when a payout rule made it differ from the list price, why: "R$0.00" over "list R$15.00,
+ * past the member's paid visits this month (rules v2)".
+ */
+export function PricedAmount({ pricing, currency }: { pricing: Pricing; currency: string }) {
+  const paid = formatMoney(pricing.paid_cents, currency);
+  if (pricing.rule === 'list') return <>{paid}</>;
+  const version = pricing.version === null ? '' : ` (rules v${pricing.version})`;
+  return (
+    <>
+      {paid}
+      <br />
+      <small class="pricing">
+        list {formatMoney(pricing.list_cents, currency)}, {RULE_NAMES[pricing.rule]}
+        {version}
+      </small>
+    </>
+  );
+}
+
+/** A settlement line's total explained: each rule's entries, what they list at and what they pay. */
+export function TotalExplained({ pricing, currency }: { pricing: readonly RulePricing[]; currency: string }) {
+  if (pricing.every((part) => part.rule === 'list')) return null;
+  return (
+    <>
+      <br />
+      <small class="pricing">
+        {pricing
+          .map(
+            (part) =>
+              `${part.count} at ${RULE_NAMES[part.rule]}: ${formatMoney(part.paid_cents, currency)} of ${formatMoney(part.list_cents, currency)}`,
+          )
+          .join('; ')}
+      </small>
+    </>
+  );
+}
