@@ -39,7 +39,8 @@ describe("the console's clock", () => {
     expect(Object.fromEntries(ledger.searchParams)).toEqual({
       from: '2026-11-01T03:00:00.000Z',
       to: '2026-12-01T03:00:00.000Z',
-      limit: '200',
+      limit: '100',
+      order: 'desc',
     });
     await page.getByRole('heading', { name: 'Payouts for the period' }).waitFor();
     await expectClean(console);

@@ -139,7 +139,7 @@ describe('the operator views in a browser', () => {
 
     const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
     expect(csv[0]).toBe(
-      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason',
+      'id,kind,checkin_id,partner_id,gym_id,product_id,platform_id,payout_cents,currency,validated_at,effective_at,reverses,reason,list_cents,pricing_rule,pricing_version',
     );
     expect(csv).toHaveLength(2);
     expect(csv[1]).toContain(`,${member},1250,BRL,`);
