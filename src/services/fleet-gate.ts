@@ -29,6 +29,8 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
   const openUntil = new Map<string, number>();
   /** Until when (process time) "no plan exists" holds without asking again: creations then read no plan at all. */
   let noPlansUntil = 0;
+  /** A plan was seen: plans are never deleted, so that holds for good and is not asked again. */
+  let plansExist = false;
 
   const beat = () =>
     store.write(async (trx) => {
@@ -67,12 +69,17 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
      * Whether plans are in effect: some plan exists and no live process runs an older release. An open gate is
      * trusted for a heartbeat interval, and so is "no plan yet" (a check-in creation then reads nothing of plans: a
      * network without plans pays nothing for them); a plan created here counts at once, one created by another
-     * process within that interval. A closed gate is asked again each time (it is closed only during a rollout).
+     * process within that interval. Once a plan has been seen it is not asked again: plans are never deleted. A closed gate is asked again each time (it is closed only during a rollout).
      */
     async plansInEffect(): Promise<boolean> {
       if (performance.now() < noPlansUntil) return false;
       if (!(await everyProcessKnows(PLANS_MIGRATION))) return false;
-      const exists = await anyPlan(store.db).catch(() => true);
+      if (plansExist) return true;
+      // A failed read decides as if plans existed (the creation then reads the member's plan itself) once.
+      const exists = await anyPlan(store.db).then(
+        (found) => (plansExist = found),
+        () => true,
+      );
       if (!exists) noPlansUntil = performance.now() + HEARTBEAT_MS;
       return exists;
     },
