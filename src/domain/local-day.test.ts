@@ -21,6 +21,9 @@ const ZONES = [
   'America/St_Johns',
 ];
 
+/** 2011-11-06T04:30Z: from then on St. John's changes its clocks at 02:00, as the other zones do. */
+const ST_JOHNS_TWO_AM_CHANGES = 1_320_553_800_000;
+
 describe('localDayBounds', () => {
   test('when asked for any instant in any zone, in any order, then [start, end) is exactly the local day that holds it', () => {
     fc.assert(
@@ -28,6 +31,10 @@ describe('localDayBounds', () => {
         fc.integer({ min: 946_684_800_000, max: 2_209_000_000_000 }),
         fc.constantFrom(...ZONES),
         (instant, zone) => {
+          // Until November 2011 St. John's turned its clocks back at 00:01: the last minute before was the next
+          // day's, and the hour after it the day before's again, so that day came in two pieces, which no one
+          // [start, end) can be.
+          fc.pre(!(zone === 'America/St_Johns' && instant < ST_JOHNS_TWO_AM_CHANGES));
           const { start, end } = localDayBounds(instant, zone);
           const date = localDate(instant, zone);
           expect(start <= instant && instant < end).toBe(true);
