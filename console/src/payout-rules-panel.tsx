@@ -1,19 +1,8 @@
 import { call, formatDateTime } from './api.js';
-import { ActionForm, ErrorNote } from './forms.js';
-import { RowList, rowsOf } from './row-list.js';
+import { ErrorNote } from './forms.js';
+import { PayoutRulesForm, type PayoutRules } from './payout-rules-form.js';
 import { may, networkZone, type Session } from './session.js';
 import { useData } from './use-data.js';
-
-interface Tier {
-  after_cents: number;
-  rate_pct: number;
-}
-interface PayoutRules {
-  version: number;
-  monthly_paid_visits_per_member: number | null;
-  tiers: Tier[];
-  effective_from: string;
-}
 
 const amount = (cents: number) =>
   new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(cents / 100);
@@ -32,9 +21,6 @@ function rulesWords(rules: PayoutRules): string {
   ];
   return parts.join('; ');
 }
-
-/** Empty is no cap; anything but a number goes as typed, for the API to refuse (never as a silent null). */
-const capOf = (typed: string) => (typed === '' ? null : /^[0-9]+$/.test(typed) ? Number(typed) : typed);
 
 /** The version in force now: the latest that has taken effect (a later one may be waiting for its instant). */
 const current = (versions: readonly PayoutRules[]) =>
@@ -61,9 +47,11 @@ export function PayoutRulesPanel({
   const titleId = `payout-${owner.kind}-${owner.id}`;
   // A partner's rules are a panel of the partner; a gym's sit in the gym's card, under its name.
   const Heading = owner.kind === 'partners' ? 'h2' : 'h4';
+  // Under the gym's own heading, its name would say it twice: its id tells the gyms apart.
+  const whose = owner.kind === 'partners' ? `of ${owner.name}` : `at gym ${owner.id}`;
   return (
     <section aria-labelledby={titleId} class="payout-rules">
-      <Heading id={titleId}>Payout rules of {owner.name}</Heading>
+      <Heading id={titleId}>Payout rules {whose}</Heading>
       <ErrorNote error={rules.error} />
       {rules.value !== undefined && (
         <p data-testid={titleId}>
@@ -75,62 +63,15 @@ export function PayoutRulesPanel({
         </p>
       )}
       {may(session, 'money') && rules.value !== undefined && (
-        <ActionForm
+        <PayoutRulesForm
           key={now?.version ?? 0}
-          title={`New payout rules of ${owner.name}`}
-          submitLabel="Set payout rules"
-          action={async (fields) => {
-            await call(session, 'PUT', path, {
-              monthly_paid_visits_per_member: capOf(fields.cap ?? ''),
-              tiers: rowsOf(fields, ['after', 'rate'] as const).map((tier) => ({
-                after_cents: Math.round(Number(tier.after) * 100),
-                rate_pct: Number(tier.rate),
-              })),
-            });
-            rules.reload();
-          }}
-        >
-          <p class="note">
-            They apply to visits validated from now on; visits already validated keep what they paid.
-          </p>
-          <label>
-            Paid visits per member a month (empty: no cap)
-            <input
-              name="cap"
-              inputMode="numeric"
-              defaultValue={String(now?.monthly_paid_visits_per_member ?? '')}
-            />
-          </label>
-          <RowList
-            noun="Tier"
-            initial={now?.tiers.length ?? 0}
-            min={0}
-            row={(index) => (
-              <>
-                <label>
-                  Tier {index + 1}: once the month&apos;s paid total is above
-                  <input
-                    name={`after-${index}`}
-                    inputMode="decimal"
-                    required
-                    defaultValue={
-                      now?.tiers[index] === undefined ? '' : String(now.tiers[index].after_cents / 100)
-                    }
-                  />
-                </label>
-                <label>
-                  Tier {index + 1}: % of the price paid
-                  <input
-                    name={`rate-${index}`}
-                    inputMode="decimal"
-                    required
-                    defaultValue={now?.tiers[index] === undefined ? '' : String(now.tiers[index].rate_pct)}
-                  />
-                </label>
-              </>
-            )}
-          />
-        </ActionForm>
+          session={session}
+          path={path}
+          whose={whose}
+          now={now}
+          folded={owner.kind === 'gyms'}
+          onSet={rules.reload}
+        />
       )}
     </section>
   );

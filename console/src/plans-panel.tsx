@@ -38,17 +38,20 @@ export function PlansPanel({ session }: { session: Session }) {
             <span class="muted">(from {formatDateTime(plan.effective_from, networkZone(session))})</span>
           </p>
           {writes && (
-            <ActionForm
-              key={plan.version}
-              title={`New version of ${plan.name}`}
-              submitLabel={`Publish version ${plan.version + 1}`}
-              action={async (fields) => {
-                await call(session, 'PUT', `/admin/v1/plans/${plan.id}`, { rules: submittedRules(fields) });
-                plans.reload();
-              }}
-            >
-              <PlanRuleFields rules={plan.rules} />
-            </ActionForm>
+            <details>
+              <summary>Change the rules of {plan.name}</summary>
+              <ActionForm
+                key={plan.version}
+                title={`New version of ${plan.name}`}
+                submitLabel={`Publish version ${plan.version + 1}`}
+                action={async (fields) => {
+                  await call(session, 'PUT', `/admin/v1/plans/${plan.id}`, { rules: submittedRules(fields) });
+                  plans.reload();
+                }}
+              >
+                <PlanRuleFields rules={plan.rules} />
+              </ActionForm>
+            </details>
           )}
         </article>
       ))}

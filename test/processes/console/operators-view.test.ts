@@ -200,6 +200,7 @@ describe('operators, erasure and sandbox partners in the console', () => {
       'Failed to load resource: the server responded with a status of 400 (Bad Request)',
     ]);
 
+    await gold.getByText('Change the rules of Gold').click();
     const version = gold.getByRole('form', { name: 'New version of Gold' });
     await version.getByLabel('Rule 1: visits').fill('2');
     await version.getByRole('button', { name: 'Publish version 2' }).click();
@@ -301,11 +302,12 @@ describe('operators, erasure and sandbox partners in the console', () => {
     });
 
     // The gym's own rules override its partner's there: no cap, no tiers, from now on.
-    const own = page.getByRole('region', { name: `Payout rules of ${gym.name}` });
+    const own = page.getByRole('region', { name: `Payout rules at gym ${gym.id}` });
     const ownInForce = own.getByTestId(`payout-gyms-${gym.id}`);
     await expect(ownInForce.innerText()).resolves.toBe("None of its own: its partner's apply.");
+    await own.getByText(`Set payout rules at gym ${gym.id}`).click();
     await own.getByLabel('Paid visits per member a month (empty: no cap)').fill('3');
-    await own.getByRole('button', { name: 'Set payout rules' }).click();
+    await own.getByRole('button', { name: 'Set payout rules', exact: true }).click();
     await expect
       .poll(() => ownInForce.innerText())
       .toMatch(/^Version 1, from .+: 3 paid visits per member a month, later ones paid 0\.$/);
