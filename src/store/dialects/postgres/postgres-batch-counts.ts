@@ -18,6 +18,12 @@ const keyOf = (partnerId: number, month: string, gymId: number, platformId: stri
 const termsOf = (item: BatchItem): PricingTerms | undefined =>
   item.kind === 'validate' ? (item.request as ValidationRequest).pricing : undefined;
 
+/** The partner's payout lock a visit takes, when its tiers read the partner's paid total. */
+export function partnerLockKey(item: BatchItem): string | undefined {
+  const terms = termsOf(item);
+  return terms !== undefined && readsPartnerTotal(terms) ? payoutLockKey(terms.partnerId) : undefined;
+}
+
 /**
  * The advisory locks a batch takes: each member·gym's (member-lock.ts) and, for a visit whose tiers read its
  * partner's paid total, the partner's payout lock (which sorts after every member's, as the unit of work takes it).
@@ -26,8 +32,8 @@ export function batchLockKeys(items: readonly BatchItem[]): string[] {
   const keys = new Set<string>();
   for (const item of items) {
     for (const key of memberLockKeys(item.member)) keys.add(key);
-    const terms = termsOf(item);
-    if (terms !== undefined && readsPartnerTotal(terms)) keys.add(payoutLockKey(terms.partnerId));
+    const partner = partnerLockKey(item);
+    if (partner !== undefined) keys.add(partner);
   }
   return [...keys];
 }

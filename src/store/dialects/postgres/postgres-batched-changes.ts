@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { BatchedChangeKind, ChangeKind, ChangeOutcome, ChangeRequest } from '../../../domain/changes.js';
 import { memberLockKey, memberWideLockKey } from '../../changes/member-lock.js';
+import { partnerLockKey } from './postgres-batch-counts.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import { runBatch } from './postgres-change-batch.js';
 
@@ -10,8 +11,8 @@ interface Pending extends BatchItem {
   readonly reject: (error: unknown) => void;
 }
 
-/** What a request holds while its batch is in flight: its member·gym, and a creation its member across gyms too. */
-function busyKeys(item: Pending): string[] {
+/** What a request holds alone while its batch is in flight: its member·gym, and a creation its member across gyms. */
+function memberKeys(item: Pending): string[] {
   const keys = [memberLockKey(item.member)];
   if (item.kind === 'create-checkin') keys.push(memberWideLockKey(item.member.platformId));
   return keys;
@@ -51,22 +52,33 @@ export function createBatchedChanges(options: BatchedChangesOptions) {
    * The next batch: up to MAX_BATCH requests in arrival order, never two for one member·gym — both would be
    * decided from the same state — nor one whose member is in a batch in flight. Those wait for a later batch.
    * A check-in creation also holds its member across gyms: a plan counts the member's visits at every gym, so two
-   * creations of one member are never decided from the same state either.
+   * creations of one member are never decided from the same state either. A visit priced by its partner's paid
+   * total (volume tiers) joins no batch while another batch holds that partner: the two would queue on the
+   * partner's payout lock in PostgreSQL, and every other visit of the second batch with them. Many visits of the
+   * partner share one batch, which counts them in its own order (postgres-batch-counts.ts).
    */
   function take(): { batch: Pending[]; members: string[] } {
     const batch: Pending[] = [];
-    const members: string[] = [];
+    const held: string[] = [];
+    const partners = new Set<string>();
     const later: Pending[] = [];
     for (const item of queue) {
-      const keys = batch.length < MAX_BATCH ? busyKeys(item) : [];
-      if (keys.length > 0 && keys.every((key) => !busy.has(key))) {
+      const keys = batch.length < MAX_BATCH ? memberKeys(item) : [];
+      const partner = partnerLockKey(item);
+      const free = partner === undefined || partners.has(partner) || !busy.has(partner);
+      if (keys.length > 0 && free && keys.every((key) => !busy.has(key))) {
         for (const key of keys) busy.add(key);
-        members.push(...keys);
+        held.push(...keys);
+        if (partner !== undefined && !partners.has(partner)) {
+          partners.add(partner);
+          busy.add(partner);
+          held.push(partner);
+        }
         batch.push(item);
       } else later.push(item);
     }
     queue = later;
-    return { batch, members };
+    return { batch, members: held };
   }
 
   function schedule(): void {
