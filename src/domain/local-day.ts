@@ -58,26 +58,43 @@ function startOfLocalDay(year: number, month: number, day: number, timeZone: str
   return high;
 }
 
-/** The last day computed per time zone: every check-in of a day asks for the same one. */
-const lastDays = new Map<string, { start: number; end: number }>();
-
-/** [start, end) of the local day in `timeZone` that contains `instant`, as UTC epoch milliseconds. */
-export function localDayBounds(instant: number, timeZone: string): { start: number; end: number } {
-  const last = lastDays.get(timeZone);
-  if (last !== undefined && instant >= last.start && instant < last.end) return last;
-  const day = computeDayBounds(instant, timeZone);
-  if (lastDays.size >= 64) lastDays.clear();
-  lastDays.set(timeZone, day);
-  return day;
+/** [start, end) as UTC epoch milliseconds. */
+export interface Interval {
+  readonly start: number;
+  readonly end: number;
 }
 
-function computeDayBounds(instant: number, timeZone: string): { start: number; end: number } {
+/**
+ * Remembers the last interval found for each key (a zone, a period kind and zone), at most `size` keys: every
+ * check-in of a day asks for the same few, and each is worked out with several time-zone conversions. An instant
+ * inside the last interval of its key has that interval.
+ */
+export function lastIntervals(size: number) {
+  const last = new Map<string, Interval>();
+  return (key: string, instant: number, compute: () => Interval): Interval => {
+    const found = last.get(key);
+    if (found !== undefined && instant >= found.start && instant < found.end) return found;
+    const next = Object.freeze({ ...compute() });
+    if (last.size >= size) last.clear();
+    last.set(key, next);
+    return next;
+  };
+}
+
+const lastDays = lastIntervals(64);
+
+/** [start, end) of the local day in `timeZone` that contains `instant`, as UTC epoch milliseconds. */
+export function localDayBounds(instant: number, timeZone: string): Interval {
+  return lastDays(timeZone, instant, () => computeDayBounds(instant, timeZone));
+}
+
+function computeDayBounds(instant: number, timeZone: string): Interval {
   const local = new Date(instant + offsetAt(instant, timeZone));
   const [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
-  return Object.freeze({
+  return {
     start: startOfLocalDay(year, month, day, timeZone),
     end: startOfLocalDay(year, month, day + 1, timeZone),
-  });
+  };
 }
 
 /** The local calendar date of an instant in `timeZone`: year, month (0-11), day (1-31) and weekday (0 = Monday). */
