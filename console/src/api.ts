@@ -72,20 +72,6 @@ export const query = (params: Record<string, string | number | undefined>) => {
     : `?${new URLSearchParams(defined.map(([k, v]) => [k, String(v)])).toString()}`;
 };
 
-/** Local midnight, as the API reads an instant: "today" is the browser's day, wherever the server is. */
-export function startOfToday(): string {
-  const midnight = new Date();
-  midnight.setHours(0, 0, 0, 0);
-  return midnight.toISOString();
-}
-
-export const formatTime = (iso: string) =>
-  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-
-/** An instant as a date and time a person reads, in a zone it names: "Nov 27, 2026, 8:06 AM America/Sao_Paulo". */
-export const formatDateTime = (iso: string, timeZone: string) =>
-  `${new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short', timeZone })} ${timeZone}`;
-
 export const formatMoney = (cents: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
 

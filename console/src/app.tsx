@@ -5,7 +5,8 @@ import { LiveView } from './live-view.js';
 import { MoneyView } from './money-view.js';
 import { NetworkView } from './network-view.js';
 import { OperatorsView } from './operators-view.js';
-import { loadSession, may, saveSession, type Session } from './session.js';
+import { showTimesIn } from './clock.js';
+import { loadSession, may, networkZone, saveSession, type Session } from './session.js';
 import { SignIn } from './sign-in.js';
 
 const OPERATOR_VIEWS = [
@@ -63,6 +64,8 @@ function OperatorView({
 
 export function App() {
   const [session, setSession] = useState<Session | undefined>(loadSession);
+  // Before any view renders its times or asks for "today".
+  showTimesIn(session === undefined ? 'UTC' : networkZone(session));
   const { path, params } = parseHash(useHash());
   const signIn = (next: Session | undefined) => {
     saveSession(next);

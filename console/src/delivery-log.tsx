@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime, messageOf, query } from './api.js';
+import { call, messageOf, query } from './api.js';
+import { formatTime } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { may, type Session } from './session.js';

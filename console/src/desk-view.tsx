@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, formatTime, query, startOfToday } from './api.js';
+import { call, query } from './api.js';
+import { formatTime, startOfToday } from './clock.js';
 import { AnswerScreen } from './answer.js';
 import { ANSWER_TIMEOUT_MS, answerOf, type DeskAnswer } from './desk-answer.js';
 import { StreamStatus, followEvents, type StreamState } from './event-stream.js';

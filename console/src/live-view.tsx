@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, formatMoney, formatTime, query, startOfToday } from './api.js';
+import { call, formatMoney, query } from './api.js';
+import { formatTime, startOfToday } from './clock.js';
 import { BarChart } from './bar-chart.js';
 import { StreamStatus, followEvents, type StreamEvent, type StreamState } from './event-stream.js';
 import type { Session } from './session.js';

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, download, formatMoney, messageOf, query } from './api.js';
+import { startOfDay, thisMonth } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
 import { may, networkZone, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
@@ -35,31 +36,6 @@ interface Filter {
   to?: string;
 }
 
-/** The instant a day starts in a time zone (the API reads a bare date as UTC's midnight). */
-function startOfDay(day: string, timeZone: string): string {
-  const wall = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  /** How far the zone's clock is ahead of UTC at instant `t`. */
-  const offset = (t: number) => {
-    const part = (type: string) => Number(wall.formatToParts(t).find((p) => p.type === type)?.value);
-    return (
-      Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - t
-    );
-  };
-  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
-  // Twice: the offset at the zone's midnight may differ from UTC's (a change of summer time in between).
-  const first = utcMidnight - offset(utcMidnight);
-  return new Date(utcMidnight - offset(first)).toISOString();
-}
-
 /** A filter as the API reads it: its days as the instants they start in the network's zone. */
 /** Ledger entries a page shows, newest first. */
 const PAGE = 100;
@@ -69,19 +45,6 @@ const inZone = (filter: Filter, timeZone: string): Filter => ({
   ...(filter.from ? { from: startOfDay(filter.from, timeZone) } : {}),
   ...(filter.to ? { to: startOfDay(filter.to, timeZone) } : {}),
 });
-
-/** This month in the network's time zone, as days: its first and the next month's first (São Paulo's 30 November at 22:30 is November there, though December in UTC). */
-function thisMonth(timeZone: string): { from: string; to: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(new Date());
-  const year = Number(parts.find((part) => part.type === 'year')?.value);
-  const month = Number(parts.find((part) => part.type === 'month')?.value);
-  const day = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01`;
-  return { from: day(year, month), to: month === 12 ? day(year + 1, 1) : day(year, month + 1) };
-}
 
 /** A visit reversed, wholly or in part, with the reason the audit keeps. */
 function ReverseForm({

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime, messageOf } from './api.js';
+import { call, messageOf } from './api.js';
+import { formatTime } from './clock.js';
 import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable, formFields } from './forms.js';
 import { MemberErasure } from './member-erasure.js';
 import { may, type Session } from './session.js';

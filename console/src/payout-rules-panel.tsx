@@ -1,4 +1,5 @@
-import { call, formatDateTime } from './api.js';
+import { call } from './api.js';
+import { formatDateTime } from './clock.js';
 import { ErrorNote } from './forms.js';
 import { PayoutRulesForm, type PayoutRules } from './payout-rules-form.js';
 import { may, networkZone, type Session } from './session.js';

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatDateTime } from './api.js';
+import { call } from './api.js';
+import { formatDateTime } from './clock.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { PlanRuleFields, submittedRules } from './plan-rule-fields.js';
 import { rulesWords, type Plan } from './plan-words.js';

@@ -13,7 +13,13 @@ export type Session =
       /** The network's time zone: default periods are read there (a session saved before it was asked: UTC). */
       readonly timezone?: string;
     }
-  | { readonly kind: 'desk'; readonly key: string; readonly gymId: number };
+  | {
+      readonly kind: 'desk';
+      readonly key: string;
+      readonly gymId: number;
+      /** The gym's own time zone, from the key's integration check (UTC when it could not be read). */
+      readonly timezone?: string;
+    };
 
 const STORAGE_KEY = 'gatehouse.session';
 
@@ -48,6 +54,8 @@ export function may(session: Session, permission: string): boolean {
   return session.kind === 'operator' && session.permissions.includes(permission);
 }
 
-/** The network's time zone, in which the views show dates (UTC for a session saved before it was asked). */
-export const networkZone = (session: Session): string =>
-  (session.kind === 'operator' ? session.timezone : undefined) ?? 'UTC';
+/**
+ * The zone the session's views show dates and times in: the network's for an operator, the gym's at its desk (UTC
+ * for a session saved before it was asked).
+ */
+export const networkZone = (session: Session): string => session.timezone ?? 'UTC';

@@ -92,11 +92,16 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const fields = formFields(event.currentTarget);
-    const session: Session = { kind: 'desk', key: fields.key ?? '', gymId: Number(fields.gym) };
+    const key = fields.key ?? '';
+    const gymId = Number(fields.gym);
+    const session: Session = { kind: 'desk', key, gymId };
     try {
       // The waiting list is the desk's first screen: reading it proves the key may act on this gym.
       await call(session, 'GET', '/access/v1/checkins?limit=1');
-      onSignedIn(session);
+      // Times at the desk are the gym's own.
+      const known = offered.length > 0 ? offered : await gymsOfKey(key.trim());
+      const timezone = known.find((candidate) => candidate.id === gymId)?.timezone;
+      onSignedIn(timezone === undefined ? session : { ...session, timezone });
     } catch (caught) {
       setError(messageOf(caught));
     }

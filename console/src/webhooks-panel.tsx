@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, formatTime, messageOf } from './api.js';
+import { call, messageOf } from './api.js';
+import { formatTime } from './clock.js';
 import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { DeliveryLog, ids, list, type Webhook } from './delivery-log.js';
