@@ -162,6 +162,31 @@ describe.each(dialects)('each attempt of a webhook delivery is kept (%s)', (dial
     expect(await attemptRows(t, delivery.id)).toEqual([]);
   });
 
+  test('when a member is erased, then the Wellhub bodies their deliveries sent are forgotten with the event payloads, and the attempts stay', async () => {
+    const t = app();
+    const hook = await receiver();
+    const n = await arrangeNetwork(t);
+    const endpoint = await register(t, n.partner.id, {
+      url: hook.url,
+      format: 'wellhub',
+      secret: 'club-secret-2',
+    });
+    const checkin = await createCheckin(t, n.product, { member: { first_name: 'Ana', last_name: 'Souza' } });
+    const delivery = await settled(t, endpoint.id);
+    expect((await attemptRows(t, delivery.id)).map((row) => row.request_body)).toEqual([
+      expect.stringContaining('"first_name":"Ana"'),
+    ]);
+
+    const erased = await admin(t, 'POST', `/members/${checkin.platform_id}/erase`);
+
+    expect(erased.statusCode).toBe(200);
+    expect(await attemptRows(t, delivery.id)).toEqual([
+      { attempt: 1, status_code: 200, error: null, request_body: null, response_excerpt: 'ok' },
+    ]);
+    const listed = await admin(t, 'GET', `/webhooks/${endpoint.id}/deliveries/${delivery.id}/attempts`);
+    expect(JSON.stringify(listed.json())).not.toContain('Ana');
+  });
+
   test('when the delivery is not the endpoint’s, the endpoint is another partner’s, or an id is no id, then the answer says so and nothing is written', async () => {
     const t = app();
     const hook = await receiver();
