@@ -82,6 +82,10 @@ export function startOfToday(): string {
 export const formatTime = (iso: string) =>
   new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
+/** An instant as a date and time a person reads, in a zone it names: "Nov 27, 2026, 8:06 AM America/Sao_Paulo". */
+export const formatDateTime = (iso: string, timeZone: string) =>
+  `${new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short', timeZone })} ${timeZone}`;
+
 export const formatMoney = (cents: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { call, download, formatMoney, messageOf, query } from './api.js';
 import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
-import { may, type Session } from './session.js';
+import { may, networkZone, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
@@ -128,7 +128,7 @@ function ReverseForm({
  * files accounting asks for, and the settlements that close periods.
  */
 export function MoneyView({ session }: { session: Session }) {
-  const timezone = (session.kind === 'operator' ? session.timezone : undefined) ?? 'UTC';
+  const timezone = networkZone(session);
   const [filter, setFilter] = useState<Filter>(() => thisMonth(timezone));
   const [error, setError] = useState<string>();
   const [reversing, setReversing] = useState<Transaction>();

@@ -5,6 +5,8 @@ import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js
 import { CompatibilityPanel } from './compatibility-panel.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { KeysPanel } from './keys-panel.js';
+import { PayoutRulesPanel } from './payout-rules-panel.js';
+import { PlansPanel } from './plans-panel.js';
 import { may, type Session } from './session.js';
 import { WebhooksPanel } from './webhooks-panel.js';
 import { useData } from './use-data.js';
@@ -32,7 +34,8 @@ interface Product {
 const items = <T,>(page: { items: T[] }) => page.items;
 
 /**
- * Partners, their gyms and products, their keys and webhooks: everything the operator API lets an operator set up.
+ * Partners, their gyms and products, their keys, webhooks and payout rules, and the network's plans: everything the
+ * operator API lets an operator set up.
  * The forms a role may not use are not shown.
  */
 export function NetworkView({
@@ -113,12 +116,17 @@ export function NetworkView({
         // issued, a webhook secret) never stays on screen under another partner.
         <Fragment key={partner.id}>
           <PartnerActions session={session} partner={partner} onChanged={partners.reload} />
+          <PayoutRulesPanel
+            session={session}
+            owner={{ kind: 'partners', id: partner.id, name: partner.name }}
+          />
           <GymsPanel session={session} partner={partner} />
           <KeysPanel session={session} partnerId={partner.id} partnerName={partner.name} />
           <CompatibilityPanel session={session} partnerId={partner.id} partnerName={partner.name} />
           <WebhooksPanel session={session} partnerId={partner.id} partnerName={partner.name} />
         </Fragment>
       )}
+      <PlansPanel session={session} />
     </div>
   );
 }
@@ -178,6 +186,10 @@ function GymCard({ session, gym, onChanged }: { session: Session; gym: Gym; onCh
         {gym.retired_at !== null && <span class="muted"> · retired</span>}
       </h3>
       <GymActions session={session} gym={gym} onChanged={onChanged} />
+      <PayoutRulesPanel
+        session={session}
+        owner={{ kind: 'gyms', id: gym.id, name: gym.name, timeZone: gym.timezone ?? undefined }}
+      />
       <ErrorNote error={products.error} />
       <ul>
         {products.value?.map((product) => (

@@ -47,3 +47,7 @@ export function authHeaders(session: Session): Record<string, string> {
 export function may(session: Session, permission: string): boolean {
   return session.kind === 'operator' && session.permissions.includes(permission);
 }
+
+/** The network's time zone, in which the views show dates (UTC for a session saved before it was asked). */
+export const networkZone = (session: Session): string =>
+  (session.kind === 'operator' ? session.timezone : undefined) ?? 'UTC';

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../config/errors.js';
 import { positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 
@@ -14,10 +15,7 @@ export function addNatsCommands(program: Command): void {
     .requiredOption('--from <position>', 'the first position of the log to publish again', positiveInt)
     .action((options: { from: number }) =>
       withServices(async (services, config, _migrated, _notes, store) => {
-        const [{ ConfigError }, { createNatsFeed }] = await Promise.all([
-          import('../config/errors.js'),
-          import('../services/nats-feed.js'),
-        ]);
+        const { createNatsFeed } = await import('../services/nats-feed.js');
         if (config.natsUrl === undefined)
           throw new ConfigError('GATEHOUSE_NATS_URL is not set: there is no NATS feed to replay');
         const { natsSubjectPrefix: prefix, natsStream: stream } = config;

@@ -2,13 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { readFileSync } from 'node:fs';
 import { withExample, withParameterExamples, withResponseExamples } from './openapi-examples.js';
-
-/** The document's version is the package's: the one `gatehouse --version` prints. */
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { VERSION } from './version.js';
 
 /** Which part of the API a path belongs to: its tag and how it authenticates. */
 function classify(url: string): { tags: string[]; security?: Record<string, string[]>[] } {
@@ -44,7 +39,7 @@ export const openApiPlugin = fp(
         openapi: '3.1.0',
         info: {
           title: 'gatehouse',
-          version,
+          version: VERSION,
           description:
             'Access control for gym networks. The partner API (`/access/v1`) follows the access-control ' +
             'specification to the letter; the operator API (`/admin/v1`) runs the platform behind it.',

@@ -90,24 +90,30 @@ describe.each(dialects)('the per-key rate limit (%s)', (dialect) => {
   test('when GATEHOUSE_RATE_LIMIT_PER_SECOND is unset, then a key gets 200 requests a second and the 201st is refused', async () => {
     const t = await start({});
     const a = await arrangePartner(t.services);
-    // The key is cached first, then its window left to pass: the burst below touches no store and fits in a second.
+    // The key is cached first (the burst below touches no store). A text/plain body is refused (415) after the budget
+    // is taken and before the store is touched. One after another, as requests arrive on a socket: injected all at
+    // once they would interleave inside one tick. A loaded machine may not fit 201 requests in a second: the burst
+    // is then tried again in a fresh window, a few times at most.
     await readCode(t, a.headers, platformId());
-    await sleep(1100);
-    const started = performance.now();
-    // A text/plain body is refused (415) after the budget is taken and before the store is touched. One after
-    // another, as requests arrive on a socket: injected all at once they would interleave inside one tick.
-    const burst = [];
-    for (let i = 0; i < 201; i += 1) {
-      burst.push(
-        await t.app.inject({
-          method: 'POST',
-          url: '/access/v1/validate',
-          headers: { ...a.headers, 'content-type': 'text/plain' },
-          payload: 'x',
-        }),
-      );
-    }
-    expect(performance.now() - started, 'the burst fits in one window').toBeLessThan(1000);
+    const burstInOneWindow = async () => {
+      await sleep(1100);
+      const started = performance.now();
+      const replies = [];
+      for (let i = 0; i < 201; i += 1) {
+        replies.push(
+          await t.app.inject({
+            method: 'POST',
+            url: '/access/v1/validate',
+            headers: { ...a.headers, 'content-type': 'text/plain' },
+            payload: 'x',
+          }),
+        );
+      }
+      return performance.now() - started < 1000 ? replies : undefined;
+    };
+    let burst = await burstInOneWindow();
+    for (let tries = 1; burst === undefined && tries < 4; tries += 1) burst = await burstInOneWindow();
+    if (burst === undefined) throw new Error('four bursts of 201 requests each took more than a second');
     const statuses = burst.map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 415)).toHaveLength(200);
     expect(statuses.filter((status) => status === 429)).toHaveLength(1);

@@ -8,7 +8,8 @@ import { EXPLICIT_DENY, NOT_FOUND_CHECKIN } from '../fixtures/wire-bodies.js';
 
 // Long enough that only the change feed (LISTEN/NOTIFY, PRAGMA data_version) can explain a prompt 403.
 const KEY_CACHE_SECONDS = '60';
-const WITHIN_MS = 1000;
+// A second on an idle machine; a loaded test machine is allowed more, still far below the cache's 60 s.
+const WITHIN_MS = 10_000;
 
 /** A validate for a member with no check-in: 404 while the key is live, 403 once refused; it writes nothing. */
 function probe(server: GatehouseProcess, headers: Record<string, string>) {
@@ -22,26 +23,26 @@ async function timeToRefusal(servers: GatehouseProcess[], headers: Record<string
       const polled = await pollUntil(
         () => probe(server, headers),
         (r) => 'status' in r && r.status === 403,
-        { withinMs: 2 * WITHIN_MS, intervalMs: 25 },
+        { withinMs: WITHIN_MS, intervalMs: 25 },
       );
       return { last: polled.result, elapsedMs: polled.elapsedMs };
     }),
   );
 }
 
-function expectRefusedWithinASecond(refusals: Awaited<ReturnType<typeof timeToRefusal>>) {
+function expectRefusedPromptly(refusals: Awaited<ReturnType<typeof timeToRefusal>>) {
   for (const { last, elapsedMs } of refusals) {
     expect(last).toEqual({ status: 403, body: EXPLICIT_DENY });
     expect(elapsedMs).toBeLessThan(WITHIN_MS);
   }
 }
 
-describe('across processes: a revoked key stops working on every process within a second', () => {
+describe('across processes: a revoked key stops working on every process long before their key caches expire', () => {
   const twoProcesses = useTwoProcesses();
   const env = { GATEHOUSE_KEY_CACHE_SECONDS: KEY_CACHE_SECONDS };
 
   test.skipIf(!pgAvailable)(
-    'on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within a second (LISTEN/NOTIFY)',
+    'on PostgreSQL: when the operator revokes a key, then two processes caching keys for 60 s refuse it within seconds, not when the cache expires (LISTEN/NOTIFY)',
     async () => {
       const { operator, arranged, servers } = await twoProcesses('postgres', {
         env,
@@ -62,16 +63,16 @@ describe('across processes: a revoked key stops working on every process within 
         expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
       await operator.services.apiKeys.revoke(arranged.keyId);
-      expectRefusedWithinASecond(await timeToRefusal(servers, arranged.headers));
+      expectRefusedPromptly(await timeToRefusal(servers, arranged.headers));
     },
   );
 
-  test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within a second (data_version)', async () => {
+  test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within seconds, not when the cache expires (data_version)', async () => {
     const { operator, arranged, servers } = await twoProcesses('sqlite', { env });
     for (const server of servers)
       expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 
     await operator.services.apiKeys.revoke(arranged.keyId);
-    expectRefusedWithinASecond(await timeToRefusal(servers, arranged.headers));
+    expectRefusedPromptly(await timeToRefusal(servers, arranged.headers));
   });
 });

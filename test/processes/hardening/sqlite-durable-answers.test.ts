@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -75,8 +74,14 @@ describe('SQLite at GATEHOUSE_SQLITE_SYNCHRONOUS=full (the default)', () => {
       ),
     );
     expect(outcomes.map(statusOf)).toEqual(arranged.checkins.map(() => 200));
-    // strace passes a signal on to nobody: the server itself (its child) is stopped, and strace ends with it.
-    const node = Number(execFileSync('pgrep', ['-P', String(server.pid)], { encoding: 'utf8' }).trim());
+    // strace passes a signal on to nobody: the server itself (its child, whose pid each log line names) is stopped,
+    // and strace ends with it.
+    const firstLine =
+      server
+        .output()
+        .split('\n')
+        .find((line) => line.startsWith('{')) ?? '{}';
+    const node = (JSON.parse(firstLine) as { pid: number }).pid;
     process.kill(node, 'SIGTERM');
     await server.exited;
 

@@ -56,14 +56,16 @@ describe('README "Operating a network", followed literally after npm start', () 
     return pasted;
   }
 
-  test('when each command of the section is run as written, then the new partner is checked in under a plan, validated, refused a second visit, settled, paid and its visit reversed', async () => {
-    expect(blocks).toHaveLength(9);
+  test('when each command of the section is run as written, then the new partner is checked in under a plan, validated, refused a second visit, pays a capped visit 0, is settled, paid and a visit reversed', async () => {
+    expect(blocks).toHaveLength(11);
     const [
       catalog = '',
       plan = '',
       checkIn = '',
       validate = '',
       refused = '',
+      payoutRule = '',
+      secondMember = '',
       exports = '',
       settle = '',
       reverse = '',
@@ -200,40 +202,143 @@ describe('README "Operating a network", followed literally after npm start', () 
       await refusedStore.close();
     }
 
-    // The day's payout, and the visit behind it.
+    // Acme pays one visit a month per member, from now on; a second gym opens with the same day pass.
+    const ruled = await session.run(asPasted(payoutRule));
+    expect(ruled.stderr).toBe('');
+    const [rule = '', gymTable = ''] = ruled.stdout.split(/\n(?=id +partner_id)/);
+    expect(parse(rule, { columns: true })).toEqual([
+      {
+        version: '1',
+        monthly_paid_visits_per_member: '1',
+        tiers: '',
+        effective_from: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
+      },
+    ]);
+    expect(gymTable).toMatch(
+      /^id +partner_id +name +timezone +retired_at +created_at\n43 +2 +Acme Uptown +\S+\n$/,
+    );
+
+    // A second member, on no plan, visits both gyms the same day: both validated, the second past Acme's cap.
+    const visited = await session.run(asPasted(secondMember, key));
+    expect(visited.stderr).toBe('');
+    const answers = visited.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const validatedAt = (gymId: number, productId: number, description: string) => ({
+      metadata: { total: 1, errors: 0 },
+      results: {
+        user: { platform_id: '5550001112223' },
+        gym: { Id: gymId, product: { Id: productId, description } },
+        validated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/) as unknown,
+      },
+    });
+    expect(answers).toEqual([
+      expect.objectContaining({ platform_id: '5550001112223', gym_id: 42, product_id: 2, status: 'pending' }),
+      validatedAt(42, 2, 'Day pass'),
+      expect.objectContaining({ platform_id: '5550001112223', gym_id: 43, product_id: 3, status: 'pending' }),
+      validatedAt(43, 3, 'Day pass'),
+    ]);
+    const pricedStore = openStore(`sqlite:${join(checkout, 'data', 'gatehouse.db')}`);
+    try {
+      const priced = await pricedStore.db
+        .selectFrom('transactions')
+        .select(['platform_id', 'gym_id', 'payout_cents', 'list_cents', 'pricing_rule', 'rule_version'])
+        .orderBy('id')
+        .execute();
+      expect(
+        priced.map((row) => ({
+          ...row,
+          list_cents: row.list_cents === null ? null : Number(row.list_cents),
+        })),
+      ).toEqual([
+        {
+          platform_id: '9876543210987',
+          gym_id: 42,
+          payout_cents: 1500,
+          list_cents: 1500,
+          pricing_rule: 'list',
+          rule_version: null,
+        },
+        {
+          platform_id: '5550001112223',
+          gym_id: 42,
+          payout_cents: 1500,
+          list_cents: 1500,
+          pricing_rule: 'list',
+          rule_version: 1,
+        },
+        {
+          platform_id: '5550001112223',
+          gym_id: 43,
+          payout_cents: 0,
+          list_cents: 1500,
+          pricing_rule: 'monthly-cap',
+          rule_version: 1,
+        },
+      ]);
+    } finally {
+      await pricedStore.close();
+    }
+
+    // The day's payout, and the visits behind it, each with how it was priced.
     const exported = await session.run(asPasted(exports));
     const [payouts = '', transactions = ''] = exported.stdout.split(/\n(?=id,)/);
-    expect(payouts).toBe('partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,1,0,1500');
+    expect(payouts).toBe(
+      'partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,2,0,3000\n2,43,BRL,1,0,0',
+    );
+    const visit = (platformId: string, gymId: string, productId: string) => ({
+      partner_id: '2',
+      gym_id: gymId,
+      product_id: productId,
+      platform_id: platformId,
+    });
     expect(parse(transactions, { columns: true })).toEqual([
       expect.objectContaining({
-        partner_id: '2',
-        gym_id: '42',
-        product_id: '2',
-        platform_id: '9876543210987',
+        ...visit('9876543210987', '42', '2'),
         payout_cents: '1500',
+        list_cents: '1500',
+        pricing_rule: 'list',
+        pricing_version: '',
+      }),
+      expect.objectContaining({
+        ...visit('5550001112223', '42', '2'),
+        payout_cents: '1500',
+        list_cents: '1500',
+        pricing_rule: 'list',
+        pricing_version: '1',
+      }),
+      expect.objectContaining({
+        ...visit('5550001112223', '43', '3'),
+        payout_cents: '0',
+        list_cents: '1500',
+        pricing_rule: 'monthly-cap',
+        pricing_version: '1',
       }),
     ]);
     expect(exported.stderr).toBe('');
 
-    // The period is closed for Acme and paid: the settlement holds the visit.
+    // The period is closed for Acme and paid: the settlement holds the visits.
     const settled = await session.run(asPasted(settle));
     expect(settled.stderr).toBe('');
     const [entries = '', paid = ''] = settled.stdout.split(/\n(?=id,partner_id)/);
     expect(parse(entries, { columns: true })).toEqual([
       expect.objectContaining({ kind: 'visit', partner_id: '2', gym_id: '42', payout_cents: '1500' }),
+      expect.objectContaining({ kind: 'visit', partner_id: '2', gym_id: '42', payout_cents: '1500' }),
+      expect.objectContaining({ kind: 'visit', partner_id: '2', gym_id: '43', payout_cents: '0' }),
     ]);
     expect(parse(paid, { columns: true })).toEqual([
       expect.objectContaining({
         partner_id: '2',
         currency: 'BRL',
         status: 'paid',
-        total_cents: '1500',
-        count: '1',
+        total_cents: '3000',
+        count: '3',
         reference: 'PIX E2E-0001',
       }),
     ]);
 
-    // The visit is reversed: a negative entry, and the day's payout nets to zero.
+    // The day's first visit is reversed: a negative entry, and gym 42's payout loses it.
     const reversed = await session.run(asPasted(reverse));
     expect(reversed.stderr).toBe('');
     const [reversal = '', net = ''] = reversed.stdout.split(/\n(?=partner_id,)/);
@@ -245,7 +350,9 @@ describe('README "Operating a network", followed literally after npm start', () 
         reason: 'validated for the wrong member',
       }),
     ]);
-    expect(net.trim()).toBe('partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,1,1,0');
+    expect(net.trim()).toBe(
+      'partner_id,gym_id,currency,count,reversals,payout_cents\n2,42,BRL,2,1,1500\n2,43,BRL,1,0,0',
+    );
 
     // The catalog changes: a new price, the gym renamed and in its own time zone.
     const changed = await session.run(asPasted(change));

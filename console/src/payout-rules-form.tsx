@@ -1,0 +1,104 @@
+import { call } from './api.js';
+import { ActionForm } from './forms.js';
+import { RowList, rowsOf } from './row-list.js';
+import type { Session } from './session.js';
+
+interface Tier {
+  after_cents: number;
+  rate_pct: number;
+}
+export interface PayoutRules {
+  version: number;
+  monthly_paid_visits_per_member: number | null;
+  tiers: Tier[];
+  effective_from: string;
+}
+
+/** Empty is no cap; anything but a number goes as typed, for the API to refuse (never as a silent null). */
+const capOf = (typed: string) => (typed === '' ? null : /^[0-9]+$/.test(typed) ? Number(typed) : typed);
+
+/**
+ * A new version of an owner's payout rules, from now on, starting from the version in force (`now`); folded away
+ * under a summary where it would crowd a gym's card.
+ */
+export function PayoutRulesForm({
+  session,
+  path,
+  whose,
+  now,
+  folded,
+  onSet,
+}: {
+  session: Session;
+  path: string;
+  whose: string;
+  now: PayoutRules | undefined;
+  folded: boolean;
+  onSet: () => void;
+}) {
+  const form = (
+    <ActionForm
+      title={`New payout rules ${whose}`}
+      submitLabel="Set payout rules"
+      action={async (fields) => {
+        await call(session, 'PUT', path, {
+          monthly_paid_visits_per_member: capOf(fields.cap ?? ''),
+          tiers: rowsOf(fields, ['after', 'rate'] as const).map((tier) => ({
+            after_cents: Math.round(Number(tier.after) * 100),
+            rate_pct: Number(tier.rate),
+          })),
+        });
+        onSet();
+      }}
+    >
+      <p class="note">
+        They apply to visits validated from now on; visits already validated keep what they paid.
+      </p>
+      <label>
+        Paid visits per member a month (empty: no cap)
+        <input
+          name="cap"
+          inputMode="numeric"
+          defaultValue={String(now?.monthly_paid_visits_per_member ?? '')}
+        />
+      </label>
+      <RowList
+        noun="Tier"
+        initial={now?.tiers.length ?? 0}
+        min={0}
+        row={(index) => (
+          <>
+            <label>
+              Tier {index + 1}: once the month&apos;s paid total is above
+              <input
+                name={`after-${index}`}
+                inputMode="decimal"
+                required
+                defaultValue={
+                  now?.tiers[index] === undefined ? '' : String(now.tiers[index].after_cents / 100)
+                }
+              />
+            </label>
+            <label>
+              Tier {index + 1}: % of the price paid
+              <input
+                name={`rate-${index}`}
+                inputMode="decimal"
+                required
+                defaultValue={now?.tiers[index] === undefined ? '' : String(now.tiers[index].rate_pct)}
+              />
+            </label>
+          </>
+        )}
+      />
+    </ActionForm>
+  );
+  return folded ? (
+    <details>
+      <summary>Set payout rules {whose}</summary>
+      {form}
+    </details>
+  ) : (
+    form
+  );
+}
