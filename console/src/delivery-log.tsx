@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, messageOf, query } from './api.js';
 import { formatTime } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
+import { DeliveryAttempts } from './delivery-attempts.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { may, type Session } from './session.js';
 
@@ -61,6 +62,7 @@ export function DeliveryLog({
     (cursor) => `/admin/v1/webhooks/${webhook.id}/deliveries${query({ order: 'desc', limit: PAGE, cursor })}`,
   );
   const [error, setError] = useState<string>();
+  const [expanded, setExpanded] = useState<number>();
   const mayAct = may(session, 'webhooks');
   const retry = async (delivery: Delivery) => {
     try {
@@ -101,9 +103,20 @@ export function DeliveryLog({
           </tr>
         </thead>
         <tbody>
-          {deliveries.items?.map((delivery) => (
+          {deliveries.items?.flatMap((delivery) => [
             <tr key={delivery.id}>
-              <td>{formatTime(delivery.created_at)}</td>
+              <td>
+                <button
+                  type="button"
+                  class="quiet"
+                  aria-expanded={expanded === delivery.id}
+                  aria-label={`Attempts of ${delivery.event_id}`}
+                  onClick={() => setExpanded(expanded === delivery.id ? undefined : delivery.id)}
+                >
+                  {expanded === delivery.id ? '▾' : '▸'}
+                </button>{' '}
+                {formatTime(delivery.created_at)}
+              </td>
               <td>
                 {delivery.event_type} <code class="muted">{delivery.event_id}</code>
               </td>
@@ -123,8 +136,15 @@ export function DeliveryLog({
                   </button>
                 )}
               </td>
-            </tr>
-          ))}
+            </tr>,
+            expanded === delivery.id && (
+              <tr key={`${delivery.id}-attempts`}>
+                <td colSpan={8}>
+                  <DeliveryAttempts session={session} webhookId={webhook.id} deliveryId={delivery.id} />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </ScrollTable>
       <PageButtons list={deliveries} noun="deliveries" />

@@ -6,7 +6,7 @@ import { may, networkZone, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
-import { PricedAmount, type Pricing } from './pricing.js';
+import { PricedAmount, ReversedMark, type Pricing } from './pricing.js';
 
 interface Transaction {
   id: number;
@@ -21,12 +21,15 @@ interface Transaction {
   reverses: number | null;
   reason: string | null;
   pricing: Pricing;
+  /** Present on visits with reversals: what they took back so far. */
+  reversed_cents?: number;
 }
 interface Payout {
   partner_id: number;
   gym_id: number;
   currency: string;
   count: number;
+  reversals: number;
   payout_cents: number;
 }
 interface Filter {
@@ -156,6 +159,7 @@ export function MoneyView({ session }: { session: Session }) {
               <th scope="col">Partner</th>
               <th scope="col">Gym</th>
               <th scope="col">Visits</th>
+              <th scope="col">Reversals</th>
               <th scope="col">Payout</th>
             </tr>
           </thead>
@@ -165,6 +169,7 @@ export function MoneyView({ session }: { session: Session }) {
                 <td>{line.partner_id}</td>
                 <td>{line.gym_id}</td>
                 <td>{line.count}</td>
+                <td>{line.reversals}</td>
                 <td>{formatMoney(line.payout_cents, line.currency)}</td>
               </tr>
             ))}
@@ -208,6 +213,7 @@ export function MoneyView({ session }: { session: Session }) {
                   {row.kind === 'visit'
                     ? `visit ${row.id}`
                     : `reversal of visit ${row.reverses ?? ''}: ${row.reason ?? ''}`}
+                  <ReversedMark visit={row} />
                 </td>
                 <td>{row.gym_id}</td>
                 <td>{row.platform_id}</td>

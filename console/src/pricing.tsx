@@ -59,3 +59,26 @@ export function TotalExplained({ pricing, currency }: { pricing: readonly RulePr
     </>
   );
 }
+
+/**
+ * A visit's reversals, beside it in the ledger: "reversed" when they took back all it paid, "partly reversed" with
+ * how much otherwise. Nothing for a visit never reversed, or for a reversal itself.
+ */
+export function ReversedMark({
+  visit,
+}: {
+  visit: { payout_cents: number; currency: string; reversed_cents?: number };
+}) {
+  const reversed = visit.reversed_cents;
+  if (reversed === undefined || reversed <= 0) return null;
+  return (
+    <>
+      {' '}
+      <span class="reversed-mark">
+        {reversed >= visit.payout_cents
+          ? 'reversed'
+          : `partly reversed: ${formatMoney(reversed, visit.currency)} of ${formatMoney(visit.payout_cents, visit.currency)}`}
+      </span>
+    </>
+  );
+}

@@ -29,6 +29,10 @@ async function partnersNamed(services: Services, name: string): Promise<number[]
   }
 }
 
+const [ID, NAME, ...REST] = COLUMNS.partner;
+/** `partner list` marks sandbox partners in a column of its own, beside the name. */
+const PARTNER_LIST_COLUMNS = [ID, NAME, 'sandbox', ...REST];
+
 /** `gatehouse partner|gym|product …` */
 export function addCatalogCommands(program: GatehouseCommand): void {
   const partner = program.command('partner').description('partners: the gym chains that validate members');
@@ -54,8 +58,11 @@ export function addCatalogCommands(program: GatehouseCommand): void {
   partner
     .command('list')
     .description('list partners (the first 1000)')
-    .printsRecords(COLUMNS.partner, async (services) =>
-      (await services.catalog.listPartners(all)).items.map(presentPartner),
+    .printsRecords(
+      PARTNER_LIST_COLUMNS,
+      async (services) => (await services.catalog.listPartners(all)).items.map(presentPartner),
+      // A table and a CSV say of every partner whether it is a sandbox one; JSON as the API answers it.
+      (row) => ({ ...row, sandbox: row.sandbox === true }),
     );
 
   const gym = program

@@ -17,6 +17,7 @@ interface PeriodOptions {
   from?: number;
   to?: number;
   format: Format;
+  includeSandbox?: boolean;
 }
 
 function filterOf(options: PeriodOptions) {
@@ -54,20 +55,27 @@ export function addLedgerCommands(program: Command): void {
     .option('--gym <id>', "only this gym's", positiveInt)
     .option('--from <time>', FROM_HELP, instant)
     .option('--to <time>', TO_HELP, instant)
+    .option('--include-sandbox', "sandbox partners' transactions too, each row with a sandbox column")
     .addOption(formatOption())
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {
         const period = exportPeriod(options, services.clock.now(), config.timezone);
-        const rows = services.ledger.exportAll({ ...filterOf(options), ...period });
+        // Sandbox visits are never money: left out unless asked for, and then marked.
+        const both = options.includeSandbox === true;
+        const rows = services.ledger.exportAll({
+          ...filterOf(options),
+          ...period,
+          ...(both ? {} : { sandbox: false }),
+        });
         let count = 0;
         const presented = (async function* () {
           for await (const row of rows) {
             count += 1;
-            yield presentTransaction(row);
+            yield { ...presentTransaction(row), ...(both ? { sandbox: row.sandbox } : {}) };
           }
         })();
         // A table and a CSV show the pricing as columns of their own; JSON as the API answers it.
-        const columns = [...COLUMNS.transaction, ...PRICING_COLUMNS];
+        const columns = [...COLUMNS.transaction, ...PRICING_COLUMNS, ...(both ? ['sandbox'] : [])];
         if (options.format === 'csv') await streamCsv(columns, flat(presented));
         else {
           const all = [];

@@ -114,6 +114,13 @@ export interface LedgerEntry extends LedgerTransaction {
   readonly reason: string | null;
 }
 
+/** An entry as the operator's ledger lists it: whether its partner is a sandbox one, what of a visit was reversed. */
+export interface ListedEntry extends LedgerEntry {
+  readonly sandbox: boolean;
+  /** A visit's reversals so far, in positive cents; 0 for a visit never reversed and for a reversal. */
+  readonly reversedCents: number;
+}
+
 /** What the platform owes one gym for a period, in one currency: the count and sum of its transactions. */
 export interface PayoutLine {
   readonly partnerId: number;

@@ -94,6 +94,7 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   ...PLAN_PARAMETER_EXAMPLES,
   'last-event-id': '120',
   sandbox: 'true',
+  include_sandbox: 'true',
   bucket: 'hour',
 };
 

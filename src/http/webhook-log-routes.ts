@@ -7,7 +7,15 @@ import { presentTestOutcome } from '../presenters/integration.js';
 import type { Services } from '../services/index.js';
 import { TestEventOutcome } from './integration-wire.js';
 import { declare, pathId, type WebhookRouteSide } from './webhook-side.js';
-import { Delivery, DeliveryQuery, RecoverBody, Recovered, presentDelivery } from './webhook-wire.js';
+import {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryQuery,
+  RecoverBody,
+  Recovered,
+  presentAttempt,
+  presentDelivery,
+} from './webhook-wire.js';
 
 /** A webhook endpoint's delivery log, its retries and recoveries, and test events: one side's routes. */
 export function webhookLogRoutes(app: FastifyInstance, services: Services, side: WebhookRouteSide): void {
@@ -30,6 +38,20 @@ export function webhookLogRoutes(app: FastifyInstance, services: Services, side:
       const id = pathId(request, 'webhook_id');
       const page = await deliveries.list(id, filter, side.deliveryList.page(request), as);
       return side.deliveryList.answer(page, presentDelivery);
+    },
+  });
+
+  declare(app, side, {
+    method: 'GET',
+    url: '/webhooks/:webhook_id/deliveries/:delivery_id/attempts',
+    summary: "A delivery's attempts, oldest first: each one's answer, duration and the body it sent",
+    query: { ...side.deliveryList.query },
+    status: 200,
+    answer: side.deliveryList.schema(DeliveryAttempt),
+    handle: async (request, { as }) => {
+      const [endpoint, delivery] = [pathId(request, 'webhook_id'), pathId(request, 'delivery_id')];
+      const page = await deliveries.attempts(endpoint, delivery, side.deliveryList.page(request), as);
+      return side.deliveryList.answer(page, presentAttempt);
     },
   });
 

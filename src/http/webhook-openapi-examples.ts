@@ -32,6 +32,33 @@ const DELIVERY = {
   delivered_at: '2026-11-23T12:00:00.120Z',
   created_at: '2026-11-23T12:00:00.050Z',
 };
+/** A first attempt refused with a 503 (its answer made safe), then delivered by the retry. */
+const ATTEMPTS = [
+  {
+    id: 77,
+    delivery_id: 31,
+    attempt: 1,
+    attempted_at: '2026-11-23T12:00:00.080Z',
+    duration_ms: 1012,
+    status_code: 503,
+    error: 'HTTP 503',
+    request_body:
+      '{"type":"checkin.created","timestamp":"2026-11-23T12:00:00.000Z","data":{"checkin_id":918,"gym_id":42}}',
+    response_excerpt: 'upstream busy\\u001b[0m',
+  },
+  {
+    id: 78,
+    delivery_id: 31,
+    attempt: 2,
+    attempted_at: '2026-11-23T12:00:05.120Z',
+    duration_ms: 41,
+    status_code: 200,
+    error: null,
+    request_body:
+      '{"type":"checkin.created","timestamp":"2026-11-23T12:00:00.000Z","data":{"checkin_id":918,"gym_id":42}}',
+    response_excerpt: '{"ok":true}',
+  },
+];
 const page = (items: unknown[]) => ({ items, next_cursor: null });
 const envelope = (results: unknown, total = 1) => ({ metadata: { total, errors: 0 }, results });
 const limit = new WebhookLimitError(10);
@@ -104,6 +131,7 @@ export const WEBHOOK_RESPONSE_EXAMPLES = {
   'POST /admin/v1/webhooks/:webhook_id/secret 201': { secret: SECRET },
   'POST /admin/v1/webhooks/:webhook_id/enable 200': ENDPOINT,
   'GET /admin/v1/webhooks/:webhook_id/deliveries 200': page([DELIVERY]),
+  'GET /admin/v1/webhooks/:webhook_id/deliveries/:delivery_id/attempts 200': page(ATTEMPTS),
   'POST /admin/v1/deliveries/:delivery_id/retry 202': {
     ...DELIVERY,
     status: 'pending',
@@ -124,4 +152,8 @@ export const WEBHOOK_RESPONSE_EXAMPLES = {
     next_attempt_at: '2026-11-23T12:05:00.000Z',
   }),
   'GET /access/v1/webhooks/:webhook_id/deliveries 200': { ...envelope([DELIVERY]), next_cursor: null },
+  'GET /access/v1/webhooks/:webhook_id/deliveries/:delivery_id/attempts 200': {
+    ...envelope(ATTEMPTS, ATTEMPTS.length),
+    next_cursor: null,
+  },
 };

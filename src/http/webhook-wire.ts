@@ -8,7 +8,7 @@ import {
   type WebhookFormat,
 } from '../domain/webhooks/endpoint.js';
 
-export { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
+export { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 
 /** Webhook endpoints and deliveries on the wire, the same for the operator and for a partner's own key. */
 const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
@@ -109,6 +109,26 @@ export const Delivery = Type.Object({
   next_attempt_at: NullableInstant,
   delivered_at: NullableInstant,
   created_at: Instant,
+});
+export const DeliveryAttempt = Type.Object({
+  id: Id,
+  delivery_id: Id,
+  attempt: Type.Integer({ minimum: 1, description: "1 for the delivery's first attempt" }),
+  attempted_at: Instant,
+  duration_ms: Type.Integer({ minimum: 0, description: 'From sending the request to the end of the answer' }),
+  status_code: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The receiver's status; null: no answer",
+  }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why the attempt failed; null when delivered',
+  }),
+  request_body: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The body sent; null once the event payload is purged (GATEHOUSE_EVENT_RETENTION_DAYS) or erased',
+  }),
+  response_excerpt: Type.Union([Type.String(), Type.Null()], {
+    description: 'The first 1024 bytes of the answer, control characters written as \\uXXXX; null: no answer',
+  }),
 });
 export const DeliveryQuery = {
   status: Type.Optional(DeliveryStatus),

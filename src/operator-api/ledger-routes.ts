@@ -18,9 +18,9 @@ import {
   OrderQuery,
   PageQuery,
   operatorErrorResponses,
-  sandboxFlag,
   sandboxSwitch,
 } from './schemas.js';
+import { InputError } from '../domain/errors.js';
 
 export const Transaction = Type.Object({
   id: Id,
@@ -43,8 +43,22 @@ export const TRANSACTION_COLUMNS = [...Object.keys(Transaction.properties), ...P
 const ListedTransaction = Type.Object({
   ...Transaction.properties,
   pricing: PricingSchema,
-  sandbox: sandboxFlag('transactions'),
+  reversed_cents: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'Present on visits with reversals: what they took back so far (equal to payout_cents: wholly reversed)',
+    }),
+  ),
+  sandbox: Type.Optional(
+    Type.Boolean({
+      description:
+        "true on sandbox partners' transactions (sandbox=true); with include_sandbox=true on every row, false on live ones",
+    }),
+  ),
 });
+/** With include_sandbox=true the CSV says on each row whether it is a sandbox partner's. */
+const SANDBOX_COLUMNS = [...TRANSACTION_COLUMNS, 'sandbox'];
 const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
@@ -61,16 +75,27 @@ const Period = {
   to: Type.Optional(Type.String({ description: 'exclusive' })),
 };
 
-/** The operator's lists and payouts: live partners' entries, or with sandbox=true the sandbox's, listed apart. */
+/**
+ * The operator's lists and payouts: live partners' entries, or with sandbox=true the sandbox's, listed apart; a
+ * transactions export asked with include_sandbox=true has both, each row marked.
+ */
 function periodFilter(query: {
   partner_id?: string;
   gym_id?: string;
   from?: string;
   to?: string;
   sandbox?: 'true' | 'false';
+  include_sandbox?: 'true' | 'false';
 }) {
+  const both = query.include_sandbox === 'true';
+  if (both && query.sandbox === 'true') {
+    throw new InputError(
+      'include_sandbox',
+      'lists live and sandbox entries together: leave out sandbox=true',
+    );
+  }
   return {
-    sandbox: query.sandbox === 'true',
+    ...(both ? {} : { sandbox: query.sandbox === 'true' }),
     ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
     ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
     ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
@@ -90,6 +115,12 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         querystring: Type.Object({
           ...Period,
           sandbox: sandboxSwitch('transactions'),
+          include_sandbox: Type.Optional(
+            Type.Union([Type.Literal('true'), Type.Literal('false')], {
+              description:
+                "true: live and sandbox partners' transactions together, each with its sandbox flag",
+            }),
+          ),
           format: Format,
           ...OrderQuery,
           ...PageQuery,
@@ -99,15 +130,26 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     },
     async (request, reply) => {
       const filter = periodFilter(request.query);
+      // The sandbox flag: on every row when both are asked for, on the sandbox's own listing, never otherwise.
+      const flag = (entry: { sandbox: boolean }) =>
+        filter.sandbox === undefined || entry.sandbox ? { sandbox: entry.sandbox } : {};
       if (request.query.format === 'csv') {
-        return sendCsv(reply, 'transactions.csv', TRANSACTION_COLUMNS, ledger.exportAll(filter), (entry) =>
-          withFlatPricing(presentTransaction(entry)),
+        const both = filter.sandbox === undefined;
+        return sendCsv(
+          reply,
+          'transactions.csv',
+          both ? SANDBOX_COLUMNS : TRANSACTION_COLUMNS,
+          ledger.exportAll(filter),
+          (entry) => ({ ...withFlatPricing(presentTransaction(entry)), ...(both ? flag(entry) : {}) }),
         );
       }
       const page = await ledger.list(filter, pageRequest(request.query));
-      const flag = filter.sandbox === true ? { sandbox: true as const } : {};
       return {
-        items: page.items.map((transaction) => ({ ...presentTransaction(transaction), ...flag })),
+        items: page.items.map((entry) => ({
+          ...presentTransaction(entry),
+          ...(entry.reversedCents > 0 ? { reversed_cents: entry.reversedCents } : {}),
+          ...flag(entry),
+        })),
         next_cursor: page.nextCursor,
       };
     },

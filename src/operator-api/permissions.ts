@@ -48,6 +48,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   'POST /admin/v1/webhooks/:webhook_id/enable': 'webhooks',
   'POST /admin/v1/webhooks/:webhook_id/recover': 'webhooks',
   'GET /admin/v1/webhooks/:webhook_id/deliveries': 'read',
+  'GET /admin/v1/webhooks/:webhook_id/deliveries/:delivery_id/attempts': 'read',
   'POST /admin/v1/deliveries/:delivery_id/retry': 'webhooks',
   'POST /admin/v1/webhooks/:webhook_id/test': 'webhooks',
   'GET /admin/v1/partners/:partner_id/compatibility': 'read',

@@ -1,6 +1,6 @@
 import { formatInstant } from '../domain/time-format.js';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint.js';
-import type { Delivery as DeliveryRecord } from '../domain/webhooks/delivery.js';
+import type { Delivery as DeliveryRecord, DeliveryAttempt } from '../domain/webhooks/delivery.js';
 
 /** Webhook wire shapes, without TypeBox: the CLI loads these on every call. */
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
@@ -32,4 +32,16 @@ export const presentDelivery = (delivery: DeliveryRecord) => ({
   next_attempt_at: instantOrNull(delivery.nextAttemptAt),
   delivered_at: instantOrNull(delivery.deliveredAt),
   created_at: formatInstant(delivery.createdAt),
+});
+
+export const presentAttempt = (attempt: DeliveryAttempt) => ({
+  id: attempt.id,
+  delivery_id: attempt.deliveryId,
+  attempt: attempt.attempt,
+  attempted_at: formatInstant(attempt.attemptedAt),
+  duration_ms: attempt.durationMs,
+  status_code: attempt.statusCode,
+  error: attempt.error,
+  request_body: attempt.requestBody,
+  response_excerpt: attempt.responseExcerpt,
 });

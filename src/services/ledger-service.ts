@@ -1,5 +1,5 @@
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import type { LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
+import type { ListedEntry, LedgerEntry, PayoutLine, Reversal } from '../domain/entities.js';
 import { InputError } from '../domain/errors.js';
 import { exportPeriod } from '../domain/export-period.js';
 import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
@@ -13,6 +13,8 @@ import {
 } from '../domain/pagination.js';
 import { listEntries, listGymEntries, sumPayouts, type GymEntry } from '../store/ledger/ledger-reports.js';
 import type { EntryFilter } from '../store/ledger/ledger-entries.js';
+import { readSandboxPartnerIds } from '../store/catalog/sandbox-partners.js';
+import { reversedCentsOf } from '../store/ledger/reversal-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 const EXPORT_BATCH = 1000;
@@ -35,19 +37,35 @@ export interface ReversalInput {
  */
 export function createLedgerService({ store, clock, config }: ServiceDependencies) {
   return {
-    async list(filter: EntryFilter, page: PageRequest): Promise<Page<LedgerEntry>> {
+    /** A page of the ledger, each visit with what its reversals took back so far and each entry's environment. */
+    async list(filter: EntryFilter, page: PageRequest): Promise<Page<ListedEntry>> {
       assertPeriod(filter);
-      return toPage(await listEntries(store.db, filter, page), page.limit, page.order);
+      const entries = await listEntries(store.db, filter, page);
+      const visits = entries.filter((entry) => entry.kind === 'visit').map((entry) => entry.id);
+      const [sandbox, reversed] = await Promise.all([
+        readSandboxPartnerIds(store.db),
+        reversedCentsOf(store.db, visits),
+      ]);
+      const listed = entries.map((entry) => ({
+        ...entry,
+        sandbox: sandbox.has(entry.partnerId),
+        reversedCents: entry.kind === 'visit' ? (reversed.get(entry.id) ?? 0) : 0,
+      }));
+      return toPage(listed, page.limit, page.order);
     },
 
-    /** Every matching entry, read in keyset batches so an export of any size keeps memory flat. */
-    async *exportAll(filter: EntryFilter): AsyncGenerator<LedgerEntry> {
+    /**
+     * Every matching entry, each saying whether its partner is a sandbox one, read in keyset batches so an export of
+     * any size keeps memory flat.
+     */
+    async *exportAll(filter: EntryFilter): AsyncGenerator<LedgerEntry & { readonly sandbox: boolean }> {
       assertPeriod(filter);
+      const sandbox = await readSandboxPartnerIds(store.db);
       let afterId = 0;
       for (;;) {
         // Repositories return up to limit + 1 rows: more than EXPORT_BATCH means there may be more to read.
         const rows = await listEntries(store.db, filter, { afterId, limit: EXPORT_BATCH });
-        yield* rows;
+        for (const row of rows) yield { ...row, sandbox: sandbox.has(row.partnerId) };
         const last = rows[rows.length - 1];
         if (rows.length <= EXPORT_BATCH || last === undefined) return;
         afterId = last.id;

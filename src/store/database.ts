@@ -226,6 +226,19 @@ export interface WebhookDeliveriesTable {
   created_at: number;
 }
 
+/** One attempt of a delivery (migration 0016). */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  attempted_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  request_body: string | null;
+  response_excerpt: string | null;
+}
+
 export interface WebhookDispatchTable {
   id: number;
   position: number;
@@ -322,6 +335,7 @@ export interface Database {
   nats_feed: NatsFeedTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   webhook_dispatch: WebhookDispatchTable;
   operators: OperatorsTable;
   server_secrets: ServerSecretsTable;

@@ -70,6 +70,8 @@ describe.each(dialects)('operator API: reversals of a visit (%s)', (dialect) => 
         reverses: null,
         reason: null,
         pricing: { list_cents: 1250, paid_cents: 1250, rule: 'list', version: null },
+        // The operator's ledger marks the visit with what its reversals took back.
+        reversed_cents: 1250,
       },
       { ...entry, id },
     ]);

@@ -62,6 +62,7 @@ const MATRIX: Record<string, Row> = {
   'POST /admin/v1/webhooks/:webhook_id/enable': WEBHOOKS,
   'POST /admin/v1/webhooks/:webhook_id/recover': WEBHOOKS,
   'GET /admin/v1/webhooks/:webhook_id/deliveries': READ,
+  'GET /admin/v1/webhooks/:webhook_id/deliveries/:delivery_id/attempts': READ,
   'POST /admin/v1/deliveries/:delivery_id/retry': WEBHOOKS,
   'POST /admin/v1/webhooks/:webhook_id/test': WEBHOOKS,
   'GET /admin/v1/partners/:partner_id/compatibility': READ,

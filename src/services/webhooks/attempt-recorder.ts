@@ -4,6 +4,7 @@ import {
   noteEndpointFailing,
   noteEndpointsHealthy,
   recordAttempts,
+  type AttemptDetail,
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import type { EndpointService } from './endpoint-service.js';
@@ -14,6 +15,7 @@ interface Pending {
   readonly claim: ClaimedDelivery;
   readonly outcome: AttemptOutcome;
   readonly at: number;
+  readonly detail: AttemptDetail;
   readonly done: (result: Written) => void;
   readonly failed: (error: unknown) => void;
 }
@@ -60,7 +62,7 @@ export function createAttemptRecorder(store: Store, endpoints: EndpointService, 
     const health = new Map<number, { healthy: boolean; at: number }>();
     const recordedIds = await recordAttempts(
       trx,
-      batch.map(({ claim, outcome, at }) => ({ claim, record: outcome.delivery, at })),
+      batch.map(({ claim, outcome, at, detail }) => ({ claim, record: outcome.delivery, at, detail })),
     );
     for (const { claim, outcome, at } of batch) {
       const recorded = recordedIds.has(claim.id);
@@ -96,9 +98,14 @@ export function createAttemptRecorder(store: Store, endpoints: EndpointService, 
 
   return {
     /** Resolves once the attempt is written (recorded: false when the claim had lapsed and was taken over). */
-    record(claim: ClaimedDelivery, outcome: AttemptOutcome, at: number): Promise<Written> {
+    record(
+      claim: ClaimedDelivery,
+      outcome: AttemptOutcome,
+      at: number,
+      detail: AttemptDetail,
+    ): Promise<Written> {
       return new Promise<Written>((done, failed) => {
-        queue.push({ claim, outcome, at, done, failed });
+        queue.push({ claim, outcome, at, detail, done, failed });
         if (!requestWrite()) alone ??= writeAlone();
       });
     },

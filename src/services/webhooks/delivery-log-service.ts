@@ -7,10 +7,24 @@ import type { StoreTransaction } from '../../store/store.js';
 import * as deliveries from '../../store/webhooks/webhook-delivery-repository.js';
 import type { Delivery, DeliveryFilter } from '../../store/webhooks/webhook-delivery-repository.js';
 import { findEndpoint } from '../../store/webhooks/webhook-endpoint-repository.js';
-import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.js';
+import { deliveryBody, type WebhookEndpoint } from '../../domain/webhooks/endpoint.js';
+import type { DeliveryAttempt } from '../../domain/webhooks/delivery.js';
+import { findEvents } from '../../store/events/event-repository.js';
+import { listAttempts } from '../../store/webhooks/webhook-attempt-repository.js';
 import type { ServiceDependencies } from '../dependencies.js';
 import { sendMissed } from './catch-up.js';
 import { mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
+
+/** The body every standard attempt of a delivery sends (src/services/webhooks/delivery-request.ts), from its event. */
+async function deliveryOwnBody(
+  store: ServiceDependencies['store'],
+  endpoint: WebhookEndpoint,
+  delivery: Delivery,
+): Promise<string | null> {
+  if (endpoint.format !== 'standard') return null;
+  const event = (await findEvents(store.db, [delivery.eventPosition])).get(delivery.eventPosition);
+  return event?.data == null ? null : deliveryBody(event);
+}
 
 /** The delivery log of an endpoint: read it, send one delivery again, recover every failure since a time. */
 export function createDeliveryLogService({ store, clock }: ServiceDependencies) {
@@ -34,6 +48,28 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
       await managedEndpoint(store.db, endpointId, manager);
       const listed = await deliveries.listDeliveries(store.db, endpointId, filter, page);
       return toPage(listed, page.limit, page.order);
+    },
+
+    /**
+     * A delivery's attempts, each with the body it sent: kept with the attempt, or the delivery's own body rebuilt
+     * from its event while the payload is kept (null once purged or erased).
+     */
+    async attempts(
+      endpointId: number,
+      deliveryId: number,
+      page: PageRequest,
+      manager: EndpointManager = OPERATOR_MANAGER,
+    ): Promise<Page<DeliveryAttempt>> {
+      const endpoint = await managedEndpoint(store.db, endpointId, manager);
+      const delivery = await deliveries.findDelivery(store.db, deliveryId);
+      if (delivery === undefined || delivery.endpointId !== endpointId)
+        throw new EntityNotFoundError('delivery');
+      const listed = await listAttempts(store.db, deliveryId, page);
+      const ownBody = listed.some((attempt) => attempt.requestBody === null)
+        ? await deliveryOwnBody(store, endpoint, delivery)
+        : null;
+      const items = listed.map((attempt) => ({ ...attempt, requestBody: attempt.requestBody ?? ownBody }));
+      return toPage(items, page.limit, page.order);
     },
 
     /** Sent again now (delivered or not), as a new attempt on a fresh retry schedule. */

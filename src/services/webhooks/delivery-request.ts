@@ -13,6 +13,11 @@ import type { Store } from '../../store/store.js';
 export interface DeliveryRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * The body as the delivery log keeps it with the attempt: null for the standard format, whose body is the
+   * event's own on every attempt (rebuilt from the event when read); a Wellhub body names the gym as it was then.
+   */
+  readonly kept: string | null;
 }
 
 /**
@@ -33,8 +38,8 @@ export async function deliveryRequest(
     const [secret = ''] = secrets;
     const headers: Record<string, string> = { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) };
     if (isSandboxEvent(event)) headers[WELLHUB_SANDBOX_HEADER] = 'true';
-    return { body, headers };
+    return { body, headers, kept: body };
   }
   const body = deliveryBody(event);
-  return { body, headers: signedHeaders(secrets, claim.eventId, Math.floor(now / 1000), body) };
+  return { body, headers: signedHeaders(secrets, claim.eventId, Math.floor(now / 1000), body), kept: null };
 }

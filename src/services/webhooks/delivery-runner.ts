@@ -10,8 +10,10 @@ import {
   dueDeliveries,
   deliveryWork,
   releaseClaim,
+  type AttemptDetail,
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
+import { ATTEMPT_EXCERPT_BYTES, safeExcerpt } from '../../domain/webhooks/attempt-excerpt.js';
 import { fairShare } from '../../domain/webhooks/fair-share.js';
 import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
@@ -103,15 +105,23 @@ export function createDeliveryRunner(options: RunnerOptions) {
       event?.data === null || event?.data === undefined
         ? undefined
         : await deliveryRequest(store.db, claim, { ...event, data: event.data }, secrets, clock.now());
+    const sending = performance.now();
     const result =
       request === undefined
         ? ({ kind: 'no-answer', error: 'payload purged (GATEHOUSE_EVENT_RETENTION_DAYS)' } as const)
         : await sender.send({
             url: claim.url,
-            ...request,
+            body: request.body,
+            headers: request.headers,
             timeoutMs: claim.timeoutMs,
             signal: abort.signal,
+            excerptBytes: ATTEMPT_EXCERPT_BYTES,
           });
+    const detail: AttemptDetail = {
+      durationMs: request === undefined ? 0 : Math.round(performance.now() - sending),
+      requestBody: request?.kept ?? null,
+      responseExcerpt: result.kind === 'answer' ? safeExcerpt(result.excerpt ?? '') : null,
+    };
     // The answer is in: its room goes to the next claim while the outcome waits for the next round to be written
     // (until then the delivery stays pending under its claim, so the member·gym's next one still waits for it).
     sent();
@@ -126,7 +136,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
       schedule: options.schedule,
       failingSince: claim.failingSince,
     });
-    const written = await recorder.record(claim, outcome, now);
+    const written = await recorder.record(claim, outcome, now, detail);
     options.observer?.attempt(outcome.outcome, (performance.now() - started) / 1000);
     await failures.attempted(claim, outcome, now);
     if (written.disabled && outcome.endpoint.disable !== undefined) {

@@ -10,3 +10,8 @@ export function sandboxPartnerIds(db: Kysely<Database>) {
 export function sandboxGymIds(db: Kysely<Database>) {
   return db.selectFrom('gyms').select('gyms.id').where('gyms.partner_id', 'in', sandboxPartnerIds(db));
 }
+
+/** The ids of sandbox partners, read: an export marks each of its rows from them. */
+export async function readSandboxPartnerIds(db: Kysely<Database>): Promise<Set<number>> {
+  return new Set((await sandboxPartnerIds(db).execute()).map((row) => Number(row.id)));
+}

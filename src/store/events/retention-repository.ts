@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { forgetAttemptBodies } from '../webhooks/webhook-attempt-repository.js';
 
 type Db = Kysely<Database>;
 
@@ -81,6 +82,7 @@ export async function purgeEventPayloads(
       ]),
     )
     .executeTakeFirst();
+  await forgetAttemptBodies(db, { from: after, to: last });
   return { purged: Number(result.numUpdatedRows), next: last };
 }
 

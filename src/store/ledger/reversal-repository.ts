@@ -38,3 +38,18 @@ export async function reversedCents(db: Db, transactionId: number): Promise<numb
     .executeTakeFirst();
   return -Number(row?.total ?? 0);
 }
+
+/** How much the reversals of each of these visits took back so far, in positive cents (visits never reversed: none). */
+export async function reversedCentsOf(
+  db: Db,
+  transactionIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (transactionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('reversals')
+    .select((eb) => ['transaction_id', eb.fn.sum<number | string>('payout_cents').as('total')])
+    .where('transaction_id', 'in', transactionIds)
+    .groupBy('transaction_id')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.transaction_id), -Number(row.total)]));
+}

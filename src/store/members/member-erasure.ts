@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { forgetAttemptBodies } from '../webhooks/webhook-attempt-repository.js';
 
 type Db = Kysely<Database>;
 
@@ -97,11 +98,9 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
     .filter((row) => row.data !== null && names(JSON.parse(row.data), platformId))
     .map((row) => row.position);
   for (let start = 0; start < naming.length; start += 500) {
-    await db
-      .updateTable('events')
-      .set({ data: null })
-      .where('position', 'in', naming.slice(start, start + 500))
-      .execute();
+    const positions = naming.slice(start, start + 500);
+    await db.updateTable('events').set({ data: null }).where('position', 'in', positions).execute();
+    await forgetAttemptBodies(db, positions);
   }
   const auditEntries = count(
     await db

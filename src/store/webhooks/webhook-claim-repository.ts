@@ -171,16 +171,27 @@ function whileClaimed(db: Db, claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'
     .where('claimed_until', '=', claim.claimedUntil);
 }
 
-/** One attempt to record: the claim it was made under and what it leaves the delivery. */
+/** What the delivery log keeps of one attempt beyond its outcome (the status or error is the record's). */
+export interface AttemptDetail {
+  readonly durationMs: number;
+  /** The body sent, when it is not the delivery's own (null: rebuilt from the event, or none was sent). */
+  readonly requestBody: string | null;
+  /** The start of the receiver's answer, made safe; null when there was no answer. */
+  readonly responseExcerpt: string | null;
+}
+
+/** One attempt to record: the claim it was made under, what it leaves the delivery, and what the log keeps of it. */
 export interface AttemptToRecord {
   readonly claim: Pick<ClaimedDelivery, 'id' | 'claimedUntil'>;
   readonly record: AttemptRecord;
   readonly at: number;
+  readonly detail: AttemptDetail;
 }
 
 /**
  * Records attempts, each only while its claim is still this process's (a claim taken over after its lease ran out
- * is the other process's to record), in one statement per 500 (an update joined to the list of their values).
+ * is the other process's to record), in two statements per 500: an update joined to the list of their values, and
+ * the insert of the recorded ones into the attempts kept (one row per attempt, in the same transaction).
  * Returns the ids of the deliveries recorded.
  */
 export async function recordAttempts(db: Db, attempts: readonly AttemptToRecord[]): Promise<Set<number>> {
@@ -194,16 +205,44 @@ export async function recordAttempts(db: Db, attempts: readonly AttemptToRecord[
           cast(${record.deliveredAt} as bigint))`,
     );
     // VALUES names its columns column1, column2, … on both dialects.
-    const { rows } = await sql<{ id: number | string }>`
+    const { rows } = await sql<{ id: number | string; attempts: number | string }>`
       update webhook_deliveries set status = v.column3, attempts = attempts + 1, round_failures = v.column4,
         next_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, last_attempt_at = v.column8,
         delivered_at = v.column9, claimed_until = null
       from (values ${sql.join(values)}) as v
       where webhook_deliveries.id = v.column1 and webhook_deliveries.claimed_until = v.column2
-      returning webhook_deliveries.id`.execute(db);
+      returning webhook_deliveries.id, webhook_deliveries.attempts`.execute(db);
+    await keepAttempts(db, attempts.slice(start, start + 500), rows);
     for (const row of rows) recorded.add(Number(row.id));
   }
   return recorded;
+}
+
+/** The recorded attempts' rows in the log of attempts, numbered by the delivery's count after each. */
+async function keepAttempts(
+  db: Db,
+  attempts: readonly AttemptToRecord[],
+  recorded: readonly { id: number | string; attempts: number | string }[],
+): Promise<void> {
+  const counts = new Map(recorded.map((row) => [Number(row.id), Number(row.attempts)]));
+  const rows = attempts.flatMap(({ claim, record, at, detail }) => {
+    const attempt = counts.get(claim.id);
+    return attempt === undefined
+      ? []
+      : [
+          {
+            delivery_id: claim.id,
+            attempt,
+            attempted_at: at,
+            duration_ms: detail.durationMs,
+            status_code: record.lastStatusCode,
+            error: record.lastError,
+            request_body: detail.requestBody,
+            response_excerpt: detail.responseExcerpt,
+          },
+        ];
+  });
+  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
 }
 
 /** Gives a claim back without an attempt counted (the process is stopping): it is due again at once. */

@@ -14,6 +14,7 @@ export function toDelivery(row: Selectable<WebhookDeliveriesTable>): Delivery {
     id: row.id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
+    eventPosition: Number(row.event_position),
     eventType: row.event_type,
     status: row.status as DeliveryStatus,
     attempts: row.attempts,

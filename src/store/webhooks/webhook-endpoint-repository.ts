@@ -10,6 +10,7 @@ import type {
   WebhookEndpoint,
   WebhookFormat,
 } from '../../domain/webhooks/endpoint.js';
+import { deleteEndpointAttempts } from './webhook-attempt-repository.js';
 import type { Database, WebhookEndpointsTable } from '../database.js';
 import { findById } from '../find-by-id.js';
 import { pageById } from '../paging.js';
@@ -168,8 +169,9 @@ export async function updateEndpoint(
     .execute();
 }
 
-/** Removes an endpoint and its delivery log. */
+/** Removes an endpoint and its delivery log, attempts and all. */
 export async function deleteEndpoint(db: Db, id: number): Promise<void> {
+  await deleteEndpointAttempts(db, id);
   await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
   await db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }

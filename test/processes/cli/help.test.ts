@@ -177,6 +177,7 @@ const COMMANDS: readonly (readonly [command: string, mentions: readonly string[]
       '--gym <id>',
       '--from <time>',
       '--to <time>',
+      '--include-sandbox',
       '--format <format>',
     ],
   ],

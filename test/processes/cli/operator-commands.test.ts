@@ -485,9 +485,10 @@ describe('the operator side, through `gatehouse` processes', () => {
     expect(csvOf(stillPending)).toEqual([asText(wire(await rowOf(pending.id), 'pending'))]);
   });
 
-  test('gym list --partner, product list --gym and partner list, in table, json and csv', async () => {
+  test('gym list --partner, product list --gym and partner list (sandbox partners marked), in table, json and csv', async () => {
     const { services, store } = api;
     const other = await services.catalog.createPartner('Second Chain');
+    const lab = await services.catalog.createPartner('Test Lab', undefined, true);
     await services.catalog.createGym({ id: 77, partnerId: other.id, name: 'Second Chain Uptown' });
     await services.catalog.createProduct(77, { description: 'Not of gym 42', payoutCents: 5 });
     await services.catalog.createGym({
@@ -545,15 +546,45 @@ describe('the operator side, through `gatehouse` processes', () => {
       })),
     );
     const partnerRows = await store.db.selectFrom('partners').selectAll().orderBy('id').execute();
-    expect(partnerRows.map((partner) => partner.name)).toEqual(['Iron Temple Gyms', 'Second Chain']);
-    expectListInEveryFormat(
-      partners,
-      partnerRows.map((partner) => ({
-        id: partner.id,
-        name: partner.name,
-        offboarded_at: null,
-        created_at: isoMillis(partner.created_at),
-      })),
+    expect(partnerRows.map((partner) => [partner.name, partner.sandbox])).toEqual([
+      ['Iron Temple Gyms', 0],
+      ['Second Chain', 0],
+      ['Test Lab', 1],
+    ]);
+    const listed = partnerRows.map((partner) => ({
+      id: partner.id,
+      name: partner.name,
+      ...(partner.sandbox === 1 ? { sandbox: true } : {}),
+      offboarded_at: null,
+      created_at: isoMillis(partner.created_at),
+    }));
+    // JSON as the API answers (the flag on sandbox partners only); a table and a CSV say it of every partner.
+    expect(jsonOf(partners.json)).toEqual(listed);
+    const marked = listed.map((partner) => asText({ sandbox: false, ...partner }));
+    expect(csvOf(partners.csv)).toEqual(marked);
+    expect(tableOf(partners.table)).toEqual(marked);
+    expect(expectSuccess(partners.csv).stdout.split('\n')[0]).toBe(
+      'id,name,sandbox,offboarded_at,created_at',
     );
+
+    // A sandbox visit is never money: transactions leave it out unless --include-sandbox asks, and then mark it.
+    await services.catalog.createGym({ id: 78, partnerId: lab.id, name: 'Lab Gym' });
+    const labPass = await services.catalog.createProduct(78, { description: 'Lab pass', payoutCents: 700 });
+    await services.checkins.create({ platformId: '4000000000099', gymId: 78, productId: labPass.id });
+    await services.validation.validate({ gymId: 78, platformId: '4000000000099', customCode: undefined });
+    const [left, included] = await Promise.all([
+      cli(['transactions', '--partner', String(lab.id), '--format', 'csv']),
+      cli(['transactions', '--partner', String(lab.id), '--include-sandbox', '--format', 'csv']),
+    ]);
+    // Left out: the CSV is its header alone (no sandbox column), and stderr says nothing was found.
+    expect([left.code, left.stdout.trim().split('\n'), left.stderr]).toEqual([
+      0,
+      [expect.stringMatching(/,pricing_version$/)],
+      expect.stringMatching(/^gatehouse: no transactions validated from /),
+    ]);
+    expect(expectSuccess(included).stdout.split('\n')[0]).toMatch(/,pricing_version,sandbox$/);
+    expect(csvOf(included).map((row) => [row.gym_id, row.payout_cents, row.sandbox])).toEqual([
+      ['78', '700', 'true'],
+    ]);
   });
 });

@@ -63,6 +63,15 @@ describe('money in the console', () => {
     await ledger
       .getByRole('cell', { name: `reversal of visit ${visit.id}: member checked in by mistake` })
       .waitFor();
+    // The visit is marked reversed beside it, and the period's payouts count the reversal in a column of its own.
+    await ledger.getByRole('cell', { name: `visit ${visit.id} reversed`, exact: true }).waitFor();
+    const payoutRow = page
+      .getByRole('region', { name: 'Payouts table' })
+      .getByRole('row')
+      .filter({ hasText: String(desk.gym.id) });
+    await expect
+      .poll(async () => (await payoutRow.getByRole('cell').allInnerTexts()).slice(1, 4))
+      .toEqual([String(desk.gym.id), '1', '1']);
 
     // The period ends now, after both entries: it may be closed.
     const periodEnd = await page.evaluate(() => {
@@ -163,11 +172,29 @@ describe('money in the console', () => {
     await screenshots(page, 'money-priced');
   });
 
-  it('when a readonly operator opens Money, then it is shown no action on money', async () => {
+  it('when a readonly operator opens Money, then it is shown no action on money, and a visit reversed in part is marked with how much', async () => {
+    const desk = await arrangeCheckins(operator.services, 1);
+    const answer = await validate(baseUrl, desk.headers, desk.checkins[0]?.platformId ?? '');
+    expect(answer.kind === 'response' && answer.status).toBe(200);
+    const visit = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'payout_cents'])
+      .where('gym_id', '=', desk.gym.id)
+      .executeTakeFirstOrThrow();
+    await operator.services.ledger.reverse({
+      transactionId: visit.id,
+      reason: 'short class',
+      amountCents: 1,
+    });
     const console = await signIn(await issue('rosa', 'readonly'));
     const { page } = console;
     await page.getByRole('region', { name: 'Settlements table' }).waitFor();
-    await page.getByRole('region', { name: 'Ledger table' }).getByRole('cell').first().waitFor();
+    const ledger = page.getByRole('region', { name: 'Ledger table' });
+    await ledger.getByRole('cell').first().waitFor();
+    const cell = ledger.getByRole('cell', { name: new RegExp(`^visit ${visit.id} partly reversed: `) });
+    await expect(cell.innerText()).resolves.toMatch(
+      new RegExp(`^visit ${visit.id} partly reversed: \\D*0[.,]01 of \\D*\\d+[.,]\\d\\d$`),
+    );
     for (const hidden of [/^Reverse/, /^Mark paid/, /^Close period$/]) {
       await expect(page.getByRole('button', { name: hidden }).count()).resolves.toBe(0);
     }

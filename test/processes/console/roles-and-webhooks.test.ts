@@ -40,7 +40,8 @@ describe('the console by role, and webhooks in the Network view', () => {
     baseUrl = server.baseUrl;
     operator = openOperator(url);
     desk = await arrangeCheckins(operator.services, 1);
-    receiver = await startReceiver();
+    // An answer with an escape sequence: the console shows it written out, never as a control character.
+    receiver = await startReceiver(() => ({ status: 200, body: 'thanks\u001b[0m' }));
   });
   afterAll(async () => {
     await receiver.close();
@@ -51,7 +52,7 @@ describe('the console by role, and webhooks in the Network view', () => {
   const signIn = async (token: string) => signInAsOperator(await openConsole(baseUrl), token);
   const issue = (name: string, role: string) => issueOperator(baseUrl, ADMIN_TOKEN, name, role);
 
-  it('when the operator registers a webhook, then its secret is shown once, a validation is delivered signed with it, and the log shows it and sends it again', async () => {
+  it('when the operator registers a webhook, then its secret is shown once, a validation is delivered signed with it, and the log shows it, sends it again and lists its attempts when expanded', async () => {
     const console = await signIn(ADMIN_TOKEN);
     const { page } = console;
     await page.getByRole('link', { name: 'Network' }).click();
@@ -115,6 +116,32 @@ describe('the console by role, and webhooks in the Network view', () => {
       .select(['event_type', 'status', 'attempts'])
       .execute();
     expect(stored).toEqual([{ event_type: 'checkin.validated', status: 'delivered', attempts: 2 }]);
+
+    await row.getByRole('button', { name: /^Attempts of evt_[0-9a-f]{32}$/ }).click();
+    const attempts = page.getByRole('list', { name: /^Attempts of delivery \d+$/ });
+    await attempts.getByRole('listitem').nth(1).waitFor();
+    const shown = await attempts.getByRole('listitem').allInnerTexts();
+    expect(shown.map((text) => text.split('\n')[0])).toEqual([
+      expect.stringMatching(/^Attempt 1, .+: HTTP 200 in \d+ ms$/),
+      expect.stringMatching(/^Attempt 2, .+: HTTP 200 in \d+ ms$/),
+    ]);
+    const second = attempts.getByRole('listitem').nth(1);
+    await expect(second.locator('pre.answer').innerText()).resolves.toBe('thanks\\u001b[0m');
+    await second.getByText('Body sent').click();
+    await expect(second.locator('details pre').innerText()).resolves.toBe(first?.body);
+    const kept = await operator.store.db
+      .selectFrom('webhook_attempts')
+      .select(['attempt', 'status_code', 'request_body', 'response_excerpt'])
+      .orderBy('id')
+      .execute();
+    expect(kept).toEqual(
+      [1, 2].map((attempt) => ({
+        attempt,
+        status_code: 200,
+        request_body: null,
+        response_excerpt: 'thanks\\u001b[0m',
+      })),
+    );
     await expectClean(console);
     await screenshots(page, 'webhooks');
   });
