@@ -1,4 +1,5 @@
-import { call, formatTime, query } from './api.js';
+import { call, query } from './api.js';
+import { formatTime } from './clock.js';
 import { ErrorNote } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
