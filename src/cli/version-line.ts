@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NEWEST_MIGRATION } from '../services/release.js';
-import { VERSION } from '../http/version.js';
+import { VERSION } from '../config/version.js';
 
 /** Written by `npm run build` (src/cli/build-info.ts) beside the compiled CLI, when git could tell the commit. */
 const BUILD_INFO = new URL('../build-info.json', import.meta.url);

@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from '../domain/errors.js';
 import type { Metrics } from './metrics.js';
 import { requireBearerToken } from './bearer-token.js';
 import { errorResponses } from './schemas.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../config/version.js';
 
 /** Liveness (`/health`: the process answers) and readiness (`/ready`: the store answers, migrations applied). */
 export interface HealthOptions {

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { withExample, withParameterExamples, withResponseExamples } from './openapi-examples.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../config/version.js';
 
 /** Which part of the API a path belongs to: its tag and how it authenticates. */
 function classify(url: string): { tags: string[]; security?: Record<string, string[]>[] } {

@@ -12,7 +12,7 @@ import { dialects, type TestApp } from '../fixtures/test-app.js';
 import { createCheckin, expectCleanErrorBody, expectNoLeaks, useFaultApp } from '../fixtures/fault-app.js';
 import { EXPLICIT_DENY } from '../fixtures/wire-bodies.js';
 import { postValidate, codeRequest } from '../fixtures/partner-api.js';
-import { VERSION } from '../../src/http/version.js';
+import { VERSION } from '../../src/config/version.js';
 
 const UNEXPECTED = 'There was an unexpected internal server error';
 

@@ -7,7 +7,7 @@ import { createCheckin, expectNoWrite, useFaultApp } from '../fixtures/fault-app
 import { errorEnvelope, JSON_TYPE, validationBody } from '../fixtures/wire-bodies.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { BODY_LIMIT_BYTES } from '../../src/http/body-limit.js';
-import { VERSION } from '../../src/http/version.js';
+import { VERSION } from '../../src/config/version.js';
 
 const MALFORMED = errorEnvelope('body', 'malformed JSON');
 const NOT_AN_OBJECT = errorEnvelope('body', 'must be a JSON object');

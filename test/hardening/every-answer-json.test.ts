@@ -4,7 +4,7 @@ import { dialects } from '../fixtures/test-app.js';
 import { rawRequest, type RawResponse } from '../fixtures/raw-http.js';
 import { expectNoWrite, useFaultApp } from '../fixtures/fault-app.js';
 import { errorEnvelope, JSON_TYPE } from '../fixtures/wire-bodies.js';
-import { VERSION } from '../../src/http/version.js';
+import { VERSION } from '../../src/config/version.js';
 
 const NOT_FOUND = errorEnvelope('route.not-found', 'no route matches this path');
 const NO_HOST = errorEnvelope('request.malformed', 'the Host header is required');

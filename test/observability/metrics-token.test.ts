@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { errorEnvelope, expectReply } from '../fixtures/partner-api.js';
 import { build, dialects, type TestApp } from '../fixtures/test-app.js';
-import { VERSION } from '../../src/http/version.js';
+import { VERSION } from '../../src/config/version.js';
 
 const METRICS_TOKEN = 'scraper-secret-0123456789';
 

@@ -6,7 +6,7 @@ import { arrangeCheckins, openOperator } from '../../fixtures/processes/arrange.
 import { reply, send, validate } from '../../fixtures/processes/http.js';
 import { postHead, tricklingClient, type Closed } from '../../fixtures/processes/raw-socket.js';
 import { useServeProcesses, useTempDir, type ServeProcess } from '../../fixtures/processes/serve-process.js';
-import { VERSION } from '../../../src/http/version.js';
+import { VERSION } from '../../../src/config/version.js';
 import { errorEnvelope, NOT_FOUND_CHECKIN } from '../../fixtures/wire-bodies.js';
 
 const HEADERS_TIMEOUT_MS = 1000;

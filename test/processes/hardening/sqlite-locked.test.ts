@@ -13,7 +13,7 @@ import {
 } from '../../fixtures/processes/arrange.js';
 import { reply, send, statusOf } from '../../fixtures/processes/http.js';
 import { useServeProcesses, useTempDir } from '../../fixtures/processes/serve-process.js';
-import { VERSION } from '../../../src/http/version.js';
+import { VERSION } from '../../../src/config/version.js';
 import { SERVICE_UNAVAILABLE } from '../../fixtures/wire-bodies.js';
 
 const BUSY_TIMEOUT_MS = 250;

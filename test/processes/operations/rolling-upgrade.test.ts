@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrations } from '../../../src/store/migrations/index.js';
-import { VERSION } from '../../../src/http/version.js';
+import { VERSION } from '../../../src/config/version.js';
 import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
 import { expectLedgerInvariants } from '../../fixtures/store-state.js';
 import { useServeProcesses } from '../../fixtures/processes/serve-process.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { NEWEST_MIGRATION } from '../../../src/services/release.js';
-import { VERSION } from '../../../src/http/version.js';
+import { VERSION } from '../../../src/config/version.js';
 import { arrangePartner } from '../../fixtures/factories.js';
 import { adminQuery, PG_TEST_URL, pgAvailable } from '../../fixtures/postgres.js';
 import { gatehouse, openStore } from '../../fixtures/processes/cli.js';
