@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
@@ -61,6 +62,13 @@ const Period = {
   to: Type.Optional(Type.String({ description: 'exclusive' })),
 };
 
+/** A ledger entry's kind, as a filter. */
+export const EntryKind = Type.Optional(
+  Type.Union([Type.Literal('visit'), Type.Literal('reversal')], {
+    description: 'visit: validated visits only; reversal: reversal entries only; absent: both',
+  }),
+);
+
 /** The operator's lists and payouts: live partners' entries, or with sandbox=true the sandbox's, listed apart. */
 function periodFilter(query: {
   partner_id?: string;
@@ -68,9 +76,13 @@ function periodFilter(query: {
   from?: string;
   to?: string;
   sandbox?: 'true' | 'false';
+  platform_id?: string;
+  kind?: 'visit' | 'reversal';
 }) {
   return {
     sandbox: query.sandbox === 'true',
+    ...(query.platform_id === undefined ? {} : { platformId: query.platform_id }),
+    ...(query.kind === undefined ? {} : { kind: query.kind }),
     ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
     ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
     ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
@@ -89,6 +101,13 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         summary: 'List transactions (format=csv streams every matching row)',
         querystring: Type.Object({
           ...Period,
+          platform_id: Type.Optional(
+            Type.String({
+              pattern: PLATFORM_ID_PATTERN,
+              description: "One member's visits and their reversals",
+            }),
+          ),
+          kind: EntryKind,
           sandbox: sandboxSwitch('transactions'),
           format: Format,
           ...OrderQuery,

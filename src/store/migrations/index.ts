@@ -14,6 +14,7 @@ import * as auditActorId from './0012-audit-actor-id.js';
 import * as processSettings from './0013-process-settings.js';
 import * as plans from './0014-plans.js';
 import * as pricing from './0015-pricing.js';
+import * as auditNamedEntries from './0017-audit-named-entries.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0013-process-settings': processSettings,
   '0014-plans': plans,
   '0015-pricing': pricing,
+  '0017-audit-named-entries': auditNamedEntries,
 };
