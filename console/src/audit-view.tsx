@@ -3,16 +3,8 @@ import { call, query } from './api.js';
 import { ErrorNote, ScrollTable, formFields } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
+import type { AuditEntry as Entry } from './wire.js';
 
-interface Entry {
-  id: number;
-  actor: string;
-  actor_id: number | null;
-  action: string;
-  entity: string;
-  entity_id: string;
-  at: string;
-}
 const ENTITIES = [
   'partner',
   'gym',

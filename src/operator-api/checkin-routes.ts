@@ -22,7 +22,7 @@ import {
   sandboxSwitch,
 } from './schemas.js';
 
-const ListedCheckin = Type.Object({ ...Checkin.properties, sandbox: sandboxFlag('check-ins') });
+export const ListedCheckin = Type.Object({ ...Checkin.properties, sandbox: sandboxFlag('check-ins') });
 
 /** The member's check-in, as the member app creates and cancels it. */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {

@@ -41,12 +41,12 @@ export const Transaction = Type.Object({
 /** The CSV export's columns: the entry's own, then its pricing flat (list price, rule, version). */
 export const TRANSACTION_COLUMNS = [...Object.keys(Transaction.properties), ...PRICING_COLUMNS];
 /** A listed transaction, with how it was priced; a sandbox partner's says so. */
-const ListedTransaction = Type.Object({
+export const ListedTransaction = Type.Object({
   ...Transaction.properties,
   pricing: PricingSchema,
   sandbox: sandboxFlag('transactions'),
 });
-const Payout = Type.Object({
+export const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
   currency: Type.String(),

@@ -23,7 +23,7 @@ const CustomCode = Type.Object({
   custom_code: Type.String(),
   updated_at: Type.String(),
 });
-const AuditEntry = Type.Object({
+export const AuditEntry = Type.Object({
   id: Id,
   actor: Type.String({
     description: '`operator` (an environment admin token, the CLI), `operator:<name>` or `key:<prefix>`',

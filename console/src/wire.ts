@@ -1,0 +1,286 @@
+/**
+ * The API bodies the console reads and sends, as it reads them: of each route's answer, the fields it uses. No JSX
+ * here, so that the root typecheck can hold each one against the server's route schema
+ * (test/console/wire-types.test.ts).
+ */
+
+export interface ErrorBody {
+  errors?: { message?: string; Message?: string; key?: string }[];
+  message?: string;
+  Message?: string;
+}
+
+export interface Partner {
+  id: number;
+  name: string;
+  offboarded_at: string | null;
+  sandbox?: true;
+}
+
+export interface Gym {
+  id: number;
+  partner_id: number;
+  name: string;
+  timezone: string | null;
+  retired_at: string | null;
+}
+
+export interface Product {
+  id: number;
+  description: string;
+  payout_cents: number;
+  currency: string;
+  retired_at: string | null;
+}
+
+export interface ApiKey {
+  id: number;
+  prefix: string;
+  label: string | null;
+  gym_ids: number[] | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface IssuedKey extends ApiKey {
+  key: string;
+}
+
+export interface CompatibilityProfile {
+  partner_id: number;
+  cancelled_spelling: 'cancelled' | 'canceled';
+  gym_from_key: boolean;
+}
+
+/** The event types a partner's webhook may ask for. */
+export type PartnerEventType =
+  | 'checkin.created'
+  | 'checkin.cancelled'
+  | 'checkin.validated'
+  | 'custom_code.created'
+  | 'custom_code.updated'
+  | 'custom_code.deleted'
+  | 'transaction.reversed';
+export type WebhookFormat = 'standard' | 'wellhub';
+export type Role = 'admin' | 'finance' | 'support' | 'member-app' | 'readonly';
+export type Permission =
+  | 'self'
+  | 'read'
+  | 'read-secret'
+  | 'catalog'
+  | 'keys'
+  | 'checkins'
+  | 'money'
+  | 'webhooks'
+  | 'members'
+  | 'operators';
+
+export interface Webhook {
+  id: number;
+  url: string;
+  event_types: PartnerEventType[] | null;
+  gym_ids: number[] | null;
+  format: WebhookFormat;
+  timeout_ms: number;
+  status: 'enabled' | 'disabled';
+  disabled_reason: 'gone' | 'failing' | 'offboarded' | null;
+}
+
+export interface Delivery {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** An endpoint's health, from the partner's integration check. */
+export interface WebhookHealth {
+  id: number;
+  last_attempt: { at: string; delivered: boolean; status_code: number | null; error: string | null } | null;
+  success_rate_24h: number | null;
+  pending: number;
+}
+
+/** How a test event went. */
+export interface TestOutcome {
+  webhook_id: number;
+  event_type: 'test.ping' | 'checkin';
+  delivered: boolean;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** How the API says an entry was priced (its `pricing`): the list price, what is paid, and the rule between. */
+export interface Pricing {
+  list_cents: number;
+  paid_cents: number;
+  rule: 'list' | 'monthly-cap' | 'volume-tier';
+  version: number | null;
+}
+
+/** A settlement line's entries under one rule: together the rules explain the line's total. */
+export interface RulePricing {
+  rule: Pricing['rule'];
+  count: number;
+  list_cents: number;
+  paid_cents: number;
+}
+
+export interface LedgerEntry {
+  id: number;
+  kind: 'visit' | 'reversal';
+  partner_id: number;
+  gym_id: number;
+  platform_id: string;
+  payout_cents: number;
+  currency: string;
+  validated_at: string;
+  effective_at: string;
+  reverses: number | null;
+  reason: string | null;
+  pricing: Pricing;
+}
+
+export interface Payout {
+  partner_id: number;
+  gym_id: number;
+  currency: string;
+  count: number;
+  payout_cents: number;
+}
+
+export interface Settlement {
+  id: number;
+  partner_id: number;
+  currency: string;
+  period_start: string;
+  period_end: string;
+  status: 'closed' | 'paid';
+  total_cents: number;
+  count: number;
+  paid_at: string | null;
+  reference: string | null;
+  lines: { gym_id: number; count: number; total_cents: number; pricing: RulePricing[] }[];
+}
+
+export interface AuditEntry {
+  id: number;
+  actor: string;
+  actor_id: number | null;
+  action: string;
+  entity: string;
+  entity_id: string;
+  at: string;
+}
+
+export interface Tally {
+  count: number;
+  payouts: { currency: string; payout_cents: number }[];
+}
+
+export interface ValidationStats {
+  count: number;
+  payouts: { currency: string; payout_cents: number }[];
+  buckets: { start: string; count: number; payouts: { currency: string; payout_cents: number }[] }[];
+  gyms: { gym_id: number; count: number; payouts: { currency: string; payout_cents: number }[] }[];
+}
+
+export interface StreamEvent {
+  position: number;
+  id: string;
+  type: string;
+  occurred_at: string;
+  /** null for an event about the network (plan.changed, member.plan-changed). */
+  partner_id: number | null;
+  gym_id: number | null;
+  data: Record<string, unknown> | null;
+}
+
+export interface Operator {
+  id: number;
+  name: string;
+  role: Role;
+  prefix: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface CreatedOperator {
+  id: number;
+  name: string;
+  token: string;
+}
+
+export interface Me {
+  name: string | null;
+  role: Role;
+  permissions: Permission[];
+  timezone: string;
+}
+
+export interface KeyGym {
+  id: number;
+  name: string;
+  timezone: string;
+}
+
+export interface Erasure {
+  pseudonym: string;
+  erased: {
+    checkins: number;
+    events: number;
+    webhook_deliveries: number;
+    custom_codes: number;
+    transactions: number;
+    audit_entries: number;
+    reversal_reasons: number;
+  };
+  not_reached: string[];
+}
+
+/** What the member app sent of a member (any field may be missing). */
+export interface MemberDetails {
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  phone_number?: string;
+}
+
+export interface WaitingCheckin {
+  id: number;
+  platform_id: string;
+  product: { Id: number; description: string };
+  checked_in_at: string;
+  expires_at: string;
+  member?: MemberDetails;
+}
+
+export interface DeskVisit {
+  id: number;
+  platform_id: string;
+  product: { Id: number; description: string };
+  validated_at: string;
+}
+
+export interface ValidationAnswer {
+  results: { gym: { product: { description: string } } };
+}
+
+/** A check-in in the operator's list (a member's search). */
+export interface ListedCheckin {
+  id: number;
+  platform_id: string;
+  gym_id: number;
+  status: 'pending' | 'validated' | 'cancelled' | 'expired';
+  checked_in_at: string;
+}
