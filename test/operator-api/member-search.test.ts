@@ -108,9 +108,18 @@ describe.each(dialects)('operator API: search by member and by partner name (%s)
     });
   });
 
-  test("when an operator searches a member id, then the audit entries of its check-ins, codes and visits come newest first and no one else's", async () => {
+  test("when an operator searches a member id, then the audit entries of its check-ins, codes, plan and visits come newest first and no one else's", async () => {
     const t = app();
     const { n, member, cancelled, validated, visitId, other } = await arrangeMemberHistory(t);
+    const plan = op.ok<{ id: number }>(
+      await op.admin(t, 'POST', '/plans', {
+        name: `Gold ${unique()}`,
+        rules: [{ category: 'standard', per: 'day', limit: 1, scope: 'network' }],
+      }),
+      201,
+    );
+    t.clock.advance(1000);
+    op.ok(await op.admin(t, 'PUT', `/members/${member}/plan`, { plan_id: plan.id }), 200);
     const all = await list<AuditItem>(t, '/audit?limit=1000');
     const before = await op.wholeStore(t);
 
@@ -120,9 +129,11 @@ describe.each(dialects)('operator API: search by member and by partner name (%s)
       (entry.entity === 'checkin' &&
         [String(cancelled.id), String(validated.id)].includes(entry.entity_id)) ||
       (entry.entity === 'transaction' && entry.entity_id === String(visitId)) ||
-      (entry.entity === 'custom-code' && entry.entity_id === `${n.gym.id}:${member}`);
+      (entry.entity === 'custom-code' && entry.entity_id === `${n.gym.id}:${member}`) ||
+      (entry.entity === 'member' && entry.entity_id === member);
     const mine = all.items.filter(about).reverse();
     expect(mine.map((entry) => [entry.action, entry.entity])).toEqual([
+      ['update', 'member'],
       ['create', 'custom-code'],
       ['reverse', 'transaction'],
       ['create', 'checkin'],
@@ -132,6 +143,10 @@ describe.each(dialects)('operator API: search by member and by partner name (%s)
     expectReply(found, 200, { items: mine, next_cursor: null });
     expect(all.items.map((entry) => entry.entity_id)).toContain(String(other.checkin.id));
     expect(await walk(t, `/audit?platform_id=${member}&order=desc`, 2)).toEqual({ items: mine, pages: 3 });
+    expect(all.items.map((entry) => [entry.entity, entry.entity_id])).toContainEqual([
+      'plan',
+      String(plan.id),
+    ]);
     expectReply(await op.admin(t, 'GET', `/audit?platform_id=${member}&entity=checkin`), 200, {
       items: mine.filter((entry) => entry.entity === 'checkin').reverse(),
       next_cursor: null,
