@@ -22,6 +22,37 @@ const ENTITIES = [
 ];
 const PAGE = 100;
 
+/** Audit entries as a table: when, who (a named operator with its id), what was done, to which record. */
+export function AuditTable({ label, entries }: { label: string; entries: Entry[] | undefined }) {
+  return (
+    <ScrollTable label={label}>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">Did</th>
+          <th scope="col">What</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries?.map((entry) => (
+          <tr key={entry.id}>
+            <td>{entry.at}</td>
+            <td>
+              {entry.actor}
+              {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}
+            </td>
+            <td>{entry.action}</td>
+            <td>
+              {entry.entity} {entry.entity_id}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
+  );
+}
+
 /**
  * Who did what, and when: the audit log newest first, by kind of record, operator and period, a page at a time
  * (**Older entries** reads on from where the page ends).
@@ -77,31 +108,7 @@ export function AuditView({ session }: { session: Session }) {
         <button type="submit">Show</button>
       </form>
       <ErrorNote error={entries.error} />
-      <ScrollTable label="Audit table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Did</th>
-            <th scope="col">What</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.value?.items.map((entry) => (
-            <tr key={entry.id}>
-              <td>{entry.at}</td>
-              <td>
-                {entry.actor}
-                {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}
-              </td>
-              <td>{entry.action}</td>
-              <td>
-                {entry.entity} {entry.entity_id}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <AuditTable label="Audit table" entries={entries.value?.items} />
       <div class="actions">
         {cursor !== undefined && (
           <button type="button" class="quiet" onClick={() => setCursor(undefined)}>

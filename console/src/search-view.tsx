@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { formatMoney } from './api.js';
+import { AuditTable } from './audit-view.js';
 import { ScrollTable, ErrorNote, formFields } from './forms.js';
 import { PageButtons, operatorPage, useNewestFirst } from './paging.js';
 import type { Session } from './session.js';
@@ -128,28 +129,7 @@ export function SearchView({
           <Found title={`Audit of ${asked}`} id="found-audit">
             <ErrorNote error={audit.error} />
             {audit.items?.length === 0 && <p>No audit entries.</p>}
-            <ScrollTable label="Member audit table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Did</th>
-                  <th scope="col">What</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.items?.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{entry.at}</td>
-                    <td>{entry.actor}</td>
-                    <td>{entry.action}</td>
-                    <td>
-                      {entry.entity} {entry.entity_id}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </ScrollTable>
+            <AuditTable label="Member audit table" entries={audit.items} />
             <PageButtons list={audit} noun="audit entries" />
           </Found>
         </>

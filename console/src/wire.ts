@@ -1,8 +1,10 @@
 /**
  * The API bodies the console reads and sends, as it reads them: of each route's answer, the fields it uses. No JSX
  * here, so that the root typecheck can hold each one against the server's route schema
- * (test/console/wire-types.test.ts).
+ * (test/console/wire-types.test.ts). Where the SDK already publishes a body, its type is taken from there.
  */
+
+import type { GymTransaction, WebhookEndpoint } from '../../sdk/src/types.js';
 
 export interface ErrorBody {
   errors?: { message?: string; Message?: string; key?: string }[];
@@ -52,16 +54,6 @@ export interface CompatibilityProfile {
   gym_from_key: boolean;
 }
 
-/** The event types a partner's webhook may ask for. */
-export type PartnerEventType =
-  | 'checkin.created'
-  | 'checkin.cancelled'
-  | 'checkin.validated'
-  | 'custom_code.created'
-  | 'custom_code.updated'
-  | 'custom_code.deleted'
-  | 'transaction.reversed';
-export type WebhookFormat = 'standard' | 'wellhub';
 export type Role = 'admin' | 'finance' | 'support' | 'member-app' | 'readonly';
 export type Permission =
   | 'self'
@@ -75,16 +67,8 @@ export type Permission =
   | 'members'
   | 'operators';
 
-export interface Webhook {
-  id: number;
-  url: string;
-  event_types: PartnerEventType[] | null;
-  gym_ids: number[] | null;
-  format: WebhookFormat;
-  timeout_ms: number;
-  status: 'enabled' | 'disabled';
-  disabled_reason: 'gone' | 'failing' | 'offboarded' | null;
-}
+/** A webhook endpoint, as the SDK publishes it (its types are the server's too). */
+export type Webhook = Omit<WebhookEndpoint, 'partner_id' | 'created_at' | 'updated_at'>;
 
 export interface Delivery {
   id: number;
@@ -118,13 +102,8 @@ export interface TestOutcome {
   duration_ms: number;
 }
 
-/** How the API says an entry was priced (its `pricing`): the list price, what is paid, and the rule between. */
-export interface Pricing {
-  list_cents: number;
-  paid_cents: number;
-  rule: 'list' | 'monthly-cap' | 'volume-tier';
-  version: number | null;
-}
+/** How an entry was priced. */
+export type Pricing = GymTransaction['pricing'];
 
 /** A settlement line's entries under one rule: together the rules explain the line's total. */
 export interface RulePricing {
@@ -134,19 +113,22 @@ export interface RulePricing {
   paid_cents: number;
 }
 
-export interface LedgerEntry {
-  id: number;
-  kind: 'visit' | 'reversal';
+/** An entry of the operator's ledger: the fields it shares with the partner's feed, and whose it is. */
+export interface LedgerEntry extends Pick<
+  GymTransaction,
+  | 'id'
+  | 'kind'
+  | 'platform_id'
+  | 'payout_cents'
+  | 'currency'
+  | 'validated_at'
+  | 'effective_at'
+  | 'reverses'
+  | 'reason'
+  | 'pricing'
+> {
   partner_id: number;
   gym_id: number;
-  platform_id: string;
-  payout_cents: number;
-  currency: string;
-  validated_at: string;
-  effective_at: string;
-  reverses: number | null;
-  reason: string | null;
-  pricing: Pricing;
 }
 
 export interface Payout {
@@ -265,12 +247,8 @@ export interface WaitingCheckin {
   member?: MemberDetails;
 }
 
-export interface DeskVisit {
-  id: number;
-  platform_id: string;
-  product: { Id: number; description: string };
-  validated_at: string;
-}
+/** A visit in the desk's day. */
+export type DeskVisit = Pick<GymTransaction, 'id' | 'platform_id' | 'product' | 'validated_at'>;
 
 export interface ValidationAnswer {
   results: { gym: { product: { description: string } } };
