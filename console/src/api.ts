@@ -1,4 +1,5 @@
 import { authHeaders, type Session } from './session.js';
+import type { ErrorBody } from './wire.js';
 
 /** An answer other than 2xx, with the message the API gave (the envelope's, or the spec's 401 and 403 shapes). */
 export class ApiError extends Error {
@@ -11,12 +12,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-interface ErrorBody {
-  errors?: { message?: string; Message?: string; key?: string }[];
-  message?: string;
-  Message?: string;
 }
 
 async function failure(response: Response): Promise<ApiError> {

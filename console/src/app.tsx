@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { query } from './api.js';
 import { AuditView } from './audit-view.js';
 import { DeskView } from './desk-view.js';
 import { LiveView } from './live-view.js';
@@ -6,6 +7,7 @@ import { MoneyView } from './money-view.js';
 import { NetworkView } from './network-view.js';
 import { OperatorsView } from './operators-view.js';
 import { showTimesIn } from './clock.js';
+import { SearchView } from './search-view.js';
 import { loadSession, may, networkZone, saveSession, type Session } from './session.js';
 import { SignIn } from './sign-in.js';
 
@@ -14,6 +16,7 @@ const OPERATOR_VIEWS = [
   { hash: '#/network', label: 'Network' },
   { hash: '#/money', label: 'Money' },
   { hash: '#/audit', label: 'Audit' },
+  { hash: '#/search', label: 'Search' },
   { hash: '#/operators', label: 'Operators' },
 ] as const;
 
@@ -48,11 +51,24 @@ function OperatorView({
 }) {
   if (hash === '#/network') {
     const partner = Number(params.get('partner') ?? Number.NaN);
+    const named = params.get('name') || undefined;
+    const link = (next: { partner?: number; name?: string }) => (location.hash = `#/network${query(next)}`);
     return (
       <NetworkView
         session={session}
         selected={Number.isInteger(partner) ? partner : undefined}
-        onSelect={(id) => (location.hash = `#/network?partner=${id}`)}
+        onSelect={(id) => link({ name: named, partner: id })}
+        named={named}
+        onFilter={(name) => link({ name, partner: Number.isInteger(partner) ? partner : undefined })}
+      />
+    );
+  }
+  if (hash === '#/search') {
+    return (
+      <SearchView
+        session={session}
+        member={params.get('member') ?? undefined}
+        onSearch={(member) => (location.hash = `#/search?${new URLSearchParams({ member })}`)}
       />
     );
   }

@@ -3,16 +3,8 @@ import { call, query } from './api.js';
 import { ErrorNote, ScrollTable, formFields } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
+import type { AuditEntry as Entry } from './wire.js';
 
-interface Entry {
-  id: number;
-  actor: string;
-  actor_id: number | null;
-  action: string;
-  entity: string;
-  entity_id: string;
-  at: string;
-}
 const ENTITIES = [
   'partner',
   'gym',
@@ -29,6 +21,37 @@ const ENTITIES = [
   'payout-rules',
 ];
 const PAGE = 100;
+
+/** Audit entries as a table: when, who (a named operator with its id), what was done, to which record. */
+export function AuditTable({ label, entries }: { label: string; entries: Entry[] | undefined }) {
+  return (
+    <ScrollTable label={label}>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">Did</th>
+          <th scope="col">What</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries?.map((entry) => (
+          <tr key={entry.id}>
+            <td>{entry.at}</td>
+            <td>
+              {entry.actor}
+              {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}
+            </td>
+            <td>{entry.action}</td>
+            <td>
+              {entry.entity} {entry.entity_id}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
+  );
+}
 
 /**
  * Who did what, and when: the audit log newest first, by kind of record, operator and period, a page at a time
@@ -85,31 +108,7 @@ export function AuditView({ session }: { session: Session }) {
         <button type="submit">Show</button>
       </form>
       <ErrorNote error={entries.error} />
-      <ScrollTable label="Audit table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Did</th>
-            <th scope="col">What</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.value?.items.map((entry) => (
-            <tr key={entry.id}>
-              <td>{entry.at}</td>
-              <td>
-                {entry.actor}
-                {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}
-              </td>
-              <td>{entry.action}</td>
-              <td>
-                {entry.entity} {entry.entity_id}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </ScrollTable>
+      <AuditTable label="Audit table" entries={entries.value?.items} />
       <div class="actions">
         {cursor !== undefined && (
           <button type="button" class="quiet" onClick={() => setCursor(undefined)}>

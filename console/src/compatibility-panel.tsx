@@ -2,12 +2,7 @@ import { call } from './api.js';
 import { ActionForm, ErrorNote } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
-
-interface Profile {
-  partner_id: number;
-  cancelled_spelling: 'cancelled' | 'canceled';
-  gym_from_key: boolean;
-}
+import type { CompatibilityProfile as Profile } from './wire.js';
 
 /**
  * A partner's compatibility profile: off by default (the spec's answers), set for a client written against

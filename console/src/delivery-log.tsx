@@ -5,30 +5,8 @@ import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { DeliveryAttempts } from './delivery-attempts.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { may, type Session } from './session.js';
-
-export interface Webhook {
-  id: number;
-  url: string;
-  event_types: string[] | null;
-  gym_ids: number[] | null;
-  format: string;
-  timeout_ms: number;
-  status: 'enabled' | 'disabled';
-  disabled_reason: 'gone' | 'failing' | null;
-}
-interface Delivery {
-  id: number;
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
+import type { Delivery, Webhook } from './wire.js';
+export type { Webhook } from './wire.js';
 
 /** The last attempt's answer as the log keeps it: the receiver's status, or why there was none. */
 const lastAnswer = (delivery: Delivery) =>

@@ -6,29 +6,19 @@ import { ANSWER_TIMEOUT_MS, answerOf, type DeskAnswer } from './desk-answer.js';
 import { StreamStatus, followEvents, type StreamState } from './event-stream.js';
 import { ScrollTable, formFields } from './forms.js';
 import { MemberScanner } from './member-scanner.js';
-import { memberName, type MemberDetails } from './member-name.js';
+import { memberName } from './member-name.js';
 import type { Session } from './session.js';
+import { PageButtons, useNewestFirst, type Listed } from './paging.js';
 import { useData } from './use-data.js';
-
-interface Waiting {
-  id: number;
-  platform_id: string;
-  product: { Id: number; description: string };
-  checked_in_at: string;
-  expires_at: string;
-  member?: MemberDetails;
-}
-interface Visit {
-  id: number;
-  platform_id: string;
-  product: { Id: number; description: string };
-  validated_at: string;
-}
-interface Validated {
-  results: { gym: { product: { description: string } } };
-}
+import type { DeskVisit as Visit, ValidationAnswer as Validated, WaitingCheckin as Waiting } from './wire.js';
 
 type DeskSession = Extract<Session, { kind: 'desk' }>;
+
+/** A page of the partner API's feed as a list newest first: no more pages once `has_more` is false. */
+async function partnerPage<T>(session: Session, url: string): Promise<Listed<T>> {
+  const page = await call<{ results: T[]; next_cursor: string; has_more: boolean }>(session, 'GET', url);
+  return { items: page.results, next_cursor: page.has_more ? page.next_cursor : null };
+}
 
 /** A front desk: who is waiting, a member id to validate, the answer on the whole screen, today's visits. */
 export function DeskView({ session }: { session: DeskSession }) {
@@ -37,16 +27,12 @@ export function DeskView({ session }: { session: DeskSession }) {
       (await call<{ results: Waiting[] }>(session, 'GET', '/access/v1/checkins?status=pending')).results,
     [session],
   );
-  const today = useData(
-    async () =>
-      (
-        await call<{ results: Visit[] }>(
-          session,
-          'GET',
-          `/access/v1/transactions${query({ from: startOfToday(), limit: 1000 })}`,
-        )
-      ).results.reverse(),
-    [session],
+  // Today's visits newest first, a page at a time; reversal entries are not second validations.
+  const today = useNewestFirst<Visit>(
+    session,
+    (cursor) =>
+      `/access/v1/transactions${query({ from: startOfToday(), order: 'desc', kind: 'visit', cursor })}`,
+    partnerPage,
   );
   const [stream, setStream] = useState<StreamState>('connecting');
   const lastState = useRef<StreamState>('connecting');
@@ -188,8 +174,8 @@ export function DeskView({ session }: { session: DeskSession }) {
             {today.error}
           </p>
         )}
-        {today.value?.length === 0 && <p>None yet today.</p>}
-        {today.value !== undefined && today.value.length > 0 && (
+        {today.items?.length === 0 && !today.paged && <p>None yet today.</p>}
+        {today.items !== undefined && today.items.length > 0 && (
           <ScrollTable label="Today's validations table">
             <thead>
               <tr>
@@ -199,7 +185,7 @@ export function DeskView({ session }: { session: DeskSession }) {
               </tr>
             </thead>
             <tbody>
-              {today.value.map((visit) => (
+              {today.items.map((visit) => (
                 <tr key={visit.id}>
                   <td>{formatTime(visit.validated_at)}</td>
                   <td>{visit.platform_id}</td>
@@ -209,6 +195,7 @@ export function DeskView({ session }: { session: DeskSession }) {
             </tbody>
           </ScrollTable>
         )}
+        <PageButtons list={today} noun="visits" />
       </section>
       {answer !== undefined && <AnswerScreen answer={answer} onDone={done} onRetry={retry} />}
     </div>

@@ -1,15 +1,6 @@
 import { authHeaders, type Session } from './session.js';
-
-export interface StreamEvent {
-  position: number;
-  id: string;
-  type: string;
-  occurred_at: string;
-  /** null for an event about the network (plan.changed, member.plan-changed). */
-  partner_id: number | null;
-  gym_id: number | null;
-  data: Record<string, unknown> | null;
-}
+import type { StreamEvent } from './wire.js';
+export type { StreamEvent } from './wire.js';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'refused';
 

@@ -4,18 +4,7 @@ import { formatTime } from './clock.js';
 import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
-
-interface Key {
-  id: number;
-  prefix: string;
-  label: string | null;
-  gym_ids: number[] | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-interface Issued extends Key {
-  key: string;
-}
+import type { ApiKey as Key, IssuedKey as Issued } from './wire.js';
 
 /** Keys a page shows, newest first. */
 const PAGE = 50;

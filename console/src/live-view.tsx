@@ -5,15 +5,7 @@ import { BarChart } from './bar-chart.js';
 import { StreamStatus, followEvents, type StreamEvent, type StreamState } from './event-stream.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
-
-interface Tally {
-  count: number;
-  payouts: { currency: string; payout_cents: number }[];
-}
-interface Stats extends Tally {
-  buckets: (Tally & { start: string })[];
-  gyms: (Tally & { gym_id: number })[];
-}
+import type { ValidationStats as Stats } from './wire.js';
 
 const HOUR = 3_600_000;
 const FEED_LENGTH = 50;

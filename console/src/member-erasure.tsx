@@ -2,12 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from './api.js';
 import { ConfirmAction } from './forms.js';
 import type { Session } from './session.js';
-
-interface Erasure {
-  pseudonym: string;
-  erased: Record<string, number>;
-  not_reached: string[];
-}
+import type { Erasure } from './wire.js';
 
 const MEMBER_ID = /^[0-9]{13}$/;
 

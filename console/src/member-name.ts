@@ -1,8 +1,5 @@
-/** What the member app sent of a member (any field may be missing). */
-export interface MemberDetails {
-  readonly first_name?: string;
-  readonly last_name?: string;
-}
+import type { MemberDetails } from './wire.js';
+export type { MemberDetails } from './wire.js';
 
 /** How the desk greets a member: first name and last initial ("Ana S."), whatever of them was sent; none otherwise. */
 export function memberName(member: MemberDetails | undefined): string | undefined {

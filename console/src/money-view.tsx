@@ -6,32 +6,9 @@ import { may, networkZone, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
-import { PricedAmount, ReversedMark, type Pricing } from './pricing.js';
+import { PricedAmount, ReversedMark } from './pricing.js';
+import type { LedgerEntry as Transaction, Payout } from './wire.js';
 
-interface Transaction {
-  id: number;
-  kind: 'visit' | 'reversal';
-  partner_id: number;
-  gym_id: number;
-  platform_id: string;
-  payout_cents: number;
-  currency: string;
-  validated_at: string;
-  effective_at: string;
-  reverses: number | null;
-  reason: string | null;
-  pricing: Pricing;
-  /** Present on visits with reversals: what they took back so far. */
-  reversed_cents?: number;
-}
-interface Payout {
-  partner_id: number;
-  gym_id: number;
-  currency: string;
-  count: number;
-  reversals: number;
-  payout_cents: number;
-}
 interface Filter {
   partner_id?: string;
   gym_id?: string;

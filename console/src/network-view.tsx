@@ -1,36 +1,17 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { call, formatMoney } from './api.js';
+import { call, formatMoney, query } from './api.js';
 import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js';
 import { CompatibilityPanel } from './compatibility-panel.js';
-import { ActionForm, ErrorNote } from './forms.js';
+import { ActionForm, ErrorNote, formFields } from './forms.js';
 import { KeysPanel } from './keys-panel.js';
 import { PayoutRulesPanel } from './payout-rules-panel.js';
 import { PlansPanel } from './plans-panel.js';
 import { may, type Session } from './session.js';
 import { WebhooksPanel } from './webhooks-panel.js';
 import { useData } from './use-data.js';
+import type { Gym, Partner, Product } from './wire.js';
 
-interface Partner {
-  id: number;
-  name: string;
-  offboarded_at: string | null;
-  sandbox?: true;
-}
-interface Gym {
-  id: number;
-  partner_id: number;
-  name: string;
-  timezone: string | null;
-  retired_at: string | null;
-}
-interface Product {
-  id: number;
-  description: string;
-  payout_cents: number;
-  currency: string;
-  retired_at: string | null;
-}
 const items = <T,>(page: { items: T[] }) => page.items;
 
 /**
@@ -42,16 +23,35 @@ export function NetworkView({
   session,
   selected,
   onSelect,
+  named,
+  onFilter,
 }: {
   session: Session;
   /** The partner shown (from the URL: `#/network?partner=<id>`). */
   selected: number | undefined;
   onSelect: (partnerId: number) => void;
+  /** The partners picked from: those whose name holds this (from the URL: `#/network?name=<text>`). */
+  named: string | undefined;
+  onFilter: (name: string) => void;
 }) {
   const partners = useData(
     async () => items(await call<{ items: Partner[] }>(session, 'GET', '/admin/v1/partners?limit=1000')),
     [session],
   );
+  const picked = useData(
+    async () =>
+      named === undefined
+        ? undefined
+        : items(
+            await call<{ items: Partner[] }>(
+              session,
+              'GET',
+              `/admin/v1/partners${query({ name: named, limit: 1000 })}`,
+            ),
+          ),
+    [session, named],
+  );
+  const pickable = named === undefined ? partners.value : picked.value;
   const [note, setNote] = useState<string>();
   const partner = partners.value?.find((candidate) => candidate.id === selected);
   return (
@@ -59,14 +59,30 @@ export function NetworkView({
       <h1>Network</h1>
       <section aria-labelledby="partners-title">
         <h2 id="partners-title">Partners</h2>
-        <ErrorNote error={partners.error} />
+        <form
+          class="filters"
+          role="search"
+          aria-label="Find partners"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onFilter(formFields(event.currentTarget).name ?? '');
+          }}
+        >
+          <label>
+            Name contains
+            <input name="name" maxLength={200} defaultValue={named ?? ''} key={named} />
+          </label>
+          <button type="submit">Find</button>
+        </form>
+        <ErrorNote error={partners.error ?? picked.error} />
+        {pickable?.length === 0 && named !== undefined && <p>No partner's name holds “{named}”.</p>}
         {note !== undefined && (
           <p role="status" class="note">
             {note}
           </p>
         )}
         <ul class="pick">
-          {partners.value?.map((candidate) => (
+          {pickable?.map((candidate) => (
             <li key={candidate.id}>
               <button
                 type="button"

@@ -5,22 +5,7 @@ import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable, formFiel
 import { MemberErasure } from './member-erasure.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
-
-interface Operator {
-  id: number;
-  name: string;
-  role: string;
-  prefix: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_by: string;
-  created_at: string;
-}
-interface Created {
-  id: number;
-  name: string;
-  token: string;
-}
+import type { CreatedOperator as Created, Operator } from './wire.js';
 
 /** The roles an admin may give, with what each may do (README, "Operators and roles"). */
 const ROLES = [

@@ -9,15 +9,23 @@ export interface Listed<T> {
   readonly next_cursor: string | null;
 }
 
+/** Reads one page of an operator list. */
+export const operatorPage = <T,>(session: Session, url: string) => call<Listed<T>>(session, 'GET', url);
+
 /**
  * A list newest first (`order=desc`), a page at a time: `path` answers the URL of the page at a cursor (none: the
- * newest). A new `path` for the first page (another filter, another record) starts again from the newest.
+ * newest). A new `path` for the first page (another filter, another record) starts again from the newest. `read`
+ * turns another API's page into `{items, next_cursor}` (the partner API's, for the desk).
  */
-export function useNewestFirst<T>(session: Session, path: (cursor: string | undefined) => string) {
+export function useNewestFirst<T>(
+  session: Session,
+  path: (cursor: string | undefined) => string,
+  read: (session: Session, url: string) => Promise<Listed<T>> = operatorPage,
+) {
   const first = path(undefined);
   const [at, setAt] = useState<{ first: string; cursor?: string }>({ first });
   const cursor = at.first === first ? at.cursor : undefined;
-  const page = useData(() => call<Listed<T>>(session, 'GET', path(cursor)), [session, first, cursor]);
+  const page = useData(() => read(session, path(cursor)), [session, first, cursor]);
   const next = page.value?.next_cursor ?? undefined;
   return {
     ...page,

@@ -1,20 +1,6 @@
 import { formatMoney } from './api.js';
-
-/** How the API says an entry was priced (its `pricing`): the list price, what is paid, and the rule between. */
-export interface Pricing {
-  list_cents: number;
-  paid_cents: number;
-  rule: 'list' | 'monthly-cap' | 'volume-tier';
-  version: number | null;
-}
-
-/** A settlement line's entries under one rule: together the rules explain the line's total. */
-export interface RulePricing {
-  rule: Pricing['rule'];
-  count: number;
-  list_cents: number;
-  paid_cents: number;
-}
+import type { Pricing, RulePricing } from './wire.js';
+export type { Pricing, RulePricing } from './wire.js';
 
 const RULE_NAMES: Readonly<Record<Pricing['rule'], string>> = {
   list: 'list price',

@@ -4,20 +4,7 @@ import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { TotalExplained, type RulePricing } from './pricing.js';
-
-interface Settlement {
-  id: number;
-  partner_id: number;
-  currency: string;
-  period_start: string;
-  period_end: string;
-  status: 'closed' | 'paid';
-  total_cents: number;
-  count: number;
-  paid_at: string | null;
-  reference: string | null;
-  lines: { gym_id: number; pricing: RulePricing[] }[];
-}
+import type { Settlement } from './wire.js';
 
 /** A settlement's entries per pricing rule, over all its gyms' lines. */
 function byRule(settlement: Settlement): RulePricing[] {

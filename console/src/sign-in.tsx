@@ -2,13 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, messageOf } from './api.js';
 import { formFields } from './forms.js';
 import type { Session } from './session.js';
-
-interface Me {
-  name: string | null;
-  role: string;
-  permissions: string[];
-  timezone: string;
-}
+import type { KeyGym, Me } from './wire.js';
 
 /** Both ways in. Each is checked against the API before anything is shown: a refused credential shows nothing. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -65,12 +59,6 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
       <button type="submit">Sign in as operator</button>
     </form>
   );
-}
-
-interface KeyGym {
-  id: number;
-  name: string;
-  timezone: string;
 }
 
 /** The gyms a key may act on, from its integration check (no X-Gym-Id needed); none when the key is refused. */

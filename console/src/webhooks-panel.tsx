@@ -5,23 +5,7 @@ import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from '.
 import { may, type Session } from './session.js';
 import { DeliveryLog, ids, list, type Webhook } from './delivery-log.js';
 import { useData } from './use-data.js';
-
-/** An endpoint's health, from the partner's integration check. */
-interface Health {
-  id: number;
-  last_attempt: { at: string; delivered: boolean; status_code: number | null; error: string | null } | null;
-  success_rate_24h: number | null;
-  pending: number;
-}
-/** How a test event went. */
-interface TestOutcome {
-  webhook_id: number;
-  event_type: string;
-  delivered: boolean;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+import type { TestOutcome, WebhookHealth as Health } from './wire.js';
 
 const answerOf = (attempt: { status_code: number | null; error: string | null }) =>
   attempt.status_code === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status_code}`;

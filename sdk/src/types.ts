@@ -50,6 +50,10 @@ export interface TransactionsQueryParams {
   to?: string;
   limit?: string;
   cursor?: string;
+  /** `desc`: newest first, to look at; the feed (the default) reads in commit order. */
+  order?: 'asc' | 'desc';
+  /** Visits only, or reversal entries only. */
+  kind?: 'visit' | 'reversal';
 }
 export interface TransactionsPageBody {
   metadata: SuccessMetadata;

@@ -28,7 +28,7 @@ export const CompatibilityBody = Type.Object({
 
 const Format = Type.Unsafe<WebhookFormat>(Type.Union(WEBHOOK_FORMATS.map((format) => Type.Literal(format))));
 
-const WebhookHealth = Type.Object({
+export const WebhookHealth = Type.Object({
   id: Id,
   url: Type.String(),
   format: Format,

@@ -89,6 +89,8 @@ export const PARAMETER_EXAMPLES: Readonly<Record<string, string>> = {
   operator_id: '4',
   actor_id: '4',
   order: 'desc',
+  kind: 'visit',
+  name: 'fit',
   ...WEBHOOK_PARAMETER_EXAMPLES,
   ...MONEY_PARAMETER_EXAMPLES,
   ...PLAN_PARAMETER_EXAMPLES,

@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
 import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
-import { pageRoute } from './record-routes.js';
 import { presentGym, presentPage, presentPartner, presentProduct } from '../presenters/records.js';
 import {
   Gym,
@@ -47,13 +46,24 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  pageRoute(app, {
-    url: '/partners',
-    summary: 'List partners',
-    item: Partner,
-    list: (page) => catalog.listPartners(page),
-    present: presentPartner,
-  });
+  app.get(
+    '/partners',
+    {
+      schema: {
+        summary: 'List partners (name: those whose name holds it, in any case — `fit` finds Acme Fitness)',
+        querystring: Type.Object({
+          name: Type.Optional(Name),
+          ...PageQuery,
+        }),
+        response: { 200: ListOf(Partner), ...operatorErrorResponses },
+      },
+    },
+    async (request) => {
+      const { name } = request.query;
+      const page = await catalog.listPartners(pageRequest(request.query), name === undefined ? {} : { name });
+      return presentPage(page, presentPartner);
+    },
+  );
 
   app.post(
     '/gyms',

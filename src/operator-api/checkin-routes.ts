@@ -14,6 +14,7 @@ import {
   Id,
   IdString,
   ListOf,
+  OrderQuery,
   PageQuery,
   PlatformId,
   operatorErrorResponses,
@@ -21,7 +22,7 @@ import {
   sandboxSwitch,
 } from './schemas.js';
 
-const ListedCheckin = Type.Object({ ...Checkin.properties, sandbox: sandboxFlag('check-ins') });
+export const ListedCheckin = Type.Object({ ...Checkin.properties, sandbox: sandboxFlag('check-ins') });
 
 /** The member's check-in, as the member app creates and cancels it. */
 export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -77,6 +78,7 @@ export const checkinRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           gym_id: Type.Optional(IdString),
           status: Type.Optional(CheckinStatus),
           sandbox: sandboxSwitch('check-ins'),
+          ...OrderQuery,
           ...PageQuery,
         }),
         response: { 200: ListOf(ListedCheckin), ...operatorErrorResponses },

@@ -15,7 +15,7 @@ export const EventType = Type.Unsafe<EventTypeName>(
 
 const Position = Type.Integer({ minimum: 1, description: 'The event’s place in commit order' });
 
-const Event = Type.Object({
+export const Event = Type.Object({
   position: Position,
   id: Type.String({ description: '`evt_` + 32 hex digits, the same wherever the event is delivered' }),
   type: EventType,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
@@ -40,7 +41,7 @@ export const Transaction = Type.Object({
 /** The CSV export's columns: the entry's own, then its pricing flat (list price, rule, version). */
 export const TRANSACTION_COLUMNS = [...Object.keys(Transaction.properties), ...PRICING_COLUMNS];
 /** A listed transaction, with how it was priced; a sandbox partner's says so. */
-const ListedTransaction = Type.Object({
+export const ListedTransaction = Type.Object({
   ...Transaction.properties,
   pricing: PricingSchema,
   reversed_cents: Type.Optional(
@@ -59,7 +60,7 @@ const ListedTransaction = Type.Object({
 });
 /** With include_sandbox=true the CSV says on each row whether it is a sandbox partner's. */
 const SANDBOX_COLUMNS = [...TRANSACTION_COLUMNS, 'sandbox'];
-const Payout = Type.Object({
+export const Payout = Type.Object({
   partner_id: Id,
   gym_id: Id,
   currency: Type.String(),
@@ -75,6 +76,13 @@ const Period = {
   to: Type.Optional(Type.String({ description: 'exclusive' })),
 };
 
+/** A ledger entry's kind, as a filter. */
+export const EntryKind = Type.Optional(
+  Type.Union([Type.Literal('visit'), Type.Literal('reversal')], {
+    description: 'visit: validated visits only; reversal: reversal entries only; absent: both',
+  }),
+);
+
 /**
  * The operator's lists and payouts: live partners' entries, or with sandbox=true the sandbox's, listed apart; a
  * transactions export asked with include_sandbox=true has both, each row marked.
@@ -86,6 +94,8 @@ function periodFilter(query: {
   to?: string;
   sandbox?: 'true' | 'false';
   include_sandbox?: 'true' | 'false';
+  platform_id?: string;
+  kind?: 'visit' | 'reversal';
 }) {
   const both = query.include_sandbox === 'true';
   if (both && query.sandbox === 'true') {
@@ -96,6 +106,8 @@ function periodFilter(query: {
   }
   return {
     ...(both ? {} : { sandbox: query.sandbox === 'true' }),
+    ...(query.platform_id === undefined ? {} : { platformId: query.platform_id }),
+    ...(query.kind === undefined ? {} : { kind: query.kind }),
     ...(query.partner_id === undefined ? {} : { partnerId: Number(query.partner_id) }),
     ...(query.gym_id === undefined ? {} : { gymId: Number(query.gym_id) }),
     ...(query.from === undefined ? {} : { from: parseInstant('from', query.from) }),
@@ -114,6 +126,13 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         summary: 'List transactions (format=csv streams every matching row)',
         querystring: Type.Object({
           ...Period,
+          platform_id: Type.Optional(
+            Type.String({
+              pattern: PLATFORM_ID_PATTERN,
+              description: "One member's visits and their reversals",
+            }),
+          ),
+          kind: EntryKind,
           sandbox: sandboxSwitch('transactions'),
           include_sandbox: Type.Optional(
             Type.Union([Type.Literal('true'), Type.Literal('false')], {

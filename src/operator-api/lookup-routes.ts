@@ -5,6 +5,7 @@ import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Services } from '../services/index.js';
 import { AUDIT_ENTITIES } from '../domain/audit.js';
+import { PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import { actorOfRequest } from './authenticate.js';
 import {
   Id,
@@ -22,7 +23,7 @@ const CustomCode = Type.Object({
   custom_code: Type.String(),
   updated_at: Type.String(),
 });
-const AuditEntry = Type.Object({
+export const AuditEntry = Type.Object({
   id: Id,
   actor: Type.String({
     description: '`operator` (an environment admin token, the CLI), `operator:<name>` or `key:<prefix>`',
@@ -74,6 +75,13 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           actor_id: Type.Optional(
             Type.String({ pattern: '^[1-9][0-9]{0,14}$', description: "One operator's entries, by its id" }),
           ),
+          platform_id: Type.Optional(
+            Type.String({
+              pattern: PLATFORM_ID_PATTERN,
+              description:
+                "One member's entries: its check-ins created or cancelled, its custom codes, its plan, its reversed visits",
+            }),
+          ),
           ...OrderQuery,
           ...PageQuery,
         }),
@@ -81,13 +89,14 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      const { from, to, entity, actor_id: actorId } = request.query;
+      const { from, to, entity, actor_id: actorId, platform_id: platformId } = request.query;
       const page = await services.audit.list(
         {
           ...(from === undefined ? {} : { from: parseInstant('from', from) }),
           ...(to === undefined ? {} : { to: parseInstant('to', to) }),
           ...(entity === undefined ? {} : { entity }),
           ...(actorId === undefined ? {} : { actorId: Number(actorId) }),
+          ...(platformId === undefined ? {} : { platformId }),
         },
         pageRequest(request.query),
       );

@@ -6,7 +6,7 @@ import { actorOfRequest } from './authenticate.js';
 import { PlatformId, operatorErrorResponses } from './schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
-const Erasure = Type.Object({
+export const Erasure = Type.Object({
   pseudonym: Type.String({
     pattern: PSEUDONYM_PATTERN,
     description: "What the member's platform_id became in check-ins, transactions and the audit log",

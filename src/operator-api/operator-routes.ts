@@ -34,7 +34,7 @@ export const Operator = Type.Object({
   created_by: Type.String({ description: '`operator` or `operator:<name>`' }),
   created_at: Instant,
 });
-const IssuedOperator = Type.Object({
+export const IssuedOperator = Type.Object({
   id: Id,
   name: Type.String(),
   role: Role,
@@ -43,7 +43,7 @@ const IssuedOperator = Type.Object({
   created_at: Instant,
 });
 
-const Me = Type.Object({
+export const Me = Type.Object({
   name: Type.Union([Type.String(), Type.Null()], {
     description: "The operator's name; null for one of the environment's admin tokens",
   }),

@@ -14,7 +14,7 @@ const TallyFields = {
   }),
 };
 
-const ValidationStats = Type.Object({
+export const ValidationStats = Type.Object({
   from: Instant,
   to: Instant,
   bucket: Type.Union([Type.Literal('hour'), Type.Literal('day')]),

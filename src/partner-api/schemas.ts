@@ -106,6 +106,17 @@ export const TransactionsQuery = Type.Object({
   to: Type.Optional(Type.String({ description: 'exclusive' })),
   limit: Type.Optional(Type.String({ pattern: PAGE_LIMIT_PATTERN })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  order: Type.Optional(
+    Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+      description:
+        'asc (the default): the feed, in commit order; desc: newest first, to look at (a cursor is good only in the order that returned it)',
+    }),
+  ),
+  kind: Type.Optional(
+    Type.Union([Type.Literal('visit'), Type.Literal('reversal')], {
+      description: 'visit: validated visits only; reversal: reversal entries only; absent: both',
+    }),
+  ),
 });
 
 export const TransactionsPage = Type.Object({

@@ -31,16 +31,18 @@ export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { gymId } = principalOf(request);
-      const { from, to } = request.query;
-      const page = await services.ledger.listForGym(
-        {
-          gymId,
-          ...(from === undefined ? {} : { from: parseInstant('from', from) }),
-          ...(to === undefined ? {} : { to: parseInstant('to', to) }),
-        },
-        decodeFeedCursor(request.query.cursor),
-        pageLimit(request.query.limit),
-      );
+      const { from, to, kind, order, cursor } = request.query;
+      const filter = {
+        gymId,
+        ...(from === undefined ? {} : { from: parseInstant('from', from) }),
+        ...(to === undefined ? {} : { to: parseInstant('to', to) }),
+        ...(kind === undefined ? {} : { kind }),
+      };
+      const limit = pageLimit(request.query.limit);
+      const page =
+        order === 'desc'
+          ? await services.ledger.listForGymNewestFirst(filter, cursor, limit)
+          : await services.ledger.listForGym(filter, decodeFeedCursor(cursor), limit);
       return {
         metadata: { total: page.items.length, errors: 0 as const },
         results: page.items.map(presentGymTransaction),

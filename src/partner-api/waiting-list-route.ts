@@ -9,7 +9,7 @@ import { PartnerHeaders, partnerErrorResponses } from './schemas.js';
 
 const Timestamp = Type.String({ description: 'YYYY-MM-DDThh:mm:ssZ' });
 
-const WaitingList = Type.Object({
+export const WaitingList = Type.Object({
   metadata: Type.Object({ total: Type.Integer(), errors: Type.Literal(0) }),
   results: Type.Array(
     Type.Object({

@@ -16,10 +16,35 @@ import {
 import { toPage, type Page, type PageRequest } from '../domain/pagination.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
+import { nameHolds } from '../domain/name-search.js';
 import { parseTimeZone } from '../domain/time-zone.js';
 import { recordAudit } from '../store/access/audit-repository.js';
+import type { Store } from '../store/store.js';
 import type { ServiceDependencies } from './dependencies.js';
 import type { GymOwners } from './gym-owners.js';
+
+const NAME_SCAN_BATCH = 500;
+
+/**
+ * The partners whose name holds `name`, up to a page and one more: the partners table read in id order a batch at
+ * a time. A network has a few hundred partners (companies, not members), and Unicode case folding is the same on
+ * both databases only outside SQL (SQLite's lower() folds ASCII alone).
+ */
+async function partnersNamed(db: Store['db'], name: string, page: PageRequest): Promise<Partner[]> {
+  const found: Partner[] = [];
+  let afterId = page.afterId;
+  for (;;) {
+    const rows = await listPartners(db, { afterId, limit: NAME_SCAN_BATCH });
+    const batch = rows.slice(0, NAME_SCAN_BATCH);
+    for (const partner of batch) {
+      if (nameHolds(partner.name, name)) found.push(partner);
+      if (found.length > page.limit) return found;
+    }
+    const last = batch.at(-1);
+    if (rows.length <= NAME_SCAN_BATCH || last === undefined) return found;
+    afterId = last.id;
+  }
+}
 
 export interface NewProduct {
   readonly id?: number;
@@ -65,8 +90,10 @@ export function createCatalogService(
       });
     },
 
-    async listPartners(page: PageRequest): Promise<Page<Partner>> {
-      return toPage(await listPartners(store.db, page), page.limit);
+    /** Partners in id order; with `name`, those whose name holds it, whatever the case. */
+    async listPartners(page: PageRequest, filter: { name?: string } = {}): Promise<Page<Partner>> {
+      if (filter.name === undefined) return toPage(await listPartners(store.db, page), page.limit);
+      return toPage(await partnersNamed(store.db, filter.name, page), page.limit);
     },
 
     async listGyms(filter: { partnerId?: number }, page: PageRequest): Promise<Page<Gym>> {

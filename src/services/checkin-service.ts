@@ -45,7 +45,7 @@ export function createCheckinService(
     },
 
     async list(filter: CheckinFilter, page: PageRequest): Promise<Page<Checkin>> {
-      return toPage(await listCheckins(store.db, filter, page, clock.now()), page.limit);
+      return toPage(await listCheckins(store.db, filter, page, clock.now()), page.limit, page.order);
     },
 
     /** The members waiting at a gym's front desk: pending check-ins that have not expired. */

@@ -4,6 +4,8 @@ import { InputError } from '../domain/errors.js';
 import { exportPeriod } from '../domain/export-period.js';
 import { assertOperatorText, TEXT_LIMITS } from '../domain/operator-text.js';
 import {
+  decodeCursor,
+  encodeCursor,
   toFeedPage,
   toPage,
   type FeedPage,
@@ -11,7 +13,13 @@ import {
   type Page,
   type PageRequest,
 } from '../domain/pagination.js';
-import { listEntries, listGymEntries, sumPayouts, type GymEntry } from '../store/ledger/ledger-reports.js';
+import {
+  listEntries,
+  listGymEntries,
+  listGymEntriesNewestFirst,
+  sumPayouts,
+  type GymEntry,
+} from '../store/ledger/ledger-reports.js';
 import type { EntryFilter } from '../store/ledger/ledger-entries.js';
 import { readSandboxPartnerIds } from '../store/catalog/sandbox-partners.js';
 import { reversedCentsOf } from '../store/ledger/reversal-repository.js';
@@ -81,6 +89,26 @@ export function createLedgerService({ store, clock, config }: ServiceDependencie
       assertPeriod(filter);
       const rows = await listGymEntries(store.db, filter, after, limit);
       return toFeedPage(rows, limit, after);
+    },
+
+    /**
+     * The partner's entries newest first (`order=desc`), a page at a time: the cursor is the last id seen, and
+     * `hasMore` says whether older entries follow.
+     */
+    async listForGymNewestFirst(
+      filter: EntryFilter & { gymId: number },
+      cursor: string | undefined,
+      limit: number,
+    ): Promise<FeedPage<GymEntry>> {
+      assertPeriod(filter);
+      const beforeId = decodeCursor(cursor, 'desc');
+      const rows = await listGymEntriesNewestFirst(store.db, filter, beforeId, limit);
+      const items = rows.slice(0, limit);
+      return {
+        items,
+        nextCursor: encodeCursor(items.at(-1)?.id ?? beforeId, 'desc'),
+        hasMore: rows.length > limit,
+      };
     },
 
     /** Sandbox visits never count: only live partners' entries are owed. */

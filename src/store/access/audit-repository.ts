@@ -3,6 +3,7 @@ import type { AuditEntry, AuditEvent } from '../../domain/audit.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import { auditRow } from '../changes/rows.js';
 import type { Database } from '../database.js';
+import { memberAuditEntries } from './member-audit.js';
 
 type Db = Kysely<Database>;
 
@@ -16,11 +17,17 @@ export interface AuditFilter {
   readonly entity?: string;
   /** One operator's entries (its id; the environment's admin tokens have none). */
   readonly actorId?: number;
+  /** The entries about one member (src/store/access/member-audit.ts). */
+  readonly platformId?: string;
 }
 
 export async function listAudit(db: Db, filter: AuditFilter, page: PageRequest): Promise<AuditEntry[]> {
   const newestFirst = page.order === 'desc';
-  let query = db.selectFrom('audit_log').selectAll();
+  const source =
+    filter.platformId === undefined
+      ? db.selectFrom('audit_log')
+      : db.selectFrom(memberAuditEntries(db, filter.platformId).as('audit_log'));
+  let query = source.selectAll();
   if (!newestFirst) query = query.where('id', '>', page.afterId);
   else if (page.afterId > 0) query = query.where('id', '<', page.afterId);
   if (filter.from !== undefined) query = query.where('at', '>=', filter.from);

@@ -6,6 +6,7 @@ import { checkinRow, toCheckin } from '../changes/rows.js';
 import { STAMPED_AT, expiredAt, literal, validatedBetween, waitingAt } from '../changes/rule-sql.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { pageById } from '../paging.js';
 
 type Db = Kysely<Database>;
 
@@ -65,7 +66,7 @@ export async function listCheckins(
   page: PageRequest,
   now: number,
 ): Promise<Checkin[]> {
-  let query = db.selectFrom('checkins').selectAll().where('id', '>', page.afterId);
+  let query = db.selectFrom('checkins').selectAll();
   if (filter.platformId !== undefined) query = query.where('platform_id', '=', filter.platformId);
   if (filter.gymId !== undefined) query = query.where('gym_id', '=', filter.gymId);
   if (filter.sandbox !== undefined)
@@ -74,9 +75,6 @@ export async function listCheckins(
   else if (filter.status === 'pending')
     query = query.where(sql.raw<boolean>(waitingAt('checkins', literal(now))));
   else if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  const rows = await query
-    .orderBy('id')
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await pageById(query, page).execute();
   return rows.map(toCheckin);
 }

@@ -16,6 +16,10 @@ export interface EntryFilter {
   readonly to?: number;
   /** true: only sandbox partners' entries; false: only live partners'; absent: both (a partner's own feed). */
   readonly sandbox?: boolean;
+  /** One member's entries: found through its check-ins (their member index), not a column of their own. */
+  readonly platformId?: string;
+  /** Visits only, or reversals only; absent: both. */
+  readonly kind?: 'visit' | 'reversal';
 }
 
 /** What a branch of the union may be narrowed by, beyond the filter: after or before an id, below a commit order. */
@@ -81,6 +85,16 @@ export function ledgerEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
     visits = visits.where('t.partner_id', operator, sandboxPartners);
     reversals = reversals.where('r.partner_id', operator, sandboxPartners);
   }
+  if (filter.platformId !== undefined) {
+    const memberCheckins = db
+      .selectFrom('checkins')
+      .select('id')
+      .where('platform_id', '=', filter.platformId);
+    visits = visits.where('t.checkin_id', 'in', memberCheckins);
+    reversals = reversals.where('v.checkin_id', 'in', memberCheckins);
+  }
+  if (filter.kind === 'visit') reversals = reversals.where(sql<boolean>`1 = 0`);
+  if (filter.kind === 'reversal') visits = visits.where(sql<boolean>`1 = 0`);
   // Each narrowing as [value, operator, the visit's column, the reversal's column]; absent values narrow nothing.
   const narrowings = [
     [filter.partnerId, '=', 't.partner_id', 'r.partner_id'],

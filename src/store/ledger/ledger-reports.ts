@@ -4,7 +4,7 @@ import type { FeedPosition, PageRequest } from '../../domain/pagination.js';
 import { isPostgres } from '../column-types.js';
 import { readHorizon } from '../commit-horizon.js';
 import type { Database } from '../database.js';
-import { ledgerEntries, toEntry, type Bounds, type EntryFilter } from './ledger-entries.js';
+import { ledgerEntries, toEntry, type Bounds, type EntryFilter, type EntryRow } from './ledger-entries.js';
 
 type Db = Kysely<Database>;
 
@@ -73,11 +73,31 @@ export async function listGymEntries(
     .orderBy('e.id')
     .limit(limit + 1)
     .execute();
-  return rows.map((row) => ({
-    ...toEntry(row),
-    productDescription: row.description,
-    commitOrder: Number(row.commit_order),
-  }));
+  return rows.map(toGymEntry);
+}
+
+/**
+ * A gym's own entries newest first, by id, before `beforeId` (from the newest when it is 0): a list to look at,
+ * such as a desk's day. Unlike the feed, it makes no promise about rows that commit behind a page already read.
+ */
+export async function listGymEntriesNewestFirst(
+  db: Db,
+  filter: EntryFilter & { gymId: number },
+  beforeId: number,
+  limit: number,
+): Promise<GymEntry[]> {
+  const rows = await ledgerEntries(db, filter, beforeId > 0 ? { beforeId } : {})
+    .innerJoin('products', 'products.id', 'e.product_id')
+    .selectAll('e')
+    .select('products.description')
+    .orderBy('e.id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return rows.map(toGymEntry);
+}
+
+function toGymEntry(row: EntryRow & { description: string; commit_order: number | string }): GymEntry {
+  return { ...toEntry(row), productDescription: row.description, commitOrder: Number(row.commit_order) };
 }
 
 /**

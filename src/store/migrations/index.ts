@@ -15,6 +15,7 @@ import * as processSettings from './0013-process-settings.js';
 import * as plans from './0014-plans.js';
 import * as pricing from './0015-pricing.js';
 import * as webhookAttempts from './0016-webhook-attempts.js';
+import * as auditNamedEntries from './0017-audit-named-entries.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0014-plans': plans,
   '0015-pricing': pricing,
   '0016-webhook-attempts': webhookAttempts,
+  '0017-audit-named-entries': auditNamedEntries,
 };

@@ -11,6 +11,7 @@ import {
   expectClean,
   screenshots,
   signInAsOperator,
+  signInAtDesk,
   useBrowser,
   type ConsolePage,
 } from '../../fixtures/processes/browser.js';
@@ -180,6 +181,89 @@ describe('a busy day in the console', () => {
       .poll(async () => (await rowsOf(keys)).map((cells) => cells[1]))
       .toEqual(['evening desk', 'front desk']);
     await page.setViewportSize({ width: 390, height: 900 });
+    await expectClean(console);
+  });
+  it("when the desk's day holds more than a page of visits and a reversal, then Today lists visits only, newest first, a page at a time", async () => {
+    const visits = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'platform_id'])
+      .where('gym_id', '=', desk.gym.id)
+      .orderBy('id', 'desc')
+      .execute();
+    const [reversed] = visits.slice(-1);
+    await operator.services.ledger.reverse({ transactionId: Number(reversed?.id), reason: 'charged twice' });
+    const console = await signInAtDesk(await openConsole(baseUrl, 390), desk.key, desk.gym.id);
+    const { page } = console;
+    const today = page.getByRole('region', { name: "Today's validations table" });
+
+    const members = async () => (await rowsOf(today)).map((cells) => cells[1]);
+    const expected = visits.map((visit) => visit.platform_id);
+    await expect.poll(members).toEqual(expected.slice(0, PAGE));
+    await page.getByRole('button', { name: 'Older visits' }).click();
+    await expect.poll(members).toEqual(expected.slice(PAGE));
+    await expect(page.getByRole('button', { name: 'Older visits' }).count()).resolves.toBe(0);
+    await expectClean(console);
+    await page.getByRole('button', { name: 'Newest visits' }).click();
+    await expect.poll(async () => (await members()).slice(0, 1)).toEqual(expected.slice(0, 1));
+  });
+
+  it("when an operator searches a member id, then the member's check-ins, visits and audit entries show, and the link opens them again", async () => {
+    const [visit] = await operator.store.db
+      .selectFrom('transactions')
+      .select(['id', 'checkin_id', 'platform_id'])
+      .where('gym_id', '=', desk.gym.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    const member = String(visit?.platform_id);
+    const console = await signIn(1280);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByRole('search', { name: 'Search a member' }).getByLabel('Member id').fill(member);
+    await page.keyboard.press('Enter');
+
+    const checkins = page.getByRole('region', { name: 'Member check-ins table' });
+    const visitsTable = page.getByRole('region', { name: 'Member visits table' });
+    const audit = page.getByRole('region', { name: 'Member audit table' });
+    const shown = async () => ({
+      checkins: (await rowsOf(checkins)).map((cells) => cells.slice(0, 3)),
+      visits: (await rowsOf(visitsTable)).map((cells) => cells.slice(0, 2)),
+      audit: (await rowsOf(audit)).map((cells) => cells.slice(2)),
+    });
+    const expected = {
+      checkins: [[String(visit?.checkin_id), String(desk.gym.id), 'validated']],
+      visits: [[`visit ${visit?.id}`, String(desk.gym.id)]],
+      audit: [['create', `checkin ${visit?.checkin_id}`]],
+    };
+    await expect.poll(shown).toEqual(expected);
+    expect(new URL(page.url()).hash).toBe(`#/search?member=${member}`);
+    await expectClean(console);
+
+    await page.reload();
+    await expect.poll(shown).toEqual(expected);
+    await page.setViewportSize({ width: 390, height: 900 });
+    await expectClean(console);
+    await screenshots(page, 'search-busy-day');
+  });
+
+  it('when an operator filters partners by part of a name in another case, then only those partners are offered, and the link keeps the filter', async () => {
+    const yoga = await operator.services.catalog.createPartner('Yoga Ação Centro');
+    const console = await signIn(390);
+    const { page } = console;
+    await page.getByRole('link', { name: 'Network' }).click();
+    const picker = page.getByRole('region', { name: 'Partners' }).locator('ul.pick').getByRole('button');
+    await expect.poll(() => picker.count()).toBe(2);
+
+    await page.getByLabel('Name contains').fill('AÇÃO');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect.poll(() => picker.allInnerTexts()).toEqual([`Yoga Ação Centro #${yoga.id}`]);
+    await picker.first().click();
+    await expect
+      .poll(() => new URL(page.url()).hash)
+      .toBe(`#/network?name=A%C3%87%C3%83O&partner=${yoga.id}`);
+    await page.reload();
+    await expect.poll(() => picker.allInnerTexts()).toEqual([`Yoga Ação Centro #${yoga.id}`]);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await expectClean(console);
   });
 });
