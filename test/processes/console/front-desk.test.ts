@@ -24,6 +24,8 @@ describe.each(dialects)('the front desk in a browser (%s)', (dialect) => {
   it('when the desk signs in and validates a waiting member, then a typed one, then an unknown one, then it shows green, green, red and the store has the two visits', async () => {
     const { baseUrl, operator } = await serve();
     const desk = await arrangeCheckins(operator.services, 2);
+    // Times at the desk are the gym's own: Tokyo's, UTC+9 all year.
+    await operator.services.catalogChanges.updateGym(desk.gym.id, { timezone: 'Asia/Tokyo' });
     const [waiting, typed] = desk.checkins as [(typeof desk.checkins)[0], (typeof desk.checkins)[0]];
     const console = await signInAtDesk(await openConsole(baseUrl, 390), desk.key, desk.gym.id);
     const { page } = console;
@@ -80,8 +82,16 @@ describe.each(dialects)('the front desk in a browser (%s)', (dialect) => {
     await page.getByText('No one is waiting.').waitFor();
     const today = page.getByRole('region', { name: "Today's validations", exact: true }).getByRole('row');
     await expect.poll(() => today.count()).toBe(3);
+    const [lastVisit] = await transactionsOf(operator.store, typed.id);
+    expect(lastVisit).toBeDefined();
     expect(await transactionsOf(operator.store, waiting.id)).toHaveLength(1);
-    expect(await transactionsOf(operator.store, typed.id)).toHaveLength(1);
+    // Newest first, at Tokyo's hour (of a 12- or 24-hour clock, as the browser's locale has it), zone named.
+    const tokyo = new Date(Number(lastVisit?.validated_at) + 9 * 3_600_000).toISOString().slice(11, 16);
+    const [hour = 0, minute = 0] = tokyo.split(':').map(Number);
+    const times = await today.locator('td:first-child').allInnerTexts();
+    expect(times).toHaveLength(2);
+    const first = /^(\d{2}):(\d{2}):\d{2}(?:\s[AP]M)?\s(\S+)$/.exec(times[0] ?? '');
+    expect([Number(first?.[1]) % 12, Number(first?.[2]), first?.[3]]).toEqual([hour % 12, minute, 'GMT+9']);
     expect(await customCodeRow(operator.store, desk.gym.id, typed.platformId)).toEqual(
       expect.objectContaining({ code: 'QR-77' }),
     );
