@@ -1,5 +1,5 @@
+import type { RouteGroup } from '../http/route-group.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services/index.js';
 import { authenticatePartner, principalOf, type GymSource } from './authenticate.js';
 import type { PartnerApiOptions } from './index.js';
 import { createPartnerRateLimits } from './rate-limits.js';
@@ -30,7 +30,7 @@ export const sandboxHelperApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = as
   await app.register(simulateRoute, { services });
 };
 
-const simulateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+const simulateRoute: RouteGroup = async (app, { services }) => {
   app.post(
     '/gyms/:gym_id/simulate/checkins',
     {

@@ -3,6 +3,7 @@ import type { Plan, PlanRule, PlanVersion } from '../../domain/plans/plan.js';
 import type { PlanUsage } from '../../domain/plans/admission.js';
 import type { Database } from '../database.js';
 import { toPlanUsage } from './plan-state.js';
+import { checkinsAtGyms } from '../access/checkins-at-gyms.js';
 
 type Db = Kysely<Database>;
 
@@ -130,22 +131,19 @@ export async function planUsage(
   since: number,
   now: number,
 ): Promise<PlanUsage[]> {
-  const rows = await db
-    .selectFrom('checkins as c')
-    .innerJoin('gyms as g', 'g.id', 'c.gym_id')
-    .innerJoin('products as p', 'p.id', 'c.product_id')
+  const rows = await checkinsAtGyms(db)
     .select([
-      'c.id',
-      'c.gym_id',
-      'g.partner_id',
-      'p.category',
-      'c.status',
-      'c.checked_in_at',
-      'c.expires_at',
-      'c.validated_at',
+      'checkins.id',
+      'checkins.gym_id',
+      'gyms.partner_id',
+      'products.category',
+      'checkins.status',
+      'checkins.checked_in_at',
+      'checkins.expires_at',
+      'checkins.validated_at',
     ])
-    .where('c.platform_id', '=', platformId)
-    .where((eb) => eb.or([eb('c.validated_at', '>=', since), eb('c.expires_at', '>', now)]))
+    .where('checkins.platform_id', '=', platformId)
+    .where((eb) => eb.or([eb('checkins.validated_at', '>=', since), eb('checkins.expires_at', '>', now)]))
     .execute();
   return rows.map(toPlanUsage);
 }
