@@ -4,6 +4,7 @@ import { instant, positiveInt, positiveInts } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { requiredId } from './options.js';
 
 const SHOWN_ONCE =
   'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n';
@@ -14,7 +15,7 @@ export function addKeyCommands(program: GatehouseCommand): void {
   key
     .command('issue')
     .description('issue a key; its secret is printed once and never stored')
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(requiredId('partner'))
     .option('--label <label>', 'a name to recognise it by')
     .option(
       '--gyms <ids>',
@@ -37,7 +38,7 @@ export function addKeyCommands(program: GatehouseCommand): void {
   key
     .command('list')
     .description("list a partner's keys (never their secrets)")
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(requiredId('partner'))
     .printsRecords(COLUMNS.apiKey, async (services, options: { partner: number }) => {
       const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
       return page.items.map(presentKey);

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { ROLES } from '../domain/operator.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentOperator } from '../presenters/records.js';
-import { instant, oneOf, platformId, positiveInt } from './arguments.js';
+import { instant, oneOf, positiveInt } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { memberId } from './options.js';
 
 const SHOWN_ONCE =
   'This is the only time the token is shown: gatehouse stores only its hash. Give it to the operator now.\n';
@@ -60,7 +61,7 @@ export function addMemberDataCommands(program: Command): void {
     .description(
       "erase a member's data: codes deleted, stored event payloads purged, the id replaced by a pseudonym (irreversible)",
     )
-    .argument('<platform-id>', 'the member (13 digits)', platformId)
+    .addArgument(memberId())
     .action((id: string) =>
       withServices(async (services) => {
         const { pseudonym, erased, notReached } = await services.members.erase(id);

@@ -2,6 +2,7 @@ import type { RouteGroup } from '../http/route-group.js';
 import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
+import { given } from '../domain/given.js';
 import { createRoute, pageRoute } from './record-routes.js';
 import { presentGym, presentPage, presentPartner, presentProduct } from '../presenters/records.js';
 import {
@@ -57,16 +58,7 @@ export const catalogRoutes: RouteGroup = async (app, { services }) => {
     }),
     created: Gym,
     create: async ({ id, partner_id: partnerId, name, timezone }, actor) => {
-      const gym = await catalog.createGym(
-        {
-          ...(id === undefined ? {} : { id }),
-          partnerId,
-          name,
-          ...(timezone === undefined ? {} : { timezone }),
-        },
-        actor,
-      );
-      return presentGym(gym);
+      return presentGym(await catalog.createGym(given({ id, partnerId, name, timezone }), actor));
     },
   });
 
@@ -98,18 +90,8 @@ export const catalogRoutes: RouteGroup = async (app, { services }) => {
     }),
     created: Product,
     create: async ({ id, description, payout_cents: payoutCents, currency, category }, actor, gymId) => {
-      const product = await catalog.createProduct(
-        gymId,
-        {
-          ...(id === undefined ? {} : { id }),
-          description,
-          ...(payoutCents === undefined ? {} : { payoutCents }),
-          ...(currency === undefined ? {} : { currency }),
-          ...(category === undefined ? {} : { category }),
-        },
-        actor,
-      );
-      return presentProduct(product);
+      const product = given({ id, description, payoutCents, currency, category });
+      return presentProduct(await catalog.createProduct(gymId, product, actor));
     },
   });
 

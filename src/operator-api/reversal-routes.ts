@@ -1,6 +1,7 @@
 import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { presentReversal } from '../presenters/records.js';
+import { given } from '../domain/given.js';
 import { createRoute } from './record-routes.js';
 import { Id, OperatorText } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
@@ -33,11 +34,9 @@ export const reversalRoutes: RouteGroup = async (app, { services }) => {
     }),
     created: Reversal,
     create: async ({ reason, amount_cents: amountCents }, actor, transactionId) => {
-      const reversal = await services.ledger.reverse(
-        { transactionId, reason, ...(amountCents === undefined ? {} : { amountCents }) },
-        actor,
+      return presentReversal(
+        await services.ledger.reverse(given({ transactionId, reason, amountCents }), actor),
       );
-      return presentReversal(reversal);
     },
   });
 };

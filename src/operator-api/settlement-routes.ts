@@ -10,6 +10,7 @@ import {
   presentSettlementRow,
   withFlatPricing,
 } from '../presenters/records.js';
+import { given } from '../domain/given.js';
 import { createRoute, recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
 import { PricingSchema, RulePricingSchema } from '../http/schemas.js';
@@ -75,10 +76,7 @@ export const settlementRoutes: RouteGroup = async (app, { services }) => {
     created: ListOf(Settlement),
     create: async ({ period_start: start, period_end: end, partner_id: partnerId }, actor) => {
       const period = { start: parseInstant('period_start', start), end: parseInstant('period_end', end) };
-      const closed = await settlements.close(
-        { period, ...(partnerId === undefined ? {} : { partnerId }) },
-        actor,
-      );
+      const closed = await settlements.close(given({ period, partnerId }), actor);
       return { items: closed.map(presentSettlement), next_cursor: null };
     },
   });
