@@ -7,9 +7,7 @@ import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import { formatOption, printOne, type Format } from './output.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
-import { requiredId } from './options.js';
-
-const all = { afterId: 0, limit: MAX_PAGE_SIZE };
+import { FIRST_PAGE, requiredId } from './options.js';
 
 interface ProductOptions {
   gym: number;
@@ -57,7 +55,7 @@ export function addCatalogCommands(program: GatehouseCommand): void {
     .command('list')
     .description('list partners (the first 1000)')
     .printsRecords(COLUMNS.partner, async (services) =>
-      (await services.catalog.listPartners(all)).items.map(presentPartner),
+      (await services.catalog.listPartners(FIRST_PAGE)).items.map(presentPartner),
     );
 
   const gym = program
@@ -89,7 +87,7 @@ export function addCatalogCommands(program: GatehouseCommand): void {
     .option('--partner <id>', "only this partner's", positiveInt)
     .printsRecords(COLUMNS.gym, async (services, options: { partner?: number }) => {
       const filter = options.partner === undefined ? {} : { partnerId: options.partner };
-      return (await services.catalog.listGyms(filter, all)).items.map(presentGym);
+      return (await services.catalog.listGyms(filter, FIRST_PAGE)).items.map(presentGym);
     });
 
   const product = program

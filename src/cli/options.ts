@@ -1,4 +1,5 @@
 import { Argument, Option } from 'commander';
+import { MAX_PAGE_SIZE, type PageRequest } from '../domain/pagination.js';
 import { platformId, positiveInt } from './arguments.js';
 
 /*
@@ -16,3 +17,6 @@ export const memberId = () => new Argument('<platform-id>', 'the member (13 digi
 /** `--partner <id>` or `--gym <id>`, required: the partner (or gym) the command acts for. */
 export const requiredId = (option: 'partner' | 'gym') =>
   new Option(`--${option} <id>`, `the ${option}`).argParser(positiveInt).makeOptionMandatory();
+
+/** What a listing command prints: the first page, as large as a page may be. */
+export const FIRST_PAGE: PageRequest = { afterId: 0, limit: MAX_PAGE_SIZE };

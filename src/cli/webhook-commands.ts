@@ -1,12 +1,11 @@
 import { InvalidArgumentError } from 'commander';
 import { PARTNER_EVENT_TYPES, type EventType } from '../domain/events.js';
-import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
 import { given } from '../domain/given.js';
 import { withServices } from './context.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
-import { recordId, requiredId } from './options.js';
+import { FIRST_PAGE, recordId, requiredId } from './options.js';
 
 const SHOWN_ONCE = 'This is the only time the secret is shown. Give it to the receiver now.\n';
 const ENDPOINT_COLUMNS = [
@@ -86,7 +85,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
     .description("list a partner's endpoints (never their secrets)")
     .addOption(requiredId('partner'))
     .printsRecords(ENDPOINT_COLUMNS, async (services, o: { partner: number }) => {
-      const page = await services.webhooks.endpoints.list(o.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+      const page = await services.webhooks.endpoints.list(o.partner, FIRST_PAGE);
       return page.items.map(presentEndpoint);
     });
   webhook
@@ -144,7 +143,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
         const page = await services.webhooks.deliveries.list(
           id,
           given({ status: o.status, eventType: o.eventType }),
-          { afterId: 0, limit: MAX_PAGE_SIZE },
+          FIRST_PAGE,
         );
         return page.items.map(presentDelivery);
       },

@@ -4,9 +4,7 @@ import { successEnvelope } from '../http/envelope.js';
 import { Integration } from '../http/integration-wire.js';
 import { presentIntegration } from '../presenters/integration.js';
 import { principalOf } from './authenticate.js';
-import { PartnerHeaders, partnerErrorResponses } from './schemas.js';
-
-const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
+import { Metadata, PartnerHeaders, partnerErrorResponses } from './schemas.js';
 
 /**
  * GET /access/v1/integration: what the key is set up for — its partner (live or sandbox), the gyms it may act on,

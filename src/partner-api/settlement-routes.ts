@@ -5,7 +5,7 @@ import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.
 import { pageRequest } from '../domain/pagination.js';
 import { presentGymSettledEntry, presentPartnerSettlement } from '../presenters/records.js';
 import { principalOf } from './authenticate.js';
-import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
+import { GymTransaction, Metadata, PartnerHeaders, partnerErrorResponses } from './schemas.js';
 import { RulePricingSchema } from '../http/schemas.js';
 
 const PartnerSettlement = Type.Object({
@@ -33,8 +33,6 @@ const SettledGymEntry = Type.Object({
     description: 'effective before the period: it committed after its own period was closed',
   }),
 });
-const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
-
 /**
  * GET /access/v1/settlements and /:id/entries (gatehouse additions): the partner's own settlements, with the
  * lines and entries of the gyms its key may see.
