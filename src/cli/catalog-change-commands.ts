@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import type { GymChange, ProductChange } from '../services/catalog-change-service.js';
-import { currency, nonNegativeInt, positiveInt } from './arguments.js';
+import { currency, nonNegativeInt } from './arguments.js';
 import { subcommand } from './gatehouse-command.js';
+import { recordId } from './options.js';
 
 /**
  * `partner update|offboard`, `gym update|retire`, `product update|retire`: the catalog over time, as the operator
@@ -13,7 +14,7 @@ export function addCatalogChangeCommands(program: Command): void {
   partner
     .command('update')
     .description('rename a partner')
-    .argument('<partner-id>', 'the partner', positiveInt)
+    .addArgument(recordId('partner'))
     .requiredOption('--name <name>', 'its new name')
     .printsRecord(async (services, id: number, options: { name: string }) =>
       presentPartner(await services.catalogChanges.updatePartner(id, options.name)),
@@ -21,7 +22,7 @@ export function addCatalogChangeCommands(program: Command): void {
   partner
     .command('offboard')
     .description('offboard a partner: its keys revoked, webhooks disabled, gyms retired; its ledger stays')
-    .argument('<partner-id>', 'the partner', positiveInt)
+    .addArgument(recordId('partner'))
     .printsRecord(async (services, id: number) =>
       presentPartner(await services.catalogChanges.offboardPartner(id)),
     );
@@ -30,7 +31,7 @@ export function addCatalogChangeCommands(program: Command): void {
   gym
     .command('update')
     .description("rename a gym or change its time zone (the daily visit limit's local day)")
-    .argument('<gym-id>', 'the gym', positiveInt)
+    .addArgument(recordId('gym'))
     .option('--name <name>', 'its new name')
     .option('--timezone <iana>', 'its new time zone, such as America/Sao_Paulo')
     .printsRecord(async (services, id: number, change: GymChange) =>
@@ -39,14 +40,14 @@ export function addCatalogChangeCommands(program: Command): void {
   gym
     .command('retire')
     .description('retire a gym: no new check-ins (pending ones can still be validated until they expire)')
-    .argument('<gym-id>', 'the gym', positiveInt)
+    .addArgument(recordId('gym'))
     .printsRecord(async (services, id: number) => presentGym(await services.catalogChanges.retireGym(id)));
 
   const product = subcommand(program, 'product');
   product
     .command('update')
     .description('change a product; a new price applies to validations from then on')
-    .argument('<product-id>', 'the product', positiveInt)
+    .addArgument(recordId('product'))
     .option('--description <text>', 'its new description')
     .option('--payout-cents <cents>', 'what a validation pays from now on', nonNegativeInt)
     .option('--currency <code>', 'ISO currency code', currency)
@@ -56,7 +57,7 @@ export function addCatalogChangeCommands(program: Command): void {
   product
     .command('retire')
     .description('retire a product: no new check-ins for it')
-    .argument('<product-id>', 'the product', positiveInt)
+    .addArgument(recordId('product'))
     .printsRecord(async (services, id: number) =>
       presentProduct(await services.catalogChanges.retireProduct(id)),
     );

@@ -2,12 +2,12 @@ import type { Services } from '../services/index.js';
 import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import { currency, nonNegativeInt, positiveInt } from './arguments.js';
+import { given } from '../domain/given.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import { formatOption, printOne, type Format } from './output.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
-
-const all = { afterId: 0, limit: MAX_PAGE_SIZE };
+import { FIRST_PAGE, requiredId } from './options.js';
 
 interface ProductOptions {
   gym: number;
@@ -60,7 +60,7 @@ export function addCatalogCommands(program: GatehouseCommand): void {
     .description('list partners (the first 1000)')
     .printsRecords(
       PARTNER_LIST_COLUMNS,
-      async (services) => (await services.catalog.listPartners(all)).items.map(presentPartner),
+      async (services) => (await services.catalog.listPartners(FIRST_PAGE)).items.map(presentPartner),
       // A table and a CSV say of every partner whether it is a sandbox one; JSON as the API answers it.
       (row) => ({ ...row, sandbox: row.sandbox === true }),
     );
@@ -78,12 +78,14 @@ export function addCatalogCommands(program: GatehouseCommand): void {
     .printsRecord(
       async (services, options: { partner: number; name: string; id?: number; timezone?: string }) =>
         presentGym(
-          await services.catalog.createGym({
-            partnerId: options.partner,
-            name: options.name,
-            ...(options.id === undefined ? {} : { id: options.id }),
-            ...(options.timezone === undefined ? {} : { timezone: options.timezone }),
-          }),
+          await services.catalog.createGym(
+            given({
+              partnerId: options.partner,
+              name: options.name,
+              id: options.id,
+              timezone: options.timezone,
+            }),
+          ),
         ),
     );
   gym
@@ -92,7 +94,7 @@ export function addCatalogCommands(program: GatehouseCommand): void {
     .option('--partner <id>', "only this partner's", positiveInt)
     .printsRecords(COLUMNS.gym, async (services, options: { partner?: number }) => {
       const filter = options.partner === undefined ? {} : { partnerId: options.partner };
-      return (await services.catalog.listGyms(filter, all)).items.map(presentGym);
+      return (await services.catalog.listGyms(filter, FIRST_PAGE)).items.map(presentGym);
     });
 
   const product = program
@@ -101,25 +103,28 @@ export function addCatalogCommands(program: GatehouseCommand): void {
   product
     .command('create')
     .description('create a product of a gym')
-    .requiredOption('--gym <id>', 'the gym', positiveInt)
+    .addOption(requiredId('gym'))
     .requiredOption('--description <text>', 'shown to front-desk staff after validation')
     .option('--payout-cents <cents>', 'what each validated visit pays the gym (default 0)', nonNegativeInt)
     .option('--currency <code>', 'ISO currency (default GATEHOUSE_CURRENCY)', currency)
     .option('--id <id>', 'the product id (default: the next free one)', positiveInt)
     .printsRecord(async (services, options: ProductOptions) =>
       presentProduct(
-        await services.catalog.createProduct(options.gym, {
-          description: options.description,
-          ...(options.payoutCents === undefined ? {} : { payoutCents: options.payoutCents }),
-          ...(options.currency === undefined ? {} : { currency: options.currency }),
-          ...(options.id === undefined ? {} : { id: options.id }),
-        }),
+        await services.catalog.createProduct(
+          options.gym,
+          given({
+            description: options.description,
+            payoutCents: options.payoutCents,
+            currency: options.currency,
+            id: options.id,
+          }),
+        ),
       ),
     );
   product
     .command('list')
     .description('list the products of a gym')
-    .requiredOption('--gym <id>', 'the gym', positiveInt)
+    .addOption(requiredId('gym'))
     .printsRecords(COLUMNS.product, async (services, options: { gym: number }) => {
       const gymRecord = await services.catalog.getGym(options.gym);
       return (await services.catalog.listProducts(gymRecord.id)).map(presentProduct);

@@ -3,6 +3,7 @@ import { presentCheckin } from '../presenters/records.js';
 import { instant, oneOf, platformId, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { requiredId } from './options.js';
 
 const STATUSES = ['pending', 'validated', 'cancelled', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
@@ -14,7 +15,7 @@ export function addCheckinCommands(program: GatehouseCommand): void {
     .command('create')
     .description('check a member in at a gym')
     .requiredOption('--platform-id <id>', 'the member (13 digits)', platformId)
-    .requiredOption('--gym <id>', 'the gym', positiveInt)
+    .addOption(requiredId('gym'))
     .requiredOption('--product <id>', 'the product', positiveInt)
     .option('--at <time>', 'when (ISO-8601; default now)', instant)
     .printsRecord(

@@ -1,8 +1,9 @@
 import { Option } from 'commander';
 import { presentCompatibility, presentIntegration, presentTestOutcome } from '../presenters/integration.js';
-import { oneOf, positiveInt } from './arguments.js';
+import { oneOf } from './arguments.js';
 import { withServices } from './context.js';
 import { subcommand, type GatehouseCommand } from './gatehouse-command.js';
+import { recordId } from './options.js';
 
 const yesNo = oneOf(['true', 'false'] as const, 'must be true or false');
 
@@ -14,7 +15,7 @@ export function addIntegrationCommands(program: GatehouseCommand): void {
   const partner = subcommand(program, 'partner');
   partner
     .command('check')
-    .argument('<partner-id>', 'the partner', positiveInt)
+    .addArgument(recordId('partner'))
     .description(
       "what the partner's keys reach: live or sandbox, gyms and their zones, rate limit, profile, webhooks' health (JSON)",
     )
@@ -26,7 +27,7 @@ export function addIntegrationCommands(program: GatehouseCommand): void {
     );
   partner
     .command('compat')
-    .argument('<partner-id>', 'the partner', positiveInt)
+    .addArgument(recordId('partner'))
     .description(
       "show, or set, the partner's compatibility profile (an option left out is the spec's answer)",
     )
@@ -60,7 +61,7 @@ export function addIntegrationCommands(program: GatehouseCommand): void {
     );
   subcommand(program, 'webhook')
     .command('test')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .description(
       'send a test event to the endpoint now and print how it went (not logged as a delivery); exits 1 when it was not delivered',
     )

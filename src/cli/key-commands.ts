@@ -1,9 +1,9 @@
-import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentKey } from '../presenters/records.js';
-import { instant, positiveInt, positiveInts } from './arguments.js';
-import { withServices } from './context.js';
+import { instant, positiveInts } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { FIRST_PAGE, requiredId } from './options.js';
+import { addRevokeCommand } from './revoke-command.js';
 
 const SHOWN_ONCE =
   'This is the only time the key is shown: gatehouse stores only its hash. Give it to the partner now.\n';
@@ -14,7 +14,7 @@ export function addKeyCommands(program: GatehouseCommand): void {
   key
     .command('issue')
     .description('issue a key; its secret is printed once and never stored')
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(requiredId('partner'))
     .option('--label <label>', 'a name to recognise it by')
     .option(
       '--gyms <ids>',
@@ -37,19 +37,13 @@ export function addKeyCommands(program: GatehouseCommand): void {
   key
     .command('list')
     .description("list a partner's keys (never their secrets)")
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
-    .printsRecords(COLUMNS.apiKey, async (services, options: { partner: number }) => {
-      const page = await services.apiKeys.list(options.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
-      return page.items.map(presentKey);
-    });
-  key
-    .command('revoke')
-    .description('revoke a key: every gatehouse process refuses it within GATEHOUSE_KEY_CACHE_SECONDS')
-    .argument('<key-id>', 'the key (its id, as key list shows it)', positiveInt)
-    .action((keyId: number) =>
-      withServices(async (services) => {
-        await services.apiKeys.revoke(keyId);
-        process.stdout.write(`key ${keyId} revoked\n`);
-      }),
+    .addOption(requiredId('partner'))
+    .printsRecords(COLUMNS.apiKey, async (services, options: { partner: number }) =>
+      (await services.apiKeys.list(options.partner, FIRST_PAGE)).items.map(presentKey),
     );
+  addRevokeCommand(key, {
+    description: 'revoke a key: every gatehouse process refuses it within GATEHOUSE_KEY_CACHE_SECONDS',
+    id: 'the key (its id, as key list shows it)',
+    revoke: (services, id) => services.apiKeys.revoke(id),
+  });
 }

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { ROLES } from '../domain/operator.js';
-import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentOperator } from '../presenters/records.js';
-import { instant, oneOf, platformId, positiveInt } from './arguments.js';
+import { instant, oneOf } from './arguments.js';
 import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { FIRST_PAGE, memberId } from './options.js';
+import { addRevokeCommand } from './revoke-command.js';
 
 const SHOWN_ONCE =
   'This is the only time the token is shown: gatehouse stores only its hash. Give it to the operator now.\n';
@@ -36,20 +37,14 @@ export function addOperatorCommands(program: GatehouseCommand): void {
   operator
     .command('list')
     .description('list operators (never their tokens)')
-    .printsRecords(COLUMNS.operator, async (services) => {
-      const page = await services.operators.list({ afterId: 0, limit: MAX_PAGE_SIZE });
-      return page.items.map(presentOperator);
-    });
-  operator
-    .command('revoke')
-    .description("revoke an operator's token: refused from its next request on, in every process")
-    .argument('<operator-id>', 'the operator (its id, as operator list shows it)', positiveInt)
-    .action((operatorId: number) =>
-      withServices(async (services) => {
-        await services.operators.revoke(operatorId);
-        process.stdout.write(`operator ${operatorId} revoked\n`);
-      }),
+    .printsRecords(COLUMNS.operator, async (services) =>
+      (await services.operators.list(FIRST_PAGE)).items.map(presentOperator),
     );
+  addRevokeCommand(operator, {
+    description: "revoke an operator's token: refused from its next request on, in every process",
+    id: 'the operator (its id, as operator list shows it)',
+    revoke: (services, id) => services.operators.revoke(id),
+  });
 }
 
 /** `gatehouse member erase` and `gatehouse purge`: members' data. */
@@ -60,7 +55,7 @@ export function addMemberDataCommands(program: Command): void {
     .description(
       "erase a member's data: codes deleted, stored event payloads purged, the id replaced by a pseudonym (irreversible)",
     )
-    .argument('<platform-id>', 'the member (13 digits)', platformId)
+    .addArgument(memberId())
     .action((id: string) =>
       withServices(async (services) => {
         const { pseudonym, erased, notReached } = await services.members.erase(id);

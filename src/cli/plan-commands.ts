@@ -1,11 +1,12 @@
 import type { RuleInput } from '../domain/plans/plan.js';
 import { presentMemberPlan, presentPlan, presentPlanVersion } from '../presenters/plans.js';
-import { instant, platformId, positiveInt } from './arguments.js';
+import { instant, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import { withServices } from './context.js';
 import { subcommand, type GatehouseCommand } from './gatehouse-command.js';
 import { formatOption, print, printOne, type Format, type Row } from './output.js';
 import { planRule, ruleText } from './plan-arguments.js';
+import { memberId, recordId } from './options.js';
 
 type PlanRow = ReturnType<typeof presentPlanVersion>;
 
@@ -47,7 +48,7 @@ export function addPlanCommands(program: GatehouseCommand): void {
   plan
     .command('update')
     .description("a new version of a plan's rules, from an instant on (default now, never earlier)")
-    .argument('<plan-id>', 'the plan', positiveInt)
+    .addArgument(recordId('plan'))
     .requiredOption('--rule <rule>', 'category:per:limit:scope (repeat it): the whole new list', planRule)
     .option('--effective-from <time>', 'when the version takes effect (ISO-8601; default now)', instant)
     .addOption(formatOption())
@@ -79,7 +80,7 @@ export function addPlanCommands(program: GatehouseCommand): void {
   plan
     .command('show')
     .description('a plan with every version, oldest first')
-    .argument('<plan-id>', 'the plan', positiveInt)
+    .addArgument(recordId('plan'))
     .addOption(formatOption('without-ids'))
     .action((planId: number, options: { format: Format }) =>
       withServices(async (services) => {
@@ -99,7 +100,7 @@ function addMemberPlanCommand(program: GatehouseCommand): void {
   subcommand(program, 'member')
     .command('plan')
     .description("set a member's plan (history kept), or without --plan list the plans they had")
-    .argument('<platform-id>', 'the member (13 digits)', platformId)
+    .addArgument(memberId())
     .option('--plan <id>', 'the plan to put them on', positiveInt)
     .option('--effective-from <time>', 'when it takes effect (ISO-8601; default now)', instant)
     .addOption(formatOption('without-ids'))

@@ -1,10 +1,11 @@
 import { InvalidArgumentError } from 'commander';
 import { PARTNER_EVENT_TYPES, type EventType } from '../domain/events.js';
-import { MAX_PAGE_SIZE } from '../domain/pagination.js';
 import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
+import { given } from '../domain/given.js';
 import { withServices } from './context.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { FIRST_PAGE, recordId, requiredId } from './options.js';
 
 const SHOWN_ONCE = 'This is the only time the secret is shown. Give it to the receiver now.\n';
 const ENDPOINT_COLUMNS = [
@@ -45,12 +46,8 @@ interface EndpointOptions {
   gyms?: number[];
   timeoutMs?: number;
 }
-const endpointChanges = (o: EndpointOptions) => ({
-  ...(o.url === undefined ? {} : { url: o.url }),
-  ...(o.events === undefined ? {} : { eventTypes: o.events }),
-  ...(o.gyms === undefined ? {} : { gymIds: o.gyms }),
-  ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
-});
+const endpointChanges = (o: EndpointOptions) =>
+  given({ url: o.url, eventTypes: o.events, gymIds: o.gyms, timeoutMs: o.timeoutMs });
 
 /** `gatehouse webhook add|list|update|remove|rotate|enable|deliveries|retry|recover` */
 export function addWebhookCommands(program: GatehouseCommand): void {
@@ -60,7 +57,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('add')
     .description('register an endpoint; its signing secret is printed once')
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(requiredId('partner'))
     .requiredOption('--url <url>', 'where events are POSTed (http or https)')
     .option('--events <types>', 'comma-separated event types (default: all)', eventTypes)
     .option('--gyms <ids>', 'comma-separated gym ids (default: all the partner’s)', positiveInts)
@@ -77,7 +74,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
         const created = await services.webhooks.endpoints.create(o.partner, {
           ...endpointChanges(o),
           url: o.url,
-          ...(o.secret === undefined ? {} : { secret: o.secret }),
+          ...given({ secret: o.secret }),
           ...(o.wellhub === true ? { format: 'wellhub' as const } : {}),
         });
         return { record: presentEndpoint(created.endpoint), secret: created.secret };
@@ -86,15 +83,15 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('list')
     .description("list a partner's endpoints (never their secrets)")
-    .requiredOption('--partner <id>', 'the partner', positiveInt)
+    .addOption(requiredId('partner'))
     .printsRecords(ENDPOINT_COLUMNS, async (services, o: { partner: number }) => {
-      const page = await services.webhooks.endpoints.list(o.partner, { afterId: 0, limit: MAX_PAGE_SIZE });
+      const page = await services.webhooks.endpoints.list(o.partner, FIRST_PAGE);
       return page.items.map(presentEndpoint);
     });
   webhook
     .command('update')
     .description('change an endpoint')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .option('--url <url>', 'a new URL')
     .option('--events <types>', 'comma-separated event types', eventTypes)
     .option('--gyms <ids>', 'comma-separated gym ids', positiveInts)
@@ -105,7 +102,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('remove')
     .description('remove an endpoint and its delivery log')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .action((id: number) =>
       withServices(async (services) => {
         await services.webhooks.endpoints.remove(id);
@@ -115,7 +112,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('rotate')
     .description('a new signing secret, printed once; the old one signs beside it for 24 hours')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .option('--secret <whsec>', 'a secret of your own (default: generated)')
     .action((id: number, o: { secret?: string }) =>
       withServices(async (services) => {
@@ -126,14 +123,14 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('enable')
     .description('enable an endpoint again after gatehouse disabled it')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .printsRecord(async (services, id: number) =>
       presentEndpoint(await services.webhooks.endpoints.enable(id)),
     );
   webhook
     .command('deliveries')
     .description("an endpoint's delivery log, oldest first")
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .option('--status <status>', 'pending, delivered or failed', deliveryStatus)
     .option('--event-type <type>', 'one event type', (value: string) => eventTypes(value)[0])
     .printsRecords(
@@ -145,11 +142,8 @@ export function addWebhookCommands(program: GatehouseCommand): void {
       ) => {
         const page = await services.webhooks.deliveries.list(
           id,
-          {
-            ...(o.status === undefined ? {} : { status: o.status }),
-            ...(o.eventType === undefined ? {} : { eventType: o.eventType }),
-          },
-          { afterId: 0, limit: MAX_PAGE_SIZE },
+          given({ status: o.status, eventType: o.eventType }),
+          FIRST_PAGE,
         );
         return page.items.map(presentDelivery);
       },
@@ -157,7 +151,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('retry')
     .description('send one delivery again (a running gatehouse serve makes the attempt)')
-    .argument('<delivery-id>', 'the delivery', positiveInt)
+    .addArgument(recordId('delivery'))
     .action((id: number) =>
       withServices(async (services) => {
         await services.webhooks.deliveries.retry(id);
@@ -167,7 +161,7 @@ export function addWebhookCommands(program: GatehouseCommand): void {
   webhook
     .command('recover')
     .description('send again every failed delivery of an endpoint created since a time')
-    .argument('<webhook-id>', 'the endpoint', positiveInt)
+    .addArgument(recordId('webhook', 'the endpoint'))
     .requiredOption('--since <time>', 'ISO-8601', instant)
     .action((id: number, o: { since: number }) =>
       withServices(async (services) => {

@@ -1,17 +1,13 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimitedError } from '../domain/errors.js';
-import { failureWindow } from '../http/failure-window.js';
+import {
+  authFailureBudget,
+  registerRateCounters,
+  type AuthFailureBudget,
+} from '../http/auth-failure-budget.js';
 
-const MINUTE_MS = 60_000;
-
-export interface AuthFailureLimit {
-  /** Before authentication: an address that has spent its failed-authentication budget gets 429. */
-  assertAllowed(request: FastifyRequest): Promise<void>;
-  /** Counts a refused token (403) against the client address. */
-  recordFailure(request: FastifyRequest): Promise<void>;
-}
+/** Counts a refused token (403) against the client address; before authentication, refuses a spent budget. */
+export type AuthFailureLimit = AuthFailureBudget;
 
 /**
  * Failed operator authentications per client address and minute (GATEHOUSE_AUTH_FAILURE_LIMIT_PER_MINUTE, as for
@@ -23,29 +19,6 @@ export async function createAuthFailureLimit(
   limitPerMinute: number,
   redis: Redis | undefined,
 ): Promise<AuthFailureLimit> {
-  await app.register(rateLimit, {
-    global: false,
-    skipOnError: true,
-    nameSpace: 'gatehouse-operator-',
-    ...(redis === undefined ? {} : { redis }),
-  });
-  const failures = app.createRateLimit({
-    max: limitPerMinute,
-    timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `auth-failure:${request.ip}`,
-  });
-  const limited = limitPerMinute > 0;
-  const window = failureWindow(MINUTE_MS, redis !== undefined);
-  return {
-    async assertAllowed(request) {
-      if (!limited || !window.mayBeOpen()) return;
-      const status = await failures(request, { increment: false });
-      if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
-    },
-    async recordFailure(request) {
-      if (!limited) return;
-      window.counted();
-      await failures(request);
-    },
-  };
+  await registerRateCounters(app, 'gatehouse-operator-', redis);
+  return authFailureBudget(app, limitPerMinute, redis !== undefined);
 }

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
 import { recordChangeRoute } from './record-routes.js';
 import { Gym, Name, OperatorText, Partner, Product, ProductCategory, TimeZone } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
@@ -13,10 +12,7 @@ const defined = <T extends object>(value: T) =>
   };
 
 /** The catalog over time: renames, prices, time zones, retired gyms and products, offboarded partners. */
-export const catalogChangeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const catalogChangeRoutes: RouteGroup = async (app, { services }) => {
   const changes = services.catalogChanges;
 
   recordChangeRoute(app, {

@@ -1,9 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { CURRENCY_PATTERN } from '../domain/identifiers.js';
 import { Type } from 'typebox';
 import { pageRequest } from '../domain/pagination.js';
-import type { Services } from '../services/index.js';
-import { actorOfRequest } from './authenticate.js';
+import { given } from '../domain/given.js';
+import { createRoute } from './record-routes.js';
 import { presentGym, presentPage, presentPartner, presentProduct } from '../presenters/records.js';
 import {
   Gym,
@@ -22,29 +22,22 @@ import {
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** Partners, gyms and products. */
-export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const catalogRoutes: RouteGroup = async (app, { services }) => {
   const { catalog } = services;
 
-  app.post(
-    '/partners',
-    {
-      schema: {
-        summary: 'Create a partner',
-        body: Type.Object({
-          name: Name,
-          sandbox: Type.Optional(
-            Type.Boolean({ description: 'A sandbox partner: ghk_test_ keys, visits never in payouts' }),
-          ),
-        }),
-        response: { 201: Partner, ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { name, sandbox } = request.body;
-      const partner = await catalog.createPartner(name, actorOfRequest(request), sandbox === true);
-      return reply.code(201).send(presentPartner(partner));
-    },
-  );
+  createRoute(app, {
+    url: '/partners',
+    summary: 'Create a partner',
+    body: Type.Object({
+      name: Name,
+      sandbox: Type.Optional(
+        Type.Boolean({ description: 'A sandbox partner: ghk_test_ keys, visits never in payouts' }),
+      ),
+    }),
+    created: Partner,
+    create: async ({ name, sandbox }, actor) =>
+      presentPartner(await catalog.createPartner(name, actor, sandbox === true)),
+  });
 
   app.get(
     '/partners',
@@ -65,34 +58,20 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  app.post(
-    '/gyms',
-    {
-      schema: {
-        summary: 'Create a gym (its id is the X-Gym-Id partners send)',
-        body: Type.Object({
-          id: Type.Optional(Id),
-          partner_id: Id,
-          name: Name,
-          timezone: Type.Optional(TimeZone),
-        }),
-        response: { 201: Gym, ...operatorErrorResponses },
-      },
+  createRoute(app, {
+    url: '/gyms',
+    summary: 'Create a gym (its id is the X-Gym-Id partners send)',
+    body: Type.Object({
+      id: Type.Optional(Id),
+      partner_id: Id,
+      name: Name,
+      timezone: Type.Optional(TimeZone),
+    }),
+    created: Gym,
+    create: async ({ id, partner_id: partnerId, name, timezone }, actor) => {
+      return presentGym(await catalog.createGym(given({ id, partnerId, name, timezone }), actor));
     },
-    async (request, reply) => {
-      const { id, partner_id: partnerId, name, timezone } = request.body;
-      const gym = await catalog.createGym(
-        {
-          ...(id === undefined ? {} : { id }),
-          partnerId,
-          name,
-          ...(timezone === undefined ? {} : { timezone }),
-        },
-        actorOfRequest(request),
-      );
-      return reply.code(201).send(presentGym(gym));
-    },
-  );
+  });
 
   app.get(
     '/gyms',
@@ -110,38 +89,22 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  app.post(
-    '/gyms/:gym_id/products',
-    {
-      schema: {
-        summary: 'Create a product of a gym',
-        params: Type.Object({ gym_id: IdString }),
-        body: Type.Object({
-          id: Type.Optional(Id),
-          description: OperatorText(TEXT_LIMITS.description),
-          payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
-          currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
-          category: Type.Optional(ProductCategory),
-        }),
-        response: { 201: Product, ...operatorErrorResponses },
-      },
+  createRoute(app, {
+    url: '/gyms/:gym_id/products',
+    summary: 'Create a product of a gym',
+    body: Type.Object({
+      id: Type.Optional(Id),
+      description: OperatorText(TEXT_LIMITS.description),
+      payout_cents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000_000 })),
+      currency: Type.Optional(Type.String({ pattern: CURRENCY_PATTERN })),
+      category: Type.Optional(ProductCategory),
+    }),
+    created: Product,
+    create: async ({ id, description, payout_cents: payoutCents, currency, category }, actor, gymId) => {
+      const product = given({ id, description, payoutCents, currency, category });
+      return presentProduct(await catalog.createProduct(gymId, product, actor));
     },
-    async (request, reply) => {
-      const { id, description, payout_cents: payoutCents, currency, category } = request.body;
-      const product = await catalog.createProduct(
-        Number(request.params.gym_id),
-        {
-          ...(id === undefined ? {} : { id }),
-          description,
-          ...(payoutCents === undefined ? {} : { payoutCents }),
-          ...(currency === undefined ? {} : { currency }),
-          ...(category === undefined ? {} : { category }),
-        },
-        actorOfRequest(request),
-      );
-      return reply.code(201).send(presentProduct(product));
-    },
-  );
+  });
 
   app.get(
     '/gyms/:gym_id/products',

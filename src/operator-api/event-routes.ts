@@ -1,11 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { EVENT_SCAN, EVENT_TYPES, type EventType as EventTypeName } from '../domain/events.js';
 import { InputError } from '../domain/errors.js';
 import { pageLimit } from '../domain/pagination.js';
 import { presentEvent } from '../presenters/event.js';
 import { auditMemberDetailsRead, memberDetailsView } from './member-details-view.js';
-import type { Services } from '../services/index.js';
 import { Id, IdString, PageQuery, operatorErrorResponses } from './schemas.js';
 
 /** A union of literals, so a wrong value's 400 names every allowed one. */
@@ -47,7 +46,7 @@ function parseAfter(after: string | undefined): number {
 }
 
 /** GET /admin/v1/events: the event log in commit order; following `next_after` never misses an event. */
-export const eventRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const eventRoutes: RouteGroup = async (app, { services }) => {
   app.get(
     '/events',
     {

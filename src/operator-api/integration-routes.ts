@@ -1,18 +1,14 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { Compatibility, CompatibilityBody, Integration } from '../http/integration-wire.js';
 import { presentCompatibility, presentIntegration } from '../presenters/integration.js';
-import type { Services } from '../services/index.js';
-import { actorOfRequest } from './authenticate.js';
+import { recordChangeRoute } from './record-routes.js';
 import { IdString, operatorErrorResponses } from './schemas.js';
 
 const PartnerParams = Type.Object({ partner_id: IdString });
 
 /** A partner's compatibility profile, and its integration as its keys see it (docs/contract.md). */
-export const integrationRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const integrationRoutes: RouteGroup = async (app, { services }) => {
   app.get(
     '/partners/:partner_id/compatibility',
     {
@@ -28,27 +24,18 @@ export const integrationRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
   );
 
-  app.put(
-    '/partners/:partner_id/compatibility',
-    {
-      schema: {
-        summary: "Set a partner's compatibility profile (an option left out is the spec's answer)",
-        params: PartnerParams,
-        body: CompatibilityBody,
-        response: { 200: Compatibility, ...operatorErrorResponses },
-      },
-    },
-    async (request) => {
-      const id = Number(request.params.partner_id);
-      const { cancelled_spelling: cancelledSpelling, gym_from_key: gymFromKey } = request.body;
-      const profile = await services.compatibility.set(
+  recordChangeRoute(app, {
+    method: 'PUT',
+    url: '/partners/:partner_id/compatibility',
+    summary: "Set a partner's compatibility profile (an option left out is the spec's answer)",
+    body: CompatibilityBody,
+    record: Compatibility,
+    change: async (id, actor, { cancelled_spelling: cancelledSpelling, gym_from_key: gymFromKey }) =>
+      presentCompatibility(
         id,
-        { cancelledSpelling, gymFromKey },
-        actorOfRequest(request),
-      );
-      return presentCompatibility(id, profile);
-    },
-  );
+        await services.compatibility.set(id, { cancelledSpelling, gymFromKey }, actor),
+      ),
+  });
 
   app.get(
     '/partners/:partner_id/integration',

@@ -1,46 +1,38 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
-import type { Services } from '../services/index.js';
-import { actorOfRequest } from './authenticate.js';
-import { pageRoute, revokeRoute } from './record-routes.js';
+import { createRoute, pageRoute, revokeRoute } from './record-routes.js';
 import { presentKey } from '../presenters/records.js';
-import { ApiKey, Id, IdString, IssuedApiKey, OperatorText, operatorErrorResponses } from './schemas.js';
+import { ApiKey, Id, IssuedApiKey, OperatorText } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 /** API keys of a partner: issue (the secret shown once), list without secrets, revoke. */
-export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const keyRoutes: RouteGroup = async (app, { services }) => {
   const { apiKeys } = services;
 
-  app.post(
-    '/partners/:partner_id/keys',
-    {
-      schema: {
-        summary: "Issue an API key for a partner's gyms",
-        params: Type.Object({ partner_id: IdString }),
-        body: Type.Object({
-          label: Type.Optional(Type.Union([OperatorText(TEXT_LIMITS.label), Type.Null()])),
-          gym_ids: Type.Optional(Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()])),
-          expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-        }),
-        response: { 201: IssuedApiKey, ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { label, gym_ids: gymIds, expires_at: expiresAt } = request.body;
+  createRoute(app, {
+    url: '/partners/:partner_id/keys',
+    summary: "Issue an API key for a partner's gyms",
+    body: Type.Object({
+      label: Type.Optional(Type.Union([OperatorText(TEXT_LIMITS.label), Type.Null()])),
+      gym_ids: Type.Optional(Type.Union([Type.Array(Id, { minItems: 1, maxItems: 1000 }), Type.Null()])),
+      expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    }),
+    created: IssuedApiKey,
+    create: async ({ label, gym_ids: gymIds, expires_at: expiresAt }, actor, partnerId) => {
       const issued = await apiKeys.issue(
-        Number(request.params.partner_id),
+        partnerId,
         {
           label: label ?? null,
           gymIds: gymIds ?? null,
           expiresAt:
             expiresAt === undefined || expiresAt === null ? null : parseInstant('expires_at', expiresAt),
         },
-        actorOfRequest(request),
+        actor,
       );
-      return reply.code(201).send({ ...presentKey(issued.key), key: issued.secret });
+      return { ...presentKey(issued.key), key: issued.secret };
     },
-  );
+  });
 
   pageRoute(app, {
     url: '/partners/:partner_id/keys',

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { formatInstant } from '../domain/time-format.js';
-import type { Services } from '../services/index.js';
 import { AUDIT_ENTITIES } from '../domain/audit.js';
 import { PLATFORM_ID_PATTERN } from '../domain/identifiers.js';
 import { actorOfRequest } from './authenticate.js';
@@ -39,7 +38,7 @@ export const AuditEntry = Type.Object({
 });
 
 /** The member app's custom-code lookup and the audit log. */
-export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const lookupRoutes: RouteGroup = async (app, { services }) => {
   app.get(
     '/custom-codes',
     {

@@ -1,7 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { PSEUDONYM_PATTERN } from '../domain/pseudonym.js';
-import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
 import { PlatformId, operatorErrorResponses } from './schemas.js';
 
@@ -29,7 +28,7 @@ export const Erasure = Type.Object({
 });
 
 /** A member's data, erased on request (the right to erasure). */
-export const memberRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const memberRoutes: RouteGroup = async (app, { services }) => {
   app.post(
     '/members/:platform_id/erase',
     {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import {
@@ -10,7 +10,6 @@ import {
   type Role as RoleName,
 } from '../domain/operator.js';
 import { formatInstant } from '../domain/time-format.js';
-import type { Services } from '../services/index.js';
 import { pageRoute, revokeRoute } from './record-routes.js';
 import { principalOf } from './authenticate.js';
 import { presentOperator } from '../presenters/records.js';
@@ -60,10 +59,7 @@ export const Me = Type.Object({
 const instantOrNull = (value: number | null) => (value === null ? null : formatInstant(value));
 
 /** Operator identities: issue (the token shown once), list without tokens, revoke (the admin role only); and who is calling (every role). */
-export const operatorRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const operatorRoutes: RouteGroup = async (app, { services }) => {
   const { operators } = services;
 
   app.post(

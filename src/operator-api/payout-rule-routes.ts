@@ -1,7 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { presentPayoutRules } from '../presenters/plans.js';
-import type { Services } from '../services/index.js';
 import type { RulesOf } from '../services/payout-rule-service.js';
 import { actorOfRequest } from './authenticate.js';
 import { IdString, operatorErrorResponses } from './schemas.js';
@@ -39,7 +38,7 @@ export const PayoutRulesVersion = Type.Object({
 const Versions = Type.Object({ versions: Type.Array(PayoutRulesVersion) });
 
 /** The GET and PUT of one owner's payout rules: a partner's, or a gym's override. */
-function ownerRoutes(owner: 'partners' | 'gyms'): FastifyPluginAsyncTypebox<{ services: Services }> {
+function ownerRoutes(owner: 'partners' | 'gyms'): RouteGroup {
   const param = owner === 'partners' ? 'partner_id' : 'gym_id';
   const whose = owner === 'partners' ? "a partner's" : "a gym's override of its partner's";
   const Params = Type.Object({ [param]: IdString });
@@ -88,10 +87,7 @@ function ownerRoutes(owner: 'partners' | 'gyms'): FastifyPluginAsyncTypebox<{ se
 }
 
 /** Payout rules as versioned data (README, "Plans and payout rules"). */
-export const payoutRuleRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const payoutRuleRoutes: RouteGroup = async (app, { services }) => {
   await app.register(ownerRoutes('partners'), { services });
   await app.register(ownerRoutes('gyms'), { services });
 };

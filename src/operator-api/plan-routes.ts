@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { presentMemberPlan, presentPlan, presentPlanVersion } from '../presenters/plans.js';
-import type { Services } from '../services/index.js';
 import { actorOfRequest } from './authenticate.js';
+import { createRoute } from './record-routes.js';
 import {
   MemberPlan,
   MemberPlanBody,
@@ -18,22 +18,17 @@ const PlanParams = Type.Object({ plan_id: IdString });
 const MemberParams = Type.Object({ platform_id: PlatformId });
 
 /** Plans as versioned data, and members' plans (README, "Plans and payout rules"). */
-export const planRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  app.post(
-    '/plans',
-    {
-      schema: {
-        summary: 'Create a plan: its rules are its version 1',
-        body: PlanBody,
-        response: { 201: Plan, ...operatorErrorResponses },
-      },
+export const planRoutes: RouteGroup = async (app, { services }) => {
+  createRoute(app, {
+    url: '/plans',
+    summary: 'Create a plan: its rules are its version 1',
+    body: PlanBody,
+    created: Plan,
+    create: async ({ name, rules, effective_from: effectiveFrom }, actor) => {
+      const plan = await services.plans.create(name, { rules, effectiveFrom }, actor);
+      return presentPlanVersion(plan.name, plan);
     },
-    async (request, reply) => {
-      const { name, rules, effective_from: effectiveFrom } = request.body;
-      const plan = await services.plans.create(name, { rules, effectiveFrom }, actorOfRequest(request));
-      return reply.code(201).send(presentPlanVersion(plan.name, plan));
-    },
-  );
+  });
 
   app.get(
     '/plans',

@@ -26,14 +26,14 @@ function idOf(params: unknown, id: string): number {
 }
 
 /**
- * A change to one record (rename, retire, offboard, cancel, mark paid): `POST` (or `PATCH`) with the body, if any,
+ * A change to one record (rename, retire, offboard, cancel, mark paid, set its profile): `POST` (or `PATCH`, `PUT`) with the body, if any,
  * that `body` describes; the change takes the record's id, who asks and that body, and the answer is the record as
  * it now is (200). A route states its URL, summary, schemas and change only.
  */
 export function recordChangeRoute<Body extends TSchema>(
   app: FastifyInstance,
   route: RecordRoute & {
-    readonly method?: 'POST' | 'PATCH';
+    readonly method?: 'POST' | 'PATCH' | 'PUT';
     readonly body?: Body;
     readonly record: TSchema;
     readonly change: (id: number, actor: Actor, body: Static<Body>) => Promise<unknown>;
@@ -53,6 +53,32 @@ export function recordChangeRoute<Body extends TSchema>(
     handler: async (request) =>
       route.change(idOf(request.params, id), actorOfRequest(request), request.body as Static<Body>),
   });
+}
+
+/**
+ * `POST` that makes a record: the body `body` describes, and the answer the record as `created` shows it (201).
+ * `create` takes that body, who asks, and the id of the record the URL names if it names one (a gym's products).
+ */
+export function createRoute<Body extends TSchema>(
+  app: FastifyInstance,
+  route: RecordRoute & {
+    readonly body: Body;
+    readonly created: TSchema;
+    readonly create: (body: Static<Body>, actor: Actor, owner: number) => Promise<unknown>;
+  },
+): void {
+  const id = idParameter(route.url);
+  const params = id === undefined ? {} : { params: Type.Object({ [id]: IdString }) };
+  const response = { 201: route.created, ...operatorErrorResponses };
+  app.post(
+    route.url,
+    { schema: { summary: route.summary, ...params, body: route.body, response } },
+    async (request, reply) => {
+      const owner = id === undefined ? Number.NaN : idOf(request.params, id);
+      const created = await route.create(request.body as Static<Body>, actorOfRequest(request), owner);
+      return reply.code(201).send(created);
+    },
+  );
 }
 
 /**

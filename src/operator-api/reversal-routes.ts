@@ -1,9 +1,9 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { presentReversal } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
-import { actorOfRequest } from './authenticate.js';
-import { Id, IdString, OperatorText, operatorErrorResponses } from './schemas.js';
+import { given } from '../domain/given.js';
+import { createRoute } from './record-routes.js';
+import { Id, OperatorText } from './schemas.js';
 import { TEXT_LIMITS } from '../domain/operator-text.js';
 
 export const Reversal = Type.Object({
@@ -18,40 +18,25 @@ export const Reversal = Type.Object({
 });
 
 /** Corrections of the ledger: a reversal is a new entry linked to the visit, never an edit of it. */
-export const reversalRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
-  app.post(
-    '/transactions/:transaction_id/reversals',
-    {
-      schema: {
-        summary: "Reverse a visit's transaction, wholly (by default) or in part",
-        params: Type.Object({ transaction_id: IdString }),
-        body: Type.Object({
-          reason: OperatorText(TEXT_LIMITS.reason),
-          amount_cents: Type.Optional(
-            Type.Integer({
-              minimum: 1,
-              maximum: 100_000_000_000,
-              description: 'Positive; default: all that is left to reverse',
-            }),
-          ),
+export const reversalRoutes: RouteGroup = async (app, { services }) => {
+  createRoute(app, {
+    url: '/transactions/:transaction_id/reversals',
+    summary: "Reverse a visit's transaction, wholly (by default) or in part",
+    body: Type.Object({
+      reason: OperatorText(TEXT_LIMITS.reason),
+      amount_cents: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: 100_000_000_000,
+          description: 'Positive; default: all that is left to reverse',
         }),
-        response: { 201: Reversal, ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { reason, amount_cents: amountCents } = request.body;
-      const reversal = await services.ledger.reverse(
-        {
-          transactionId: Number(request.params.transaction_id),
-          reason,
-          ...(amountCents === undefined ? {} : { amountCents }),
-        },
-        actorOfRequest(request),
+      ),
+    }),
+    created: Reversal,
+    create: async ({ reason, amount_cents: amountCents }, actor, transactionId) => {
+      return presentReversal(
+        await services.ledger.reverse(given({ transactionId, reason, amountCents }), actor),
       );
-      return reply.code(201).send(presentReversal(reversal));
     },
-  );
+  });
 };

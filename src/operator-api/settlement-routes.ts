@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
@@ -10,9 +10,8 @@ import {
   presentSettlementRow,
   withFlatPricing,
 } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
-import { actorOfRequest } from './authenticate.js';
-import { recordChangeRoute } from './record-routes.js';
+import { given } from '../domain/given.js';
+import { createRoute, recordChangeRoute } from './record-routes.js';
 import { Format, Transaction } from './ledger-routes.js';
 import { PricingSchema, RulePricingSchema } from '../http/schemas.js';
 import {
@@ -67,31 +66,20 @@ const PricedSettledEntry = Type.Object({ ...Transaction.properties, pricing: Pri
 const Period = Type.String({ description: 'ISO-8601 date or date-time, UTC unless an offset is given' });
 
 /** Settlements: closed periods per partner·currency, the entries behind each, and their payment. */
-export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const settlementRoutes: RouteGroup = async (app, { services }) => {
   const { settlements } = services;
 
-  app.post(
-    '/settlements',
-    {
-      schema: {
-        summary: 'Close a period for every partner (or one): one settlement per partner·currency',
-        body: Type.Object({ period_start: Period, period_end: Period, partner_id: Type.Optional(Id) }),
-        response: { 201: ListOf(Settlement), ...operatorErrorResponses },
-      },
-    },
-    async (request, reply) => {
-      const { period_start: start, period_end: end, partner_id: partnerId } = request.body;
+  createRoute(app, {
+    url: '/settlements',
+    summary: 'Close a period for every partner (or one): one settlement per partner·currency',
+    body: Type.Object({ period_start: Period, period_end: Period, partner_id: Type.Optional(Id) }),
+    created: ListOf(Settlement),
+    create: async ({ period_start: start, period_end: end, partner_id: partnerId }, actor) => {
       const period = { start: parseInstant('period_start', start), end: parseInstant('period_end', end) };
-      const closed = await settlements.close(
-        { period, ...(partnerId === undefined ? {} : { partnerId }) },
-        actorOfRequest(request),
-      );
-      return reply.code(201).send({ items: closed.map(presentSettlement), next_cursor: null });
+      const closed = await settlements.close(given({ period, partnerId }), actor);
+      return { items: closed.map(presentSettlement), next_cursor: null };
     },
-  );
+  });
 
   app.get(
     '/settlements',

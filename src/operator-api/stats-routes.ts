@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { parseInstant } from '../domain/instant.js';
 import { formatInstant } from '../domain/time-format.js';
 import type { Tally } from '../domain/validation-stats.js';
-import type { Services } from '../services/index.js';
 import { Id, IdString, operatorErrorResponses } from './schemas.js';
 
 const Instant = Type.String({ description: 'ISO-8601 UTC with milliseconds' });
@@ -33,7 +32,7 @@ const presentTally = (tally: Tally) => ({
 });
 
 /** GET /admin/v1/stats/validations: counts and payouts over time and per gym, for charts. */
-export const statsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const statsRoutes: RouteGroup = async (app, { services }) => {
   app.get(
     '/stats/validations',
     {

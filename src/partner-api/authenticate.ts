@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../domain/api-key.js';
 import type { Actor } from '../domain/audit.js';
 import { gymFromKey, type CompatibilityProfile } from '../domain/compatibility.js';
@@ -6,7 +6,8 @@ import type { ApiKey } from '../domain/entities.js';
 import { ForbiddenError, InputError, UnauthorizedError } from '../domain/errors.js';
 import { parsePositiveInt } from '../domain/identifiers.js';
 import type { ApiKeyService } from '../services/api-key-service.js';
-import type { PartnerRateLimits } from './rate-limits.js';
+import type { PartnerApiOptions } from './index.js';
+import { createPartnerRateLimits, type PartnerRateLimits } from './rate-limits.js';
 
 export interface PartnerPrincipal {
   readonly key: ApiKey;
@@ -83,4 +84,18 @@ export function authenticatePartner(
 export function principalOf(request: FastifyRequest): PartnerPrincipal {
   if (request.partner === null) throw new Error('partner route reached without authentication');
   return request.partner;
+}
+
+/**
+ * Puts every route `app` registers behind the rate limits and the key, gym and scope checks: the partner API's
+ * routes, and the sandbox helper's (which names the gym elsewhere: `gym`).
+ */
+export async function behindPartnerKeys(
+  app: FastifyInstance,
+  { services, config, redis }: PartnerApiOptions,
+  gym?: GymSource,
+): Promise<void> {
+  app.decorateRequest('partner', null);
+  const limits = await createPartnerRateLimits(app, config, redis);
+  app.addHook('onRequest', authenticatePartner(services.apiKeys, limits, gym));
 }

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { formatInstant } from '../domain/time-format.js';
 import { successEnvelope } from '../http/envelope.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import {
   CustomCodeBody,
@@ -17,10 +16,7 @@ import {
 const config = { unexpectedErrorKey: 'checkin.custom-code.unexpected-error' };
 
 /** /access/v1/code/:platform_id: create, replace, delete, and the read gatehouse adds (docs/contract.md). */
-export const customCodeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const customCodeRoutes: RouteGroup = async (app, { services }) => {
   const codes = services.customCodes;
 
   app.post(

@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
-import { authenticatePartner } from './authenticate.js';
+import { behindPartnerKeys } from './authenticate.js';
 import { customCodeRoutes } from './custom-code-routes.js';
 import { eventStreamRoute } from './event-stream-route.js';
 import { integrationRoute } from './integration-route.js';
-import { createPartnerRateLimits } from './rate-limits.js';
 import { settlementRoutes } from './settlement-routes.js';
 import { sandboxRoute } from './sandbox-route.js';
 import { transactionsRoute } from './transactions-route.js';
@@ -21,13 +20,9 @@ export interface PartnerApiOptions {
 }
 
 /** The partner API, `/access/v1`: every route behind the rate limits and the key, gym and scope checks. */
-export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
-  app,
-  { services, config, redis },
-) => {
-  app.decorateRequest('partner', null);
-  const limits = await createPartnerRateLimits(app, config, redis);
-  app.addHook('onRequest', authenticatePartner(services.apiKeys, limits));
+export const partnerApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (app, options) => {
+  await behindPartnerKeys(app, options);
+  const { services } = options;
   await app.register(validateRoute, { services });
   await app.register(customCodeRoutes, { services });
   await app.register(transactionsRoute, { services });

@@ -1,23 +1,17 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { successEnvelope } from '../http/envelope.js';
 import { Integration } from '../http/integration-wire.js';
 import { presentIntegration } from '../presenters/integration.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
-import { PartnerHeaders, partnerErrorResponses } from './schemas.js';
-
-const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
+import { Metadata, PartnerHeaders, partnerErrorResponses } from './schemas.js';
 
 /**
  * GET /access/v1/integration: what the key is set up for — its partner (live or sandbox), the gyms it may act on,
  * its rate limit, its compatibility profile, its webhook endpoints' health. X-Gym-Id is optional here: a fresh key
  * asks which gyms it reaches before it names one.
  */
-export const integrationRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const integrationRoute: RouteGroup = async (app, { services }) => {
   app.get(
     '/integration',
     {

@@ -1,12 +1,10 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { RateLimitedError } from '../domain/errors.js';
-import { failureWindow } from '../http/failure-window.js';
+import { authFailureBudget, registerRateCounters } from '../http/auth-failure-budget.js';
 
 const SECOND_MS = 1000;
-const MINUTE_MS = 60_000;
 
 export interface PartnerRateLimits {
   /** Before authentication: a client address over its failed-authentication budget gets 429. */
@@ -36,38 +34,18 @@ export async function createPartnerRateLimits(
   config: Pick<Config, 'rateLimitPerSecond' | 'authFailureLimitPerMinute'>,
   redis: Redis | undefined,
 ): Promise<PartnerRateLimits> {
-  await app.register(rateLimit, {
-    global: false,
-    skipOnError: true,
-    nameSpace: 'gatehouse-rate-',
-    ...(redis === undefined ? {} : { redis }),
-  });
-  const failures = app.createRateLimit({
-    max: config.authFailureLimitPerMinute,
-    timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `auth-failure:${request.ip}`,
-  });
+  await registerRateCounters(app, 'gatehouse-rate-', redis);
+  const authFailures = authFailureBudget(app, config.authFailureLimitPerMinute, redis !== undefined);
   const perKey = app.createRateLimit({
     max: config.rateLimitPerSecond,
     timeWindow: SECOND_MS,
     keyGenerator: (request) => `key:${request.partner?.key.id ?? 'none'}`,
   });
-  const authLimited = config.authFailureLimitPerMinute > 0;
   const keyLimited = config.rateLimitPerSecond > 0;
-  const window = failureWindow(MINUTE_MS, redis !== undefined);
 
   return {
-    async assertAuthAllowed(request) {
-      if (!authLimited || !window.mayBeOpen()) return;
-      const status = await failures(request, { increment: false });
-      // A read counts nothing: the address is refused once its failures have reached the limit, not passed it.
-      if (!status.isAllowed && status.remaining === 0) throw new RateLimitedError(status.ttlInSeconds);
-    },
-    async recordAuthFailure(request) {
-      if (!authLimited) return;
-      window.counted();
-      await failures(request);
-    },
+    assertAuthAllowed: (request) => authFailures.assertAllowed(request),
+    recordAuthFailure: (request) => authFailures.recordFailure(request),
     async consumeKeyQuota(request, reply, keyId) {
       if (!keyLimited) return;
       const status = await perKey(request);

@@ -1,8 +1,7 @@
+import type { RouteGroup } from '../http/route-group.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Services } from '../services/index.js';
-import { authenticatePartner, principalOf, type GymSource } from './authenticate.js';
+import { behindPartnerKeys, principalOf, type GymSource } from './authenticate.js';
 import type { PartnerApiOptions } from './index.js';
-import { createPartnerRateLimits } from './rate-limits.js';
 import {
   WellhubCheckinPayload,
   WellhubGymParams,
@@ -20,17 +19,12 @@ const GYM_IN_PATH: GymSource = {
  * `/helper/v1`: Wellhub's sandbox helper, in its shape, so integration tests written against Wellhub's sandbox run
  * against gatehouse. Behind the same key checks, budgets and refusals as the partner API; sandbox keys only.
  */
-export const sandboxHelperApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (
-  app,
-  { services, config, redis },
-) => {
-  app.decorateRequest('partner', null);
-  const limits = await createPartnerRateLimits(app, config, redis);
-  app.addHook('onRequest', authenticatePartner(services.apiKeys, limits, GYM_IN_PATH));
-  await app.register(simulateRoute, { services });
+export const sandboxHelperApi: FastifyPluginAsyncTypebox<PartnerApiOptions> = async (app, options) => {
+  await behindPartnerKeys(app, options, GYM_IN_PATH);
+  await app.register(simulateRoute, { services: options.services });
 };
 
-const simulateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+const simulateRoute: RouteGroup = async (app, { services }) => {
   app.post(
     '/gyms/:gym_id/simulate/checkins',
     {

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { parseInstant } from '../domain/instant.js';
 import { assertIdsAgree, resolveMember } from '../domain/member-id.js';
 import { successEnvelope } from '../http/envelope.js';
 import { presentCheckin } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import {
   PartnerHeaders,
@@ -13,7 +12,7 @@ import {
 } from './schemas.js';
 
 /** POST /access/v1/sandbox/checkins: a sandbox key simulates a member checking in at the gym (README, "The sandbox"). */
-export const sandboxRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const sandboxRoute: RouteGroup = async (app, { services }) => {
   app.post(
     '/sandbox/checkins',
     {

@@ -64,7 +64,8 @@ export const ValidateBody = Type.Object(
 
 export const CustomCodeBody = Type.Object({ custom_code: CustomCode });
 
-const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
+/** A successful answer's metadata: how many records it holds, and no errors. */
+export const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
 
 export const ValidationResult = Type.Object({
   metadata: Metadata,

@@ -1,12 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { EntityNotFoundError } from '../domain/errors.js';
 import { PAGE_LIMIT_PATTERN, POSITIVE_INT_PATTERN } from '../domain/identifiers.js';
 import { pageRequest } from '../domain/pagination.js';
 import { presentGymSettledEntry, presentPartnerSettlement } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
-import { GymTransaction, PartnerHeaders, partnerErrorResponses } from './schemas.js';
+import { GymTransaction, Metadata, PartnerHeaders, partnerErrorResponses } from './schemas.js';
 import { RulePricingSchema } from '../http/schemas.js';
 
 const PartnerSettlement = Type.Object({
@@ -34,16 +33,11 @@ const SettledGymEntry = Type.Object({
     description: 'effective before the period: it committed after its own period was closed',
   }),
 });
-const Metadata = Type.Object({ total: Type.Integer(), errors: Type.Literal(0) });
-
 /**
  * GET /access/v1/settlements and /:id/entries (gatehouse additions): the partner's own settlements, with the
  * lines and entries of the gyms its key may see.
  */
-export const settlementRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const settlementRoutes: RouteGroup = async (app, { services }) => {
   app.get(
     '/settlements',
     {

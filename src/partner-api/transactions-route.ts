@@ -1,8 +1,7 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { parseInstant } from '../domain/instant.js';
 import { decodeFeedCursor, pageLimit } from '../domain/pagination.js';
 import { presentGymTransaction } from '../presenters/records.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, TransactionsPage, TransactionsQuery, partnerErrorResponses } from './schemas.js';
 
@@ -12,10 +11,7 @@ import { PartnerHeaders, TransactionsPage, TransactionsQuery, partnerErrorRespon
  * polling with the last cursor it got sees every transaction exactly once, even those that commit after it has
  * read later ones.
  */
-export const transactionsRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const transactionsRoute: RouteGroup = async (app, { services }) => {
   app.get(
     '/transactions',
     {

@@ -1,13 +1,12 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { assertIdsAgree, resolveMember } from '../domain/member-id.js';
 import { formatValidatedAt } from '../domain/time-format.js';
 import { successEnvelope } from '../http/envelope.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, ValidateBody, ValidationResult, partnerErrorResponses } from './schemas.js';
 
 /** POST /access/v1/validate: the member's most recent check-in at the gym becomes a visit. */
-export const validateRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const validateRoute: RouteGroup = async (app, { services }) => {
   app.post(
     '/validate',
     {

@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteGroup } from '../http/route-group.js';
 import { Type } from 'typebox';
 import { PAGE_LIMIT_PATTERN } from '../domain/identifiers.js';
 import { pageRequest } from '../domain/pagination.js';
 import { formatValidatedAt } from '../domain/time-format.js';
-import type { Services } from '../services/index.js';
 import { principalOf } from './authenticate.js';
 import { PartnerHeaders, partnerErrorResponses } from './schemas.js';
 
@@ -42,10 +41,7 @@ export const WaitingList = Type.Object({
  * GET /access/v1/checkins?status=pending (an addition to the spec): the members who checked in at the calling gym
  * and wait to be validated, oldest first, for a front desk without a club-management system of its own.
  */
-export const waitingListRoute: FastifyPluginAsyncTypebox<{ services: Services }> = async (
-  app,
-  { services },
-) => {
+export const waitingListRoute: RouteGroup = async (app, { services }) => {
   app.get(
     '/checkins',
     {

@@ -1,6 +1,7 @@
+import { mustExist } from '../domain/must-exist.js';
 import { generateApiKey, hashApiKey, presentedPrefix } from '../domain/api-key.js';
 import type { ApiKey } from '../domain/entities.js';
-import { EntityNotFoundError, ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
+import { ForbiddenError, InputError, type RefusalReason } from '../domain/errors.js';
 import { findGym, findPartner } from '../store/catalog/catalog-repository.js';
 import { createGymOwners, type GymOwners } from './gym-owners.js';
 import {
@@ -59,8 +60,7 @@ export function createApiKeyService(
     ): Promise<IssuedApiKey> {
       assertOperatorText('label', input.label, TEXT_LIMITS.label);
       return store.write(async (trx) => {
-        const partner = await findPartner(trx, partnerId);
-        if (partner === undefined) throw new EntityNotFoundError('partner');
+        const partner = mustExist(await findPartner(trx, partnerId), 'partner');
         // Deduplicated and ascending: the issue answer shows the scope as every later listing does.
         const gymIds =
           input.gymIds === undefined || input.gymIds === null
@@ -100,7 +100,7 @@ export function createApiKeyService(
 
     /** A partner's keys, without secrets (only hashes are stored). */
     async list(partnerId: number, page: PageRequest): Promise<Page<ApiKey>> {
-      if ((await findPartner(store.db, partnerId)) === undefined) throw new EntityNotFoundError('partner');
+      mustExist(await findPartner(store.db, partnerId), 'partner');
       return toPage(await listPartnerKeys(store.db, partnerId, page), page.limit, page.order);
     },
 
@@ -111,7 +111,7 @@ export function createApiKeyService(
 
     async revoke(keyId: number, actor: Actor = OPERATOR): Promise<void> {
       await store.write(async (trx) => {
-        if ((await findApiKey(trx, keyId)) === undefined) throw new EntityNotFoundError('key');
+        mustExist(await findApiKey(trx, keyId), 'key');
         await revokeApiKey(trx, keyId, clock.now());
         await recordAudit(trx, { actor, action: 'revoke', entity: 'key', entityId: keyId }, clock.now());
         await store.announceKeyChange(trx);

@@ -1,3 +1,4 @@
+import { given } from '../domain/given.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import { EntityNotFoundError, InputError } from '../domain/errors.js';
@@ -72,10 +73,7 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
       assertSomething(change);
       assertOperatorText('name', change.name, TEXT_LIMITS.name);
       const timezone = change.timezone === undefined ? undefined : parseTimeZone('timezone', change.timezone);
-      const row = {
-        ...(change.name === undefined ? {} : { name: change.name }),
-        ...(timezone === undefined ? {} : { timezone }),
-      };
+      const row = given({ name: change.name, timezone });
       return audited(actor, { action: 'update', entity: 'gym', id, read: findGym }, (trx) =>
         updateGymRow(trx, id, row),
       );
@@ -84,12 +82,12 @@ export function createCatalogChangeService({ store, clock }: ServiceDependencies
     updateProduct(id: number, change: ProductChange, actor: Actor = OPERATOR): Promise<Product> {
       assertSomething(change);
       assertOperatorText('description', change.description, TEXT_LIMITS.description);
-      const row = {
-        ...(change.description === undefined ? {} : { description: change.description }),
-        ...(change.payoutCents === undefined ? {} : { payout_cents: change.payoutCents }),
-        ...(change.currency === undefined ? {} : { currency: change.currency }),
-        ...(change.category === undefined ? {} : { category: change.category }),
-      };
+      const row = given({
+        description: change.description,
+        payout_cents: change.payoutCents,
+        currency: change.currency,
+        category: change.category,
+      });
       return audited(actor, { action: 'update', entity: 'product', id, read: findProduct }, (trx) =>
         updateProductRow(trx, id, row),
       );

@@ -1,5 +1,6 @@
+import { mustExist } from '../domain/must-exist.js';
 import { DEFAULT_CATEGORY } from '../domain/plans/plan.js';
-import { EntityExistsError, EntityNotFoundError, InputError } from '../domain/errors.js';
+import { EntityExistsError, InputError } from '../domain/errors.js';
 import { MAX_ID } from '../domain/identifiers.js';
 import type { Gym, Partner, Product } from '../domain/entities.js';
 import {
@@ -101,9 +102,7 @@ export function createCatalogService(
     },
 
     async getPartner(id: number): Promise<Partner> {
-      const partner = await findPartner(store.db, id);
-      if (partner === undefined) throw new EntityNotFoundError('partner');
-      return partner;
+      return mustExist(await findPartner(store.db, id), 'partner');
     },
 
     async createGym(
@@ -113,7 +112,7 @@ export function createCatalogService(
       assertOperatorText('name', input.name, TEXT_LIMITS.name);
       const timezone = input.timezone === undefined ? null : parseTimeZone('timezone', input.timezone);
       const created = await store.write(async (trx) => {
-        if ((await findPartner(trx, input.partnerId)) === undefined) throw new EntityNotFoundError('partner');
+        mustExist(await findPartner(trx, input.partnerId), 'partner');
         await store.serialize(trx, 'gyms');
         const gym = await insertGym(trx, { ...input, id: input.id, timezone }, clock.now());
         if (gym === undefined) throw new EntityExistsError('gym');
@@ -128,9 +127,7 @@ export function createCatalogService(
     },
 
     async getGym(id: number): Promise<Gym> {
-      const gym = await findGym(store.db, id);
-      if (gym === undefined) throw new EntityNotFoundError('gym');
-      return gym;
+      return mustExist(await findGym(store.db, id), 'gym');
     },
 
     listProducts(gymId: number): Promise<Product[]> {
@@ -140,7 +137,7 @@ export function createCatalogService(
     async createProduct(gymId: number, input: NewProduct, actor: Actor = OPERATOR): Promise<Product> {
       assertOperatorText('description', input.description, TEXT_LIMITS.description);
       return store.write(async (trx) => {
-        if ((await findGym(trx, gymId)) === undefined) throw new EntityNotFoundError('gym');
+        mustExist(await findGym(trx, gymId), 'gym');
         await store.serialize(trx, 'products');
         const product = await insertProduct(
           trx,

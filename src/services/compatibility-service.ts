@@ -1,3 +1,4 @@
+import { mustExist } from '../domain/must-exist.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
 import { parseCompatibility, type CompatibilityProfile } from '../domain/compatibility.js';
 import { EntityNotFoundError } from '../domain/errors.js';
@@ -19,9 +20,7 @@ export interface CompatibilityInput {
 export function createCompatibilityService({ store, clock }: ServiceDependencies, forgetKeys: () => void) {
   return {
     async get(partnerId: number): Promise<CompatibilityProfile> {
-      const profile = await findCompatibility(store.db, partnerId);
-      if (profile === undefined) throw new EntityNotFoundError('partner');
-      return profile;
+      return mustExist(await findCompatibility(store.db, partnerId), 'partner');
     },
 
     /** Replaces the partner's profile (audited as a change of the partner) and answers it. */

@@ -1,5 +1,6 @@
+import { mustExist } from '../domain/must-exist.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { AppError, EntityNotFoundError, InputError, RoleForbiddenError } from '../domain/errors.js';
+import { AppError, InputError, RoleForbiddenError } from '../domain/errors.js';
 import {
   generateOperatorToken,
   hashOperatorToken,
@@ -116,8 +117,7 @@ export function createOperatorService({ store, clock }: ServiceDependencies) {
       issuer: OperatorPrincipal = BOOTSTRAP_ADMIN,
     ): Promise<Operator> {
       return store.write(async (trx) => {
-        const target = await findOperator(trx, id);
-        if (target === undefined) throw new EntityNotFoundError('operator');
+        const target = mustExist(await findOperator(trx, id), 'operator');
         const changed = decideRoleChange(issuer, target, role);
         if (changed === undefined) return target;
         await setOperatorRole(trx, id, changed);
@@ -133,7 +133,7 @@ export function createOperatorService({ store, clock }: ServiceDependencies) {
     /** Refused from the next request on, in every process (operator tokens are looked up on each request). */
     async revoke(id: number, actor: Actor = OPERATOR): Promise<void> {
       await store.write(async (trx) => {
-        if ((await findOperator(trx, id)) === undefined) throw new EntityNotFoundError('operator');
+        mustExist(await findOperator(trx, id), 'operator');
         await revokeOperator(trx, id, clock.now());
         await recordAudit(trx, { actor, action: 'revoke', entity: 'operator', entityId: id }, clock.now());
       });

@@ -1,5 +1,5 @@
+import { mustExist } from '../domain/must-exist.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { EntityNotFoundError } from '../domain/errors.js';
 import { checkedPayoutRules, type PayoutRules, type PayoutTier } from '../domain/plans/payout-rules.js';
 import { effectiveFrom } from '../domain/plans/plan.js';
 import { recordAudit } from '../store/access/audit-repository.js';
@@ -24,11 +24,10 @@ export type RulesOf = { readonly partnerId: number } | { readonly gymId: number 
 
 async function ownerOf(db: Parameters<typeof findGym>[0], of: RulesOf): Promise<PayoutRulesOwner> {
   if ('partnerId' in of) {
-    if ((await findPartner(db, of.partnerId)) === undefined) throw new EntityNotFoundError('partner');
+    mustExist(await findPartner(db, of.partnerId), 'partner');
     return { partnerId: of.partnerId };
   }
-  const gym = await findGym(db, of.gymId);
-  if (gym === undefined) throw new EntityNotFoundError('gym');
+  const gym = mustExist(await findGym(db, of.gymId), 'gym');
   return { partnerId: gym.partnerId, gymId: gym.id };
 }
 

@@ -1,5 +1,6 @@
+import { mustExist } from '../domain/must-exist.js';
 import { OPERATOR, type Actor } from '../domain/audit.js';
-import { EntityExistsError, EntityNotFoundError } from '../domain/errors.js';
+import { EntityExistsError } from '../domain/errors.js';
 import {
   checkedRules,
   effectiveFrom,
@@ -72,8 +73,7 @@ export function createPlanService(
       return store.write(async (trx) => {
         // Versions are numbered in turn: two at once are the next two, not one number twice.
         await store.serialize(trx, `plan:${planId}`);
-        const plan = await findPlan(trx, planId);
-        if (plan === undefined) throw new EntityNotFoundError('plan');
+        const plan = mustExist(await findPlan(trx, planId), 'plan');
         const version = await insertPlanVersion(trx, planId, rules, from, now);
         await recordAudit(trx, { actor, action: 'update', entity: 'plan', entityId: planId }, now);
         await appendEvents(trx, [planChangedEvent(plan.name, version, now)]);
@@ -86,9 +86,7 @@ export function createPlanService(
     },
 
     async get(planId: number): Promise<Plan> {
-      const plan = await findPlan(store.db, planId);
-      if (plan === undefined) throw new EntityNotFoundError('plan');
-      return plan;
+      return mustExist(await findPlan(store.db, planId), 'plan');
     },
 
     /**
@@ -104,7 +102,7 @@ export function createPlanService(
       const from = effectiveFrom(input.effectiveFrom, now);
       return store.write(async (trx) => {
         await store.serialize(trx, memberWideLockKey(platformId));
-        if ((await findPlan(trx, input.planId)) === undefined) throw new EntityNotFoundError('plan');
+        mustExist(await findPlan(trx, input.planId), 'plan');
         const set = await insertMemberPlan(
           trx,
           platformId,

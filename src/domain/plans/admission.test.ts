@@ -8,18 +8,11 @@ import {
   type PlanUsage,
 } from './admission.js';
 import type { PlanRule } from './plan.js';
+import { planRule as rule } from '../../../test/fixtures/domain.js';
 
 const ZONE = 'America/Sao_Paulo';
 const NOW = Date.parse('2026-11-26T15:00:00Z'); // Thursday 12:00 in São Paulo
 const HOUR = 3_600_000;
-
-const rule = (overrides: Partial<PlanRule> = {}): PlanRule => ({
-  category: 'standard',
-  per: 'day',
-  limit: 1,
-  scope: 'gym',
-  ...overrides,
-});
 
 const admission = (rules: PlanRule[], overrides: Partial<Admission> = {}): Admission => ({
   plan: { planId: 1, version: 1, rules, effectiveFrom: 0 },

@@ -1,14 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { InputError } from '../errors.js';
 import { checkedRules, versionAt, type PlanRule } from './plan.js';
-
-const rule = (overrides: Partial<PlanRule> = {}): PlanRule => ({
-  category: 'standard',
-  per: 'day',
-  limit: 1,
-  scope: 'gym',
-  ...overrides,
-});
+import { planRule as rule } from '../../../test/fixtures/domain.js';
 
 function keyOf(run: () => unknown): string | undefined {
   try {

@@ -3,6 +3,7 @@ import { literal, waitingAt } from '../changes/rule-sql.js';
 import { memberFromColumn, type MemberDetails } from '../../domain/member-details.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Database } from '../database.js';
+import { checkinsAtGyms } from './checkins-at-gyms.js';
 
 type Db = Kysely<Database>;
 
@@ -25,9 +26,7 @@ export async function listWaitingCheckins(
   now: number,
   page: PageRequest,
 ): Promise<WaitingCheckin[]> {
-  const rows = await db
-    .selectFrom('checkins')
-    .innerJoin('products', 'products.id', 'checkins.product_id')
+  const rows = await checkinsAtGyms(db)
     .select([
       'checkins.id',
       'checkins.platform_id',

@@ -3,6 +3,7 @@ import type { ChangeKind, ChangeRequest, ChangeState } from '../../domain/change
 import { RECENT_VALIDATIONS_MS } from '../../domain/decisions/checkin.js';
 import { findGym, findProduct } from '../catalog/catalog-repository.js';
 import { findCheckin, validationsBetween } from '../access/checkin-repository.js';
+import { checkinsAtGyms } from '../access/checkins-at-gyms.js';
 import { findCustomCode } from '../members/custom-code-repository.js';
 import { USAGE_LOOKBACK_MS } from '../../domain/plans/admission.js';
 import { memberPlanVersionAt, planUsage } from '../plans/plan-repository.js';
@@ -37,10 +38,7 @@ async function latestCheckin(
   request: { gymId: number; platformId: string; now: number },
 ): Promise<LatestCheckinRow | undefined> {
   const reserved = reservedTransactionId(postgres, 'checkins', literal(request.now));
-  return db
-    .selectFrom('checkins')
-    .innerJoin('products', 'products.id', 'checkins.product_id')
-    .innerJoin('gyms', 'gyms.id', 'checkins.gym_id')
+  return checkinsAtGyms(db)
     .select([
       'checkins.id',
       'checkins.status',

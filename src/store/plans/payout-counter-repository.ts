@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { PricingCounts, PricingTerms } from '../../domain/plans/pricing.js';
 import type { Write } from '../../domain/writes.js';
 import type { Database } from '../database.js';
@@ -63,34 +63,28 @@ export const toCounts = (row: CountsRow | undefined): PricingCounts => ({
   partnerPaidCents: Number(row?.partner_paid_cents ?? 0),
 });
 
+/** One counter of a row, 0 while the row does not exist (no visit counted under it yet). */
+function counter(
+  eb: ExpressionBuilder<Database, never>,
+  column: 'visits' | 'paid_cents',
+  row: { partnerId: number; month: string; gymId: number; platformId: string },
+) {
+  const held = eb
+    .selectFrom('payout_counters')
+    .select(column)
+    .where('partner_id', '=', row.partnerId)
+    .where('month', '=', row.month)
+    .where('gym_id', '=', row.gymId)
+    .where('platform_id', '=', row.platformId);
+  return eb.fn.coalesce(held, sql<number>`0`);
+}
+
 export async function readCounts(db: Db, terms: PricingTerms, platformId: string): Promise<PricingCounts> {
-  const [partnerId, month, scope, member] = countsParameters(terms, platformId);
+  const { partnerId, month } = terms;
   const row = await db
     .selectNoFrom((eb) => [
-      eb.fn
-        .coalesce(
-          eb
-            .selectFrom('payout_counters')
-            .select('visits')
-            .where('partner_id', '=', partnerId)
-            .where('month', '=', month)
-            .where('gym_id', '=', scope)
-            .where('platform_id', '=', member),
-          sql<number>`0`,
-        )
-        .as('member_visits'),
-      eb.fn
-        .coalesce(
-          eb
-            .selectFrom('payout_counters')
-            .select('paid_cents')
-            .where('partner_id', '=', partnerId)
-            .where('month', '=', month)
-            .where('gym_id', '=', PARTNER_TOTAL.gymId)
-            .where('platform_id', '=', PARTNER_TOTAL.platformId),
-          sql<number>`0`,
-        )
-        .as('partner_paid_cents'),
+      counter(eb, 'visits', { partnerId, month, gymId: terms.scope, platformId }).as('member_visits'),
+      counter(eb, 'paid_cents', { partnerId, month, ...PARTNER_TOTAL }).as('partner_paid_cents'),
     ])
     .executeTakeFirst();
   return toCounts(row);

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Plan, PlanRule, PlanVersion } from '../../domain/plans/plan.js';
 import type { PlanUsage } from '../../domain/plans/admission.js';
 import type { Database } from '../database.js';
 import { toPlanUsage } from './plan-state.js';
+import { checkinsAtGyms } from '../access/checkins-at-gyms.js';
 
 type Db = Kysely<Database>;
 
@@ -93,6 +94,19 @@ export async function findPlan(db: Db, id: number): Promise<Plan | undefined> {
   return (await findPlans(db, [id]))[0];
 }
 
+/**
+ * Of rows that take effect from an instant on (a member's plans, a plan's versions), the one in force at `now`: the
+ * last to take effect by then; of two taking effect at one instant, the later made (`tiebreak`).
+ */
+const inForceAt =
+  (now: number, tiebreak: 'id' | 'version') =>
+  <QB extends SelectQueryBuilder<Database, 'member_plans' | 'plan_versions', object>>(qb: QB): QB =>
+    qb
+      .where(sql.ref('effective_from'), '<=', now)
+      .orderBy(sql.ref('effective_from'), 'desc')
+      .orderBy(sql.ref(tiebreak), 'desc')
+      .limit(1) as QB;
+
 /** The version in force at `now` of the plan the member has at `now` (else the default plan); undefined: none. */
 export async function memberPlanVersionAt(
   db: Db,
@@ -104,10 +118,7 @@ export async function memberPlanVersionAt(
     .selectFrom('member_plans')
     .select('plan_id')
     .where('platform_id', '=', platformId)
-    .where('effective_from', '<=', now)
-    .orderBy('effective_from', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
+    .$call(inForceAt(now, 'id'))
     .executeTakeFirst();
   const planId = own?.plan_id ?? (defaultPlan === undefined ? undefined : await planNamed(db, defaultPlan));
   if (planId === undefined) return undefined;
@@ -115,10 +126,7 @@ export async function memberPlanVersionAt(
     .selectFrom('plan_versions')
     .select(['plan_id', 'version', 'rules', 'effective_from'])
     .where('plan_id', '=', planId)
-    .where('effective_from', '<=', now)
-    .orderBy('effective_from', 'desc')
-    .orderBy('version', 'desc')
-    .limit(1)
+    .$call(inForceAt(now, 'version'))
     .executeTakeFirst();
   return row && toVersion(row);
 }
@@ -130,22 +138,19 @@ export async function planUsage(
   since: number,
   now: number,
 ): Promise<PlanUsage[]> {
-  const rows = await db
-    .selectFrom('checkins as c')
-    .innerJoin('gyms as g', 'g.id', 'c.gym_id')
-    .innerJoin('products as p', 'p.id', 'c.product_id')
+  const rows = await checkinsAtGyms(db)
     .select([
-      'c.id',
-      'c.gym_id',
-      'g.partner_id',
-      'p.category',
-      'c.status',
-      'c.checked_in_at',
-      'c.expires_at',
-      'c.validated_at',
+      'checkins.id',
+      'checkins.gym_id',
+      'gyms.partner_id',
+      'products.category',
+      'checkins.status',
+      'checkins.checked_in_at',
+      'checkins.expires_at',
+      'checkins.validated_at',
     ])
-    .where('c.platform_id', '=', platformId)
-    .where((eb) => eb.or([eb('c.validated_at', '>=', since), eb('c.expires_at', '>', now)]))
+    .where('checkins.platform_id', '=', platformId)
+    .where((eb) => eb.or([eb('checkins.validated_at', '>=', since), eb('checkins.expires_at', '>', now)]))
     .execute();
   return rows.map(toPlanUsage);
 }
