@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gatehouse, VARIANTS, type Variant } from './variants.js';
@@ -38,6 +38,13 @@ export function buildBase(ref: string): BaseBuild {
         stdio: 'inherit',
       },
     );
+    // A revision that bundles its command line (dist/cli/main.js) does so after tsc.
+    if (existsSync(join(dir, 'rolldown.config.ts')))
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules/rolldown/bin/cli.mjs'), '-c', 'rolldown.config.ts', '--logLevel', 'warn'],
+        { cwd: dir, stdio: 'ignore' },
+      );
   } catch (error) {
     remove();
     throw error;

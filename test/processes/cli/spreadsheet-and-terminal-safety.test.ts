@@ -46,6 +46,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
         id: String(row.id),
         name: row.name === PLAIN ? PLAIN : `'${row.name}`,
         offboarded_at: '',
+        sandbox: 'false',
         created_at: isoMillis(row.created_at),
       })),
     );
@@ -88,6 +89,7 @@ describe('what the CLI prints is safe to open in a spreadsheet and to show in a 
       id: String(id),
       name: 'Evil]0;pwned[2J Gym',
       offboarded_at: '',
+      sandbox: 'false',
       created_at: '2026-01-01T00:00:00.000Z',
     });
   });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,19 @@ async function buildPreviousRelease(dir: string): Promise<void> {
       timeout: BUILD_TIMEOUT_MS,
     },
   );
+  // A release that bundles its command line (dist/cli/main.js) does so after tsc.
+  if (existsSync(join(dir, 'rolldown.config.ts')))
+    await run(
+      process.execPath,
+      [
+        join(REPO_ROOT, 'node_modules/rolldown/bin/cli.mjs'),
+        '-c',
+        'rolldown.config.ts',
+        '--logLevel',
+        'warn',
+      ],
+      { cwd: dir, timeout: BUILD_TIMEOUT_MS },
+    );
 }
 
 const ADMIN_TOKEN = 'rolling-upgrade-admin-0123456789';

@@ -45,6 +45,7 @@ export function createPostgresStore(options: StoreOptions): Store {
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
+  const keyWatchers: (() => void)[] = [];
   const write: Store['write'] = (work) => db.transaction().execute(work);
   const writeWithoutFlush: Store['writeWithoutFlush'] = (work) =>
     db.transaction().execute(async (trx) => {
@@ -95,12 +96,19 @@ export function createPostgresStore(options: StoreOptions): Store {
       batched === undefined || !isBatched(kind)
         ? builder(kind, request)
         : batch(batched, kind, request as ChangeRequest<typeof kind>),
-    watchKeyChanges: (onChange) =>
+    watchKeyChanges: (onChange) => {
+      // One LISTEN connection per process, however many caches watch.
+      keyWatchers.push(onChange);
+      if (keyWatchers.length > 1) return;
       unlisten.push(
-        listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, onChange, (error) =>
-          options.onBackgroundError?.(error),
+        listenForKeyChanges(
+          options.databaseUrl,
+          options.pgConnectTimeoutMs ?? 2000,
+          () => keyWatchers.forEach((watcher) => watcher()),
+          (error) => options.onBackgroundError?.(error),
         ),
-      ),
+      );
+    },
     announceKeyChange: async (trx) => {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },
