@@ -56,8 +56,18 @@ describe('money in the console', () => {
     const { page } = console;
     const ledger = page.getByRole('region', { name: 'Ledger table' });
     await ledger.getByRole('cell', { name: `visit ${visit.id}`, exact: true }).waitFor();
-    await page.getByRole('button', { name: `Reverse visit ${visit.id}` }).click();
     const reverse = page.getByRole('form', { name: `Reverse visit ${visit.id}` });
+    // Once seen lost on a loaded CI machine (the form never opened): clicked again until it opens.
+    await expect
+      .poll(
+        async () => {
+          if (!(await reverse.isVisible()))
+            await page.getByRole('button', { name: `Reverse visit ${visit.id}` }).click();
+          return reverse.isVisible();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
     await reverse.getByLabel('Reason').fill('member checked in by mistake');
     await reverse.getByRole('button', { name: 'Reverse' }).click();
     await ledger
