@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, query } from './api.js';
+import { formatStamp } from './clock.js';
 import { ErrorNote, ScrollTable, formFields } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
@@ -37,7 +38,7 @@ export function AuditTable({ label, entries }: { label: string; entries: Entry[]
       <tbody>
         {entries?.map((entry) => (
           <tr key={entry.id}>
-            <td>{entry.at}</td>
+            <td>{formatStamp(entry.at)}</td>
             <td>
               {entry.actor}
               {entry.actor_id === null ? '' : ` (#${entry.actor_id})`}

@@ -36,9 +36,12 @@ export function dateIn(timeZone: string, instant: number = Date.now()): string {
   }).format(instant);
 }
 
-/** The instant a day (YYYY-MM-DD) starts in a time zone (the API reads a bare date as UTC's midnight). */
-export function startOfDay(day: string, timeZone: string = zone): string {
-  const wall = new Intl.DateTimeFormat('en-CA', {
+/**
+ * The instant a wall-clock time (YYYY-MM-DDTHH:MM[:SS], as a datetime-local input gives it) is in a time zone, as the
+ * API reads an instant.
+ */
+export function instantOf(wall: string, timeZone: string = zone): string {
+  const clock = new Intl.DateTimeFormat('en-CA', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -50,16 +53,20 @@ export function startOfDay(day: string, timeZone: string = zone): string {
   });
   /** How far the zone's clock is ahead of UTC at instant `t`. */
   const offset = (t: number) => {
-    const part = (type: string) => Number(wall.formatToParts(t).find((p) => p.type === type)?.value);
+    const part = (type: string) => Number(clock.formatToParts(t).find((p) => p.type === type)?.value);
     return (
       Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - t
     );
   };
-  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
-  // Twice: the offset at the zone's midnight may differ from UTC's (a change of summer time in between).
-  const first = utcMidnight - offset(utcMidnight);
-  return new Date(utcMidnight - offset(first)).toISOString();
+  const asUtc = Date.parse(`${wall.length === 16 ? `${wall}:00` : wall}Z`);
+  // Twice: the offset at the zone's time may differ from UTC's (a change of summer time in between).
+  const first = asUtc - offset(asUtc);
+  return new Date(asUtc - offset(first)).toISOString();
 }
+
+/** The instant a day (YYYY-MM-DD) starts in a time zone (the API reads a bare date as UTC's midnight). */
+export const startOfDay = (day: string, timeZone: string = zone): string =>
+  instantOf(`${day}T00:00:00`, timeZone);
 
 /** Today's midnight on the shown zone's clock, as the API reads an instant. */
 export const startOfToday = (): string => startOfDay(dateIn(zone), zone);
@@ -73,3 +80,7 @@ export function thisMonth(timeZone: string = zone): { from: string; to: string }
   const day = (y: number, m: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01`;
   return { from: day(year, month), to: month === 12 ? day(year + 1, 1) : day(year, month + 1) };
 }
+
+/** An instant in a list: its date and time to the second, with the zone named ("Nov 27, 2026, 6:17:42 AM GMT-3"). */
+export const formatStamp = (iso: string): string =>
+  new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'long', timeZone: zone });

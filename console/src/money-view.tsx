@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, download, formatMoney, messageOf, query } from './api.js';
-import { startOfDay, thisMonth } from './clock.js';
+import { formatStamp, startOfDay, thisMonth } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
 import { may, networkZone, type Session } from './session.js';
 import { SettlementsPanel } from './settlements-panel.js';
@@ -185,7 +185,7 @@ export function MoneyView({ session }: { session: Session }) {
           <tbody>
             {ledger.items?.map((row) => (
               <tr key={`${row.kind}-${row.id}`}>
-                <td>{row.effective_at}</td>
+                <td>{formatStamp(row.effective_at)}</td>
                 <td>
                   {row.kind === 'visit'
                     ? `visit ${row.id}`

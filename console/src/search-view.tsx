@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { formatMoney } from './api.js';
+import { formatStamp } from './clock.js';
 import { AuditTable } from './audit-view.js';
 import { ScrollTable, ErrorNote, formFields } from './forms.js';
 import { PageButtons, operatorPage, useNewestFirst } from './paging.js';
@@ -91,7 +92,7 @@ export function SearchView({
                     <td>{checkin.id}</td>
                     <td>{checkin.gym_id}</td>
                     <td>{checkin.status}</td>
-                    <td>{checkin.checked_in_at}</td>
+                    <td>{formatStamp(checkin.checked_in_at)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -119,7 +120,7 @@ export function SearchView({
                     </td>
                     <td>{entry.gym_id}</td>
                     <td>{formatMoney(entry.payout_cents, entry.currency)}</td>
-                    <td>{entry.effective_at}</td>
+                    <td>{formatStamp(entry.effective_at)}</td>
                   </tr>
                 ))}
               </tbody>

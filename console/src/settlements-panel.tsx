@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, download, formatMoney, messageOf, query } from './api.js';
+import { dateIn, instantOf, shownZone } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
@@ -25,7 +26,6 @@ function byRule(settlement: Settlement): RulePricing[] {
 const PAGE = 50;
 
 /** A datetime-local value (the browser's time zone) as the instant the API reads. */
-const instant = (local: string | undefined) => new Date(local ?? '').toISOString();
 
 /** Settlements: close a period (one per partner·currency), mark one paid with its reference, export its entries. */
 export function SettlementsPanel({ session }: { session: Session }) {
@@ -55,8 +55,8 @@ export function SettlementsPanel({ session }: { session: Session }) {
           submitLabel="Close period"
           action={async ({ start, end, partner }) => {
             await call(session, 'POST', '/admin/v1/settlements', {
-              period_start: instant(start),
-              period_end: instant(end),
+              period_start: instantOf(start ?? ''),
+              period_end: instantOf(end ?? ''),
               ...(partner ? { partner_id: Number(partner) } : {}),
             });
             // The new settlements are the newest: back to the first page, read again.
@@ -65,11 +65,11 @@ export function SettlementsPanel({ session }: { session: Session }) {
           }}
         >
           <label>
-            Period start
+            Period start ({shownZone()})
             <input name="start" type="datetime-local" step={1} required />
           </label>
           <label>
-            Period end (exclusive; it must have passed)
+            Period end, exclusive: it must have passed ({shownZone()})
             <input name="end" type="datetime-local" step={1} required />
           </label>
           <label>
@@ -114,7 +114,8 @@ export function SettlementsPanel({ session }: { session: Session }) {
               <td>{settlement.id}</td>
               <td>{settlement.partner_id}</td>
               <td>
-                {settlement.period_start.slice(0, 10)} – {settlement.period_end.slice(0, 10)}
+                {dateIn(shownZone(), Date.parse(settlement.period_start))} –{' '}
+                {dateIn(shownZone(), Date.parse(settlement.period_end))}
               </td>
               <td>{settlement.count}</td>
               <td>

@@ -84,15 +84,12 @@ describe('money in the console', () => {
       .toEqual([String(desk.gym.id), '1', '1']);
 
     // The period ends now, after both entries: it may be closed.
-    const periodEnd = await page.evaluate(() => {
-      const now = new Date(Date.now() + 1000);
-      const local = new Date(now.getTime() - now.getTimezoneOffset() * 60_000);
-      return local.toISOString().slice(0, 19);
-    });
+    // On the network's clock (UTC here), as the form reads it.
+    const periodEnd = new Date(Date.now() + 1000).toISOString().slice(0, 19);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const close = page.getByRole('form', { name: 'Close a period' });
-    await close.getByLabel('Period start').fill(`${periodEnd.slice(0, 10)}T00:00:00`);
-    await close.getByLabel('Period end (exclusive; it must have passed)').fill(periodEnd);
+    await close.getByLabel('Period start (UTC)').fill(`${periodEnd.slice(0, 10)}T00:00:00`);
+    await close.getByLabel('Period end, exclusive: it must have passed (UTC)').fill(periodEnd);
     await close.getByRole('button', { name: 'Close period' }).click();
     const settlements = page.getByRole('region', { name: 'Settlements table' });
     const row = settlements.getByRole('row').filter({ hasText: 'closed' });
