@@ -84,3 +84,9 @@ export function thisMonth(timeZone: string = zone): { from: string; to: string }
 /** An instant in a list: its date and time to the second, with the zone named ("Nov 27, 2026, 6:17:42 AM GMT-3"). */
 export const formatStamp = (iso: string): string =>
   new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'long', timeZone: zone });
+
+/** The hour (00–23) an instant falls in on the shown zone's clock: a chart's hourly label. */
+export const hourOf = (iso: string): string =>
+  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: zone }).format(
+    new Date(iso),
+  );

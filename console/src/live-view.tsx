@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, formatMoney, query } from './api.js';
-import { formatTime, startOfToday } from './clock.js';
+import { call, formatCount, formatMoney, query } from './api.js';
+import { formatTime, hourOf, startOfToday } from './clock.js';
 import { BarChart } from './bar-chart.js';
 import { StreamStatus, followEvents, type StreamEvent, type StreamState } from './event-stream.js';
 import type { Session } from './session.js';
@@ -71,9 +71,9 @@ export function LiveView({ session }: { session: Session }) {
         <h2 id="today-title">Today</h2>
         <p>
           <span class="big" data-testid="validations-today">
-            {today?.count ?? '…'}
+            {today === undefined ? '…' : formatCount(today.count)}
           </span>{' '}
-          validations
+          {today?.count === 1 ? 'validation' : 'validations'}
         </p>
         <p>
           {today?.payouts.map((sum) => formatMoney(sum.payout_cents, sum.currency)).join(' + ') ||
@@ -84,9 +84,7 @@ export function LiveView({ session }: { session: Session }) {
         <div class="charts">
           <BarChart
             title="Validations per hour, last 24 hours"
-            labels={hours.buckets.map((bucket) =>
-              new Date(bucket.start).getHours().toString().padStart(2, '0'),
-            )}
+            labels={hours.buckets.map((bucket) => hourOf(bucket.start))}
             values={hours.buckets.map((bucket) => bucket.count)}
           />
           <BarChart

@@ -39,6 +39,13 @@ describe("the console's clock", () => {
       { from: '2026-11-30T02:00:00.000Z', to: '2026-12-01T02:00:00.000Z' },
       { from: '2026-11-30T03:00:00.000Z', to: '2026-12-01T02:00:00.000Z' },
     ]);
+    // The hourly chart is labelled with São Paulo's hours: its first hour, 02:00 UTC, is 23 there.
+    const hourly = page.getByRole('img', { name: /^Validations per hour, last 24 hours\./ });
+    await expect
+      .poll(async () =>
+        ((await hourly.getAttribute('aria-label')) ?? '').split('. ')[1]?.split(', ').slice(0, 3),
+      )
+      .toEqual(['23: 0', '00: 0', '01: 0']);
 
     const asked = page.waitForRequest((request) => request.url().includes('/admin/v1/transactions'));
     await page.getByRole('link', { name: 'Money' }).click();
