@@ -11,6 +11,7 @@ import { isMigrated, migrateToLatest } from '../../migrator.js';
 import type { Store, StoreOptions } from '../../store.js';
 import { runChange } from '../../changes/unit-of-work.js';
 import { createBatchedChanges } from './postgres-batched-changes.js';
+import { sharedWatch } from '../../shared-watch.js';
 import { KEY_CHANNEL, listenForKeyChanges } from './postgres-change-feed.js';
 import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { continueAfterRestore } from './restored-database.js';
@@ -45,7 +46,6 @@ export function createPostgresStore(options: StoreOptions): Store {
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   const unlisten: (() => Promise<void>)[] = [];
-  const keyWatchers: (() => void)[] = [];
   const write: Store['write'] = (work) => db.transaction().execute(work);
   const writeWithoutFlush: Store['writeWithoutFlush'] = (work) =>
     db.transaction().execute(async (trx) => {
@@ -96,19 +96,13 @@ export function createPostgresStore(options: StoreOptions): Store {
       batched === undefined || !isBatched(kind)
         ? builder(kind, request)
         : batch(batched, kind, request as ChangeRequest<typeof kind>),
-    watchKeyChanges: (onChange) => {
-      // One LISTEN connection per process, however many caches watch.
-      keyWatchers.push(onChange);
-      if (keyWatchers.length > 1) return;
+    watchKeyChanges: sharedWatch((notify) =>
       unlisten.push(
-        listenForKeyChanges(
-          options.databaseUrl,
-          options.pgConnectTimeoutMs ?? 2000,
-          () => keyWatchers.forEach((watcher) => watcher()),
-          (error) => options.onBackgroundError?.(error),
+        listenForKeyChanges(options.databaseUrl, options.pgConnectTimeoutMs ?? 2000, notify, (error) =>
+          options.onBackgroundError?.(error),
         ),
-      );
-    },
+      ),
+    ),
     announceKeyChange: async (trx) => {
       await sql`select pg_notify(${KEY_CHANNEL}, '')`.execute(trx);
     },

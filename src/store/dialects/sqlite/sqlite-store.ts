@@ -8,6 +8,7 @@ import type { Store, StoreOptions } from '../../store.js';
 import { runChange } from '../../changes/unit-of-work.js';
 import { isBatched, type ChangeRequest } from '../../../domain/changes.js';
 import { watchDataVersion } from './sqlite-change-feed.js';
+import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 
 function open(options: StoreOptions): SqliteDatabase.Database {
@@ -100,7 +101,7 @@ export function createSqliteStore(options: StoreOptions): Store {
       groupCommit === undefined || !isBatched(kind)
         ? runChange({ write, serialize, dialect: 'sqlite' }, kind, request)
         : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
-    watchKeyChanges: (onChange) => unwatch.push(watchDataVersion(database, onChange)),
+    watchKeyChanges: sharedWatch((notify) => unwatch.push(watchDataVersion(database, notify))),
     announceKeyChange: () => Promise.resolve(),
     truncateWriteAheadLog: () =>
       db.connection().execute(() => {
