@@ -3,17 +3,7 @@ import { formatTime } from './clock.js';
 import { ErrorNote } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
-
-interface Attempt {
-  id: number;
-  attempt: number;
-  attempted_at: string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  request_body: string | null;
-  response_excerpt: string | null;
-}
+import type { DeliveryAttempt as Attempt } from './wire.js';
 
 /** Attempts one expanded delivery shows: every one it has had, short of a retry storm. */
 const LIMIT = 100;

@@ -2,17 +2,9 @@ import { call } from './api.js';
 import { ActionForm } from './forms.js';
 import { RowList, rowsOf } from './row-list.js';
 import type { Session } from './session.js';
+import type { PayoutRules } from './wire.js';
 
-interface Tier {
-  after_cents: number;
-  rate_pct: number;
-}
-export interface PayoutRules {
-  version: number;
-  monthly_paid_visits_per_member: number | null;
-  tiers: Tier[];
-  effective_from: string;
-}
+export type { PayoutRules } from './wire.js';
 
 /** Empty is no cap; anything but a number goes as typed, for the API to refuse (never as a silent null). */
 const capOf = (typed: string) => (typed === '' ? null : /^[0-9]+$/.test(typed) ? Number(typed) : typed);

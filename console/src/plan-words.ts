@@ -1,19 +1,6 @@
-/** A plan's rule as the API has it: `limit` visits of `category` per `per`, counted at `scope`. */
-export interface PlanRule {
-  category: string;
-  per: 'day' | 'week' | 'month';
-  limit: number;
-  scope: 'gym' | 'partner' | 'network';
-}
+import type { PlanRule } from './wire.js';
 
-export interface Plan {
-  id: number;
-  name: string;
-  version: number;
-  rules: PlanRule[];
-  effective_from: string;
-  versions: { version: number; rules: PlanRule[]; effective_from: string }[];
-}
+export type { Plan, PlanRule } from './wire.js';
 
 export const PERIODS = ['day', 'week', 'month'] as const;
 export const SCOPES = ['gym', 'partner', 'network'] as const;

@@ -84,6 +84,18 @@ export interface Delivery {
   created_at: string;
 }
 
+/** One attempt of a delivery: its answer, its duration and the body it sent. */
+export interface DeliveryAttempt {
+  id: number;
+  attempt: number;
+  attempted_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  request_body: string | null;
+  response_excerpt: string | null;
+}
+
 /** An endpoint's health, from the partner's integration check. */
 export interface WebhookHealth {
   id: number;
@@ -264,4 +276,32 @@ export interface ListedCheckin {
   gym_id: number;
   status: 'pending' | 'validated' | 'cancelled' | 'expired';
   checked_in_at: string;
+}
+
+/**
+ * A plan's rule as the API has it: `limit` visits of `category` per `per`, counted at `scope`. The API sends `per`
+ * and `scope` as strings and answers only with rules it accepted: one of these.
+ */
+export interface PlanRule {
+  category: string;
+  per: 'day' | 'week' | 'month';
+  limit: number;
+  scope: 'gym' | 'partner' | 'network';
+}
+
+export interface Plan {
+  id: number;
+  name: string;
+  version: number;
+  rules: PlanRule[];
+  effective_from: string;
+  versions: { version: number; rules: PlanRule[]; effective_from: string }[];
+}
+
+/** One version of an owner's payout rules. */
+export interface PayoutRules {
+  version: number;
+  monthly_paid_visits_per_member: number | null;
+  tiers: { after_cents: number; rate_pct: number }[];
+  effective_from: string;
 }

@@ -14,12 +14,14 @@ import type {
   PricingSchema,
   UnauthorizedSchema,
 } from '../../src/http/schemas.js';
-import type { Delivery, Endpoint } from '../../src/http/webhook-wire.js';
+import type { Delivery, DeliveryAttempt, Endpoint } from '../../src/http/webhook-wire.js';
 import type { ListedCheckin } from '../../src/operator-api/checkin-routes.js';
 import type { Event } from '../../src/operator-api/event-routes.js';
 import type { ListedTransaction, Payout } from '../../src/operator-api/ledger-routes.js';
 import type { AuditEntry } from '../../src/operator-api/lookup-routes.js';
 import type { Erasure } from '../../src/operator-api/member-routes.js';
+import type { PayoutRulesVersion } from '../../src/operator-api/payout-rule-routes.js';
+import type { PlanRule, PlanWithVersions } from '../../src/operator-api/plan-wire.js';
 import type { IssuedOperator, Me, Operator } from '../../src/operator-api/operator-routes.js';
 import type { ApiKey, Gym, IssuedApiKey, Partner, Product } from '../../src/operator-api/schemas.js';
 import type { Settlement } from '../../src/operator-api/settlement-routes.js';
@@ -87,6 +89,24 @@ describe("the console's wire types are the server's", () => {
     expectTypeOf<Console.ListedCheckin>().toEqualTypeOf<
       Read<Console.ListedCheckin, Static<typeof ListedCheckin>>
     >();
+    expectTypeOf<Console.DeliveryAttempt>().toEqualTypeOf<
+      Read<Console.DeliveryAttempt, Static<typeof DeliveryAttempt>>
+    >();
+    expectTypeOf<Console.PayoutRules>().toEqualTypeOf<
+      Read<Console.PayoutRules, Static<typeof PayoutRulesVersion>>
+    >();
+  });
+
+  test('when a type is read more narrowly than the schema says, then it names the same fields and each is one the schema allows', () => {
+    // A plan's rules come back only as the domain accepted them: per and scope are one of their words.
+    type Rule = Static<typeof PlanRule>;
+    expectTypeOf<Console.PlanRule>().toExtend<Rule>();
+    expectTypeOf<keyof Console.PlanRule>().toEqualTypeOf<keyof Rule>();
+    type Versioned = Static<typeof PlanWithVersions>;
+    type Flat = Omit<Console.Plan, 'rules' | 'versions'>;
+    expectTypeOf<Flat>().toEqualTypeOf<Read<Flat, Versioned>>();
+    expectTypeOf<keyof Console.Plan>().toExtend<keyof Versioned>();
+    expectTypeOf<Console.Plan['versions']>().toExtend<Versioned['versions']>();
   });
 
   test('when a type is read more widely than the server sends it, then every body the server sends is one it accepts', () => {
