@@ -5,6 +5,7 @@ import { parseInstant } from '../domain/instant.js';
 import { pageRequest } from '../domain/pagination.js';
 import { sendCsv } from '../http/csv.js';
 import { PricingSchema } from '../http/schemas.js';
+import type { PayoutLine } from '../domain/entities.js';
 import type { Services } from '../services/index.js';
 import {
   PRICING_COLUMNS,
@@ -19,6 +20,7 @@ import {
   OrderQuery,
   PageQuery,
   operatorErrorResponses,
+  sandboxFlag,
   sandboxSwitch,
 } from './schemas.js';
 import { InputError } from '../domain/errors.js';
@@ -68,6 +70,9 @@ export const Payout = Type.Object({
   reversals: Type.Integer({ description: 'reversal entries' }),
   payout_cents: Type.Integer({ description: "every entry's amount, reversals included" }),
 });
+/** A payout line as listed: a sandbox partner's (sandbox=true) says so, never money owed. */
+export const ListedPayout = Type.Object({ ...Payout.properties, sandbox: sandboxFlag('payout lines') });
+const PAYOUT_COLUMNS = Object.keys(Payout.properties);
 export const Format = Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')]));
 const Period = {
   partner_id: Type.Optional(IdString),
@@ -181,18 +186,29 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         summary: 'Count and sum of payouts per partner, gym and currency for a period (default: today)',
         description:
           'Without `from` and `to`, today in GATEHOUSE_TIMEZONE, as `gatehouse payouts` does; only `from`: up to the ' +
-          'end of today; only `to`: the day that ends there.',
-        querystring: Type.Object({ ...Period, format: Format }),
-        response: { 200: ListOf(Payout), ...operatorErrorResponses },
+          "end of today; only `to`: the day that ends there. Sandbox partners' visits are never counted: " +
+          '`sandbox=true` sums them apart, each line (and CSV row) marked `sandbox: true`, never money owed.',
+        querystring: Type.Object({
+          ...Period,
+          sandbox: sandboxSwitch('payout lines (what their visits would come to)'),
+          format: Format,
+        }),
+        response: { 200: ListOf(ListedPayout), ...operatorErrorResponses },
       },
     },
     async (request, reply) => {
       const filter = periodFilter(request.query);
-      const lines = await ledger.payouts(filter);
+      const sandbox = filter.sandbox === true;
+      const lines = await (sandbox ? ledger.sandboxPayouts(filter) : ledger.payouts(filter));
+      const present = (line: PayoutLine) => ({
+        ...presentPayout(line),
+        ...(sandbox ? { sandbox: true as const } : {}),
+      });
       if (request.query.format === 'csv') {
-        return sendCsv(reply, 'payouts.csv', Object.keys(Payout.properties), lines, presentPayout);
+        const columns = sandbox ? [...PAYOUT_COLUMNS, 'sandbox'] : PAYOUT_COLUMNS;
+        return sendCsv(reply, sandbox ? 'sandbox-payouts.csv' : 'payouts.csv', columns, lines, present);
       }
-      return { items: lines.map(presentPayout), next_cursor: null };
+      return { items: lines.map(present), next_cursor: null };
     },
   );
 };

@@ -44,6 +44,12 @@ export interface ReversalInput {
  * Entries are never edited: a correction is a new entry linked to the visit.
  */
 export function createLedgerService({ store, clock, config }: ServiceDependencies) {
+  /** The period's entries summed per partner, gym and currency (default: today in the network's zone). */
+  const payoutsOf = (filter: EntryFilter & { sandbox: boolean }): Promise<PayoutLine[]> => {
+    const period = exportPeriod(filter, clock.now(), config.timezone);
+    assertPeriod(period);
+    return sumPayouts(store.db, { ...filter, ...period });
+  };
   return {
     /** A page of the ledger, each visit with what its reversals took back so far and each entry's environment. */
     async list(filter: EntryFilter, page: PageRequest): Promise<Page<ListedEntry>> {
@@ -113,9 +119,12 @@ export function createLedgerService({ store, clock, config }: ServiceDependencie
 
     /** Sandbox visits never count: only live partners' entries are owed. */
     payouts(filter: EntryFilter): Promise<PayoutLine[]> {
-      const period = exportPeriod(filter, clock.now(), config.timezone);
-      assertPeriod(period);
-      return sumPayouts(store.db, { ...filter, ...period, sandbox: false });
+      return payoutsOf({ ...filter, sandbox: false });
+    },
+
+    /** What sandbox partners' visits would come to: never owed, only ever summed apart from the live ones. */
+    sandboxPayouts(filter: EntryFilter): Promise<PayoutLine[]> {
+      return payoutsOf({ ...filter, sandbox: true });
     },
 
     /** Reverses a visit wholly (by default) or in part: a new entry, effective now. */

@@ -1,21 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { unique } from '../fixtures/factories.js';
-import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { dialects } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 import { expectReply, expectReplyNoWrite } from '../fixtures/partner-api.js';
 import { errorEnvelope } from '../fixtures/wire-bodies.js';
-
-/** A sandbox partner with a gym, a product and a ghk_test_ key, all made through the API. */
-async function arrangeSandbox(t: TestApp) {
-  const partner = op.ok<op.Partner>(
-    await op.admin(t, 'POST', '/partners', { name: `Lab ${unique()}`, sandbox: true }),
-    201,
-  );
-  const gym = await op.createGym(t, partner.id);
-  const product = await op.createProduct(t, gym.id, { payout_cents: 900 });
-  const key = await op.issueKey(t, partner.id);
-  return { partner, gym, product, key };
-}
 
 /** A visit's row as the operator's ledger lists it (1250 BRL cents, priced at list, validated at T0). */
 function visitRow(
@@ -72,7 +59,7 @@ describe.each(dialects)('operator API: sandbox rows and reversed visits in the l
     const t = app();
     const n = await op.arrangeNetwork(t);
     const live = await op.validatedVisit(t, n);
-    const lab = await arrangeSandbox(t);
+    const lab = await op.arrangeSandboxNetwork(t);
     const checkin = await op.createCheckin(t, lab.product);
     expect((await op.validate(t, lab.key.key, lab.gym.id, checkin.platform_id)).statusCode).toBe(200);
     const stored = await t.store.db

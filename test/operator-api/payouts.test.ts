@@ -2,8 +2,16 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { dialects } from '../fixtures/test-app.js';
 import { asCsvRecord, mixedRun } from '../fixtures/ledger-run.js';
-import { admin, operatorApp, type Product } from '../fixtures/operator-api.js';
-import { expectReply } from '../fixtures/partner-api.js';
+import {
+  admin,
+  arrangeSandboxNetwork,
+  operatorApp,
+  validatedVisit,
+  type Network,
+  type Product,
+} from '../fixtures/operator-api.js';
+import { expectReply, expectReplyNoWrite } from '../fixtures/partner-api.js';
+import { errorEnvelope } from '../fixtures/wire-bodies.js';
 
 type Run = Awaited<ReturnType<typeof mixedRun>>;
 interface Line {
@@ -31,9 +39,17 @@ function payoutLine(
 describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) => {
   const app = operatorApp({ dialect });
   let run: Run;
-  // The tests only read: one mixed run in a fresh store serves them all.
+  let lab: Network;
+  // The tests only read: one mixed run in a fresh store serves them all, with a sandbox partner's two visits
+  // the same day, which only sandbox=true sums.
   beforeAll(async () => {
-    run = await mixedRun(app());
+    const t = app();
+    run = await mixedRun(t);
+    lab = await arrangeSandboxNetwork(t, { payout_cents: 900, currency: 'BRL' });
+    t.clock.advance(1000);
+    await validatedVisit(t, lab);
+    t.clock.advance(1000);
+    await validatedVisit(t, lab);
   });
 
   const payouts = async (query: string) => {
@@ -130,5 +146,55 @@ describe.each(dialects)('operator API: GET /admin/v1/payouts (%s)', (dialect) =>
     expect(response.body.split('\n')[0]).toBe('partner_id,gym_id,currency,count,reversals,payout_cents');
     expect(parse(response.body, { columns: true })).toEqual(json.map((line) => asCsvRecord({ ...line })));
     expect(json).toHaveLength(3);
+  });
+
+  test("when sandbox=true, then only the sandbox partner's visits are summed, each line flagged; without it or with sandbox=false, only the live partners'", async () => {
+    const live = {
+      items: [
+        payoutLine(run.a.partner.id, run.a.gym.id, 'BRL', 2, 2500),
+        payoutLine(run.a.partner.id, run.free.gym_id, 'BRL', 1, 0),
+        payoutLine(run.b.partner.id, run.b.gym.id, 'USD', 2, 1998),
+      ],
+      next_cursor: null,
+    };
+
+    const apart = await admin(app(), 'GET', `/payouts?${DAY}&sandbox=true`);
+
+    expectReply(apart, 200, {
+      items: [{ ...payoutLine(lab.partner.id, lab.gym.id, 'BRL', 2, 1800), sandbox: true }],
+      next_cursor: null,
+    });
+    expectReply(await admin(app(), 'GET', `/payouts?${DAY}`), 200, live);
+    expectReply(await admin(app(), 'GET', `/payouts?${DAY}&sandbox=false`), 200, live);
+    expectReply(
+      await admin(app(), 'GET', `/payouts?${DAY}&sandbox=true&partner_id=${run.a.partner.id}`),
+      200,
+      {
+        items: [],
+        next_cursor: null,
+      },
+    );
+  });
+
+  test('when sandbox=true with format=csv, then the sandbox lines stream with a sandbox column, in a file named so', async () => {
+    const response = await admin(app(), 'GET', `/payouts?${DAY}&sandbox=true&format=csv`);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="sandbox-payouts.csv"');
+    expect(response.body.trim().split(/\r?\n/)).toEqual([
+      'partner_id,gym_id,currency,count,reversals,payout_cents,sandbox',
+      `${lab.partner.id},${lab.gym.id},BRL,2,0,1800,true`,
+    ]);
+  });
+
+  test('when sandbox is not true or false, then 400 says so and nothing is written', async () => {
+    const t = app();
+    await expectReplyNoWrite(t, 400, errorEnvelope('sandbox', 'must be one of true, false'), () =>
+      admin(t, 'GET', `/payouts?${DAY}&sandbox=yes`),
+    );
+    await expectReplyNoWrite(t, 400, errorEnvelope('sandbox', 'must be one of true, false'), () =>
+      admin(t, 'GET', `/payouts?${DAY}&sandbox=yes&format=csv`),
+    );
   });
 });
