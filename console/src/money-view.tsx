@@ -72,26 +72,26 @@ export function MoneyView({ session }: { session: Session }) {
   const [filter, setFilter] = useState<Filter>(() => thisMonth(timezone));
   const [error, setError] = useState<string>();
   const [reversing, setReversing] = useState<Transaction>();
+  // Sandbox partners' visits are never money owed: shown only when asked, instead of the live ones, labelled so.
+  const [sandbox, setSandbox] = useState(false);
+  const asked = { ...inZone(filter, timezone), ...(sandbox ? { sandbox: 'true' } : {}) };
   const ledger = useNewestFirst<Transaction>(
     session,
-    (cursor) =>
-      `/admin/v1/transactions${query({ ...inZone(filter, timezone), order: 'desc', limit: PAGE, cursor })}`,
+    (cursor) => `/admin/v1/transactions${query({ ...asked, order: 'desc', limit: PAGE, cursor })}`,
   );
   const payouts = useData(
     async () =>
       filter.from && filter.to
-        ? (
-            await call<{ items: Payout[] }>(
-              session,
-              'GET',
-              `/admin/v1/payouts${query({ ...inZone(filter, timezone) })}`,
-            )
-          ).items
+        ? (await call<{ items: Payout[] }>(session, 'GET', `/admin/v1/payouts${query(asked)}`)).items
         : [],
-    [session, JSON.stringify(filter)],
+    [session, JSON.stringify(filter), sandbox],
   );
   const save = (path: string, name: string) =>
-    download(session, `${path}${query({ ...inZone(filter, timezone), format: 'csv' })}`, name).then(
+    download(
+      session,
+      `${path}${query({ ...asked, format: 'csv' })}`,
+      sandbox ? `sandbox-${name}` : name,
+    ).then(
       () => setError(undefined),
       (caught: unknown) => setError(messageOf(caught)),
     );
@@ -124,9 +124,24 @@ export function MoneyView({ session }: { session: Session }) {
         </label>
         <button type="submit">Show</button>
       </form>
+      <label class="inline">
+        <input
+          type="checkbox"
+          checked={sandbox}
+          onChange={(event) => setSandbox(event.currentTarget.checked)}
+        />
+        Sandbox: show sandbox partners' test visits instead of the live ones
+      </label>
+      {sandbox && (
+        <p class="sandbox-note" role="note">
+          Sandbox: test visits of sandbox partners. They are never money owed, never in settlements.
+        </p>
+      )}
       <ErrorNote error={error ?? ledger.error ?? payouts.error} />
       <section aria-labelledby="payouts-title">
-        <h2 id="payouts-title">Payouts for the period</h2>
+        <h2 id="payouts-title">
+          {sandbox ? 'Sandbox: what test visits would come to (never owed)' : 'Payouts for the period'}
+        </h2>
         <button type="button" onClick={() => void save('/admin/v1/payouts', 'payouts.csv')}>
           Download payouts CSV
         </button>
@@ -143,7 +158,10 @@ export function MoneyView({ session }: { session: Session }) {
           <tbody>
             {payouts.value?.map((line) => (
               <tr key={`${line.gym_id}-${line.currency}`}>
-                <td>{line.partner_id}</td>
+                <td>
+                  {line.partner_id}
+                  {line.sandbox === true && <span class="muted"> (sandbox)</span>}
+                </td>
                 <td>{line.gym_id}</td>
                 <td>{line.count}</td>
                 <td>{line.reversals}</td>
@@ -154,7 +172,7 @@ export function MoneyView({ session }: { session: Session }) {
         </ScrollTable>
       </section>
       <section aria-labelledby="ledger-title">
-        <h2 id="ledger-title">Ledger</h2>
+        <h2 id="ledger-title">{sandbox ? 'Sandbox ledger (never owed)' : 'Ledger'}</h2>
         <button type="button" onClick={() => void save('/admin/v1/transactions', 'transactions.csv')}>
           Download transactions CSV
         </button>
@@ -187,6 +205,7 @@ export function MoneyView({ session }: { session: Session }) {
               <tr key={`${row.kind}-${row.id}`}>
                 <td>{formatStamp(row.effective_at)}</td>
                 <td>
+                  {row.sandbox === true && 'sandbox '}
                   {row.kind === 'visit'
                     ? `visit ${row.id}`
                     : `reversal of visit ${row.reverses ?? ''}: ${row.reason ?? ''}`}

@@ -143,6 +143,8 @@ export interface LedgerEntry extends Pick<
   gym_id: number;
   /** Present on visits with reversals: what they took back so far. */
   reversed_cents?: number;
+  /** true on a sandbox partner's entry (asked for with sandbox=true): never money owed. */
+  sandbox?: boolean;
 }
 
 export interface Payout {
@@ -152,6 +154,8 @@ export interface Payout {
   count: number;
   reversals: number;
   payout_cents: number;
+  /** Present on a sandbox partner's line (asked for with sandbox=true): never money owed. */
+  sandbox?: true;
 }
 
 export interface Settlement {

@@ -17,7 +17,7 @@ import type {
 import type { Delivery, DeliveryAttempt, Endpoint } from '../../src/http/webhook-wire.js';
 import type { ListedCheckin } from '../../src/operator-api/checkin-routes.js';
 import type { Event } from '../../src/operator-api/event-routes.js';
-import type { ListedTransaction, Payout } from '../../src/operator-api/ledger-routes.js';
+import type { ListedPayout, ListedTransaction } from '../../src/operator-api/ledger-routes.js';
 import type { AuditEntry } from '../../src/operator-api/lookup-routes.js';
 import type { Erasure } from '../../src/operator-api/member-routes.js';
 import type { PayoutRulesVersion } from '../../src/operator-api/payout-rule-routes.js';
@@ -66,7 +66,7 @@ describe("the console's wire types are the server's", () => {
     expectTypeOf<Console.LedgerEntry>().toEqualTypeOf<
       Read<Console.LedgerEntry, Static<typeof ListedTransaction>>
     >();
-    expectTypeOf<Console.Payout>().toEqualTypeOf<Read<Console.Payout, Static<typeof Payout>>>();
+    expectTypeOf<Console.Payout>().toEqualTypeOf<Read<Console.Payout, Static<typeof ListedPayout>>>();
     expectTypeOf<Console.Settlement>().toEqualTypeOf<Read<Console.Settlement, Static<typeof Settlement>>>();
     expectTypeOf<Console.AuditEntry>().toEqualTypeOf<Static<typeof AuditEntry>>();
     expectTypeOf<Console.ValidationStats>().toEqualTypeOf<

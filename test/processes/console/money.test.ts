@@ -209,6 +209,69 @@ describe('money in the console', () => {
     await expectClean(console);
   });
 
+  it("when a sandbox partner's visit is validated, then Money leaves it out until the Sandbox toggle shows the sandbox's ledger and payouts instead, labelled never owed", async () => {
+    const live = await arrangeCheckins(operator.services, 1);
+    const lab = await arrangeCheckins(operator.services, 1, { sandbox: true });
+    for (const desk of [live, lab]) {
+      const answer = await validate(baseUrl, desk.headers, desk.checkins[0]?.platformId ?? '');
+      expect(answer.kind === 'response' && answer.status).toBe(200);
+    }
+    const visitOf = async (gymId: number) =>
+      (
+        await operator.store.db
+          .selectFrom('transactions')
+          .select('id')
+          .where('gym_id', '=', gymId)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const [liveVisit, labVisit] = [await visitOf(live.gym.id), await visitOf(lab.gym.id)];
+
+    const console = await signIn(await issue('sandra', 'finance'));
+    const { page } = console;
+    const ledger = page.getByRole('region', { name: 'Ledger table' });
+    const payouts = page.getByRole('region', { name: 'Payouts table' });
+    const payoutRow = (gymId: number) =>
+      payouts.getByRole('row').filter({ has: page.getByRole('cell', { name: String(gymId), exact: true }) });
+    const toggle = page.getByRole('checkbox', { name: /^Sandbox/ });
+    const note = page.getByRole('note');
+    await ledger.getByRole('cell', { name: `visit ${liveVisit}`, exact: true }).waitFor();
+    await payoutRow(live.gym.id).waitFor();
+    // Off by default: the live network's money only.
+    await expect(toggle.isChecked()).resolves.toBe(false);
+    await expect(ledger.getByRole('cell', { name: new RegExp(`visit ${labVisit}$`) }).count()).resolves.toBe(
+      0,
+    );
+    await expect(payoutRow(lab.gym.id).count()).resolves.toBe(0);
+    await expect(note.count()).resolves.toBe(0);
+
+    await toggle.check();
+
+    await ledger.getByRole('cell', { name: `sandbox visit ${labVisit}`, exact: true }).waitFor();
+    await expect(note.innerText()).resolves.toBe(
+      'Sandbox: test visits of sandbox partners. They are never money owed, never in settlements.',
+    );
+    await page.getByRole('heading', { name: 'Sandbox ledger (never owed)' }).waitFor();
+    await page
+      .getByRole('heading', { name: 'Sandbox: what test visits would come to (never owed)' })
+      .waitFor();
+    await expect
+      .poll(async () => (await payoutRow(lab.gym.id).getByRole('cell').allInnerTexts()).slice(0, 3))
+      .toEqual([`${lab.partner.id} (sandbox)`, String(lab.gym.id), '1']);
+    await expect(ledger.getByRole('cell', { name: `visit ${liveVisit}`, exact: true }).count()).resolves.toBe(
+      0,
+    );
+    await expect(payoutRow(live.gym.id).count()).resolves.toBe(0);
+    await expectClean(console);
+    await screenshots(page, 'money-sandbox');
+
+    await toggle.uncheck();
+
+    await ledger.getByRole('cell', { name: `visit ${liveVisit}`, exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Payouts for the period' }).waitFor();
+    await expect(note.count()).resolves.toBe(0);
+    await expect(ledger.getByRole('cell', { name: `sandbox visit ${labVisit}` }).count()).resolves.toBe(0);
+  });
+
   it('when the operator renames a gym, sets its time zone, retires a product and offboards the partner in Network, then the store holds each change', async () => {
     const desk = await arrangeCheckins(operator.services, 0);
     const console = await signInAsOperator(await openConsole(baseUrl), ADMIN_TOKEN);
