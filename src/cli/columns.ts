@@ -40,6 +40,18 @@ export const COLUMNS = {
   memberPlan: ['platform_id', 'plan_id', 'effective_from', 'set_at'],
   payoutRules: ['version', 'monthly_paid_visits_per_member', 'tiers', 'effective_from'],
   transaction: TRANSACTION,
+  /** A webhook delivery's attempts: a table shows fewer (`webhook attempts`), a CSV all of them. */
+  deliveryAttempt: [
+    'id',
+    'delivery_id',
+    'attempt',
+    'attempted_at',
+    'duration_ms',
+    'status_code',
+    'error',
+    'request_body',
+    'response_excerpt',
+  ],
   /** A settlement's entries: `late` when taken by the close after their own period. */
   settledEntry: [...TRANSACTION, 'late'],
   /** A settlement's lines are listed by `settlement entries <id>`, not as columns. */

@@ -36,15 +36,23 @@ export class GatehouseCommand extends Command {
 
   /**
    * The command prints the records its call answers; a CSV is headed by `columns` even when there are none. With
-   * `asText`, a table and a CSV print each record as it makes it (an object flattened to columns), JSON as answered.
+   * `asText`, a table and a CSV print each record as it makes it (an object flattened to columns, a long field cut
+   * short in a table), JSON as answered.
    */
-  printsRecords(columns: readonly string[], call: Call<readonly Row[]>, asText?: (row: Row) => Row): this {
+  printsRecords(
+    columns: readonly string[],
+    call: Call<readonly Row[]>,
+    asText?: (row: Row, format: 'table' | 'csv') => Row,
+  ): this {
     return this.addOption(formatOption()).action(async (...args: unknown[]) => {
       const { format } = this.opts<{ format: Format }>();
       await withServices(async (services) => {
         const rows = await call(services, ...callArguments(args));
-        const text = asText !== undefined && (format === 'table' || format === 'csv');
-        print(text ? rows.map(asText) : rows, format, columns);
+        const shown =
+          asText !== undefined && (format === 'table' || format === 'csv')
+            ? rows.map((row) => asText(row, format))
+            : rows;
+        print(shown, format, columns);
       });
     });
   }

@@ -1,11 +1,13 @@
 import { InvalidArgumentError } from 'commander';
 import { PARTNER_EVENT_TYPES, type EventType } from '../domain/events.js';
-import { presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
+import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhooks.js';
 import { instant, oneOf, positiveInt, positiveInts } from './arguments.js';
 import { given } from '../domain/given.js';
+import { COLUMNS } from './columns.js';
 import { withServices } from './context.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
 import { FIRST_PAGE, recordId, requiredId } from './options.js';
+import type { Row } from './output.js';
 
 const SHOWN_ONCE = 'This is the only time the secret is shown. Give it to the receiver now.\n';
 const ENDPOINT_COLUMNS = [
@@ -28,6 +30,27 @@ const DELIVERY_COLUMNS = [
   'last_status_code',
 ];
 
+/** How much of a receiver's answer a table shows: --format json or csv prints all the log keeps. */
+const EXCERPT_SHOWN = 40;
+
+/** An attempt as a table row: when, how it ended, how long it took, and the start of the answer. */
+function attemptRow(row: Row, format: 'table' | 'csv'): Row {
+  if (format === 'csv') return row;
+  const attempt = row as ReturnType<typeof presentAttempt>;
+  const excerpt = attempt.response_excerpt;
+  return {
+    attempt: attempt.attempt,
+    attempted_at: attempt.attempted_at,
+    status_code: attempt.status_code,
+    error: attempt.error,
+    duration_ms: attempt.duration_ms,
+    response_excerpt:
+      excerpt !== null && excerpt.length > EXCERPT_SHOWN
+        ? `${excerpt.slice(0, EXCERPT_SHOWN - 1)}…`
+        : excerpt,
+  };
+}
+
 function eventTypes(value: string): EventType[] {
   const types = value.split(',').map((part) => part.trim());
   const unknown = types.filter((type) => !(PARTNER_EVENT_TYPES as readonly string[]).includes(type));
@@ -49,7 +72,7 @@ interface EndpointOptions {
 const endpointChanges = (o: EndpointOptions) =>
   given({ url: o.url, eventTypes: o.events, gymIds: o.gyms, timeoutMs: o.timeoutMs });
 
-/** `gatehouse webhook add|list|update|remove|rotate|enable|deliveries|retry|recover` */
+/** `gatehouse webhook add|list|update|remove|rotate|enable|deliveries|attempts|retry|recover` */
 export function addWebhookCommands(program: GatehouseCommand): void {
   const webhook = program
     .command('webhook')
@@ -147,6 +170,18 @@ export function addWebhookCommands(program: GatehouseCommand): void {
         );
         return page.items.map(presentDelivery);
       },
+    );
+  webhook
+    .command('attempts')
+    .description(
+      "a delivery's attempts, oldest first: when, status or error, duration, the start of the answer",
+    )
+    .addArgument(recordId('delivery'))
+    .printsRecords(
+      COLUMNS.deliveryAttempt,
+      async (services, id: number) =>
+        (await services.webhooks.deliveries.attemptsOfDelivery(id, FIRST_PAGE)).items.map(presentAttempt),
+      attemptRow,
     );
   webhook
     .command('retry')

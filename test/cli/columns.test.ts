@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { COLUMNS } from '../../src/cli/columns.js';
+import { DeliveryAttempt } from '../../src/http/webhook-wire.js';
 import { Transaction } from '../../src/operator-api/ledger-routes.js';
 import { Operator } from '../../src/operator-api/operator-routes.js';
 import { PayoutRulesVersion } from '../../src/operator-api/payout-rule-routes.js';
@@ -21,6 +22,7 @@ describe('the columns the CLI prints', () => {
     ['transaction', Transaction],
     ['settlement', SettlementRow],
     ['settledEntry', SettledEntry],
+    ['deliveryAttempt', DeliveryAttempt],
   ] as const)(
     'when the CLI lists %s records, then its columns are the fields every record of the API schema has, in order',
     ([name, schema]) => {

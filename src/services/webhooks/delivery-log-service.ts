@@ -38,6 +38,28 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
     return endpoint;
   }
 
+  /**
+   * A delivery's attempts, each with the body it sent: kept with the attempt, or the delivery's own body rebuilt
+   * from its event while the payload is kept (null once purged or erased).
+   */
+  async function attempts(
+    endpointId: number,
+    deliveryId: number,
+    page: PageRequest,
+    manager: EndpointManager = OPERATOR_MANAGER,
+  ): Promise<Page<DeliveryAttempt>> {
+    const endpoint = await managedEndpoint(store.db, endpointId, manager);
+    const delivery = await deliveries.findDelivery(store.db, deliveryId);
+    if (delivery === undefined || delivery.endpointId !== endpointId)
+      throw new EntityNotFoundError('delivery');
+    const listed = await listAttempts(store.db, deliveryId, page);
+    const ownBody = listed.some((attempt) => attempt.requestBody === null)
+      ? await deliveryOwnBody(store, endpoint, delivery)
+      : null;
+    const items = listed.map((attempt) => ({ ...attempt, requestBody: attempt.requestBody ?? ownBody }));
+    return toPage(items, page.limit, page.order);
+  }
+
   return {
     async list(
       endpointId: number,
@@ -50,26 +72,13 @@ export function createDeliveryLogService({ store, clock }: ServiceDependencies) 
       return toPage(listed, page.limit, page.order);
     },
 
-    /**
-     * A delivery's attempts, each with the body it sent: kept with the attempt, or the delivery's own body rebuilt
-     * from its event while the payload is kept (null once purged or erased).
-     */
-    async attempts(
-      endpointId: number,
-      deliveryId: number,
-      page: PageRequest,
-      manager: EndpointManager = OPERATOR_MANAGER,
-    ): Promise<Page<DeliveryAttempt>> {
-      const endpoint = await managedEndpoint(store.db, endpointId, manager);
+    attempts,
+
+    /** A delivery's attempts, the delivery named by its id alone (the operator's CLI). */
+    async attemptsOfDelivery(deliveryId: number, page: PageRequest): Promise<Page<DeliveryAttempt>> {
       const delivery = await deliveries.findDelivery(store.db, deliveryId);
-      if (delivery === undefined || delivery.endpointId !== endpointId)
-        throw new EntityNotFoundError('delivery');
-      const listed = await listAttempts(store.db, deliveryId, page);
-      const ownBody = listed.some((attempt) => attempt.requestBody === null)
-        ? await deliveryOwnBody(store, endpoint, delivery)
-        : null;
-      const items = listed.map((attempt) => ({ ...attempt, requestBody: attempt.requestBody ?? ownBody }));
-      return toPage(items, page.limit, page.order);
+      if (delivery === undefined) throw new EntityNotFoundError('delivery');
+      return attempts(delivery.endpointId, deliveryId, page);
     },
 
     /** Sent again now (delivered or not), as a new attempt on a fresh retry schedule. */

@@ -37,6 +37,7 @@ const COMMANDS: readonly (readonly [command: string, mentions: readonly string[]
       'rotate [options] <webhook-id>',
       'enable [options] <webhook-id>',
       'deliveries [options] <webhook-id>',
+      'attempts [options] <delivery-id>',
       'retry <delivery-id>',
       'recover [options] <webhook-id>',
     ],

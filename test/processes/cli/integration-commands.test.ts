@@ -7,9 +7,10 @@ import { loadConfig } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/domain/clock.js';
 import { createServices, type Services } from '../../../src/services/index.js';
 import type { Store } from '../../../src/store/store.js';
-import { arrangePartner, type Arranged } from '../../fixtures/factories.js';
+import { arrangePartner, platformId, type Arranged } from '../../fixtures/factories.js';
 import {
   cliOn,
+  csvOf,
   expectSuccess,
   jsonOf,
   openStore,
@@ -22,6 +23,8 @@ import { snapshotStore } from '../../fixtures/store-state.js';
 import { useWellhubHandlers } from '../../fixtures/wellhub-handler.js';
 
 const ALLOW_PRIVATE = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
+/** A busy receiver's first answer: longer than a table shows of it. */
+const BUSY = `busy, try again later: ${'x'.repeat(60)}`;
 const TIMEZONE = 'America/Sao_Paulo';
 
 /** Every row the commands could touch, the webhook tables and the audit log included. */
@@ -62,6 +65,27 @@ async function startVerifyingReceiver(secret: () => string) {
   };
 }
 
+/** A loopback receiver that answers 503 with BUSY, then 200 `thanks`; it keeps each body it is sent. */
+async function startBusyReceiver() {
+  const bodies: string[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      if (bodies.length === 1) response.writeHead(503, { 'content-type': 'text/plain' }).end(BUSY);
+      else response.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** A refused call: exit 1, nothing on stdout, exactly `stderr`. */
 function expectRefused(result: CliResult, stderr: string) {
   expect([result.code, result.stdout, result.stderr]).toEqual([1, '', stderr]);
@@ -75,11 +99,11 @@ const databases: [string, Opener][] = [
 if (pgAvailable) databases.push(['postgres', () => createPgSchema()]);
 
 /**
- * `gatehouse partner compat|check` and `gatehouse webhook test`, spawned on one database; this process arranges
+ * `gatehouse partner compat|check` and `gatehouse webhook test|attempts`, spawned on one database; this process arranges
  * the network through the operator's services on the same database and reads the store afterwards.
  */
 describe.each(databases)(
-  'gatehouse partner compat, partner check and webhook test (%s)',
+  'gatehouse partner compat, partner check, webhook test and webhook attempts (%s)',
   (_dialect, open) => {
     const dir = useTempDir();
     let database: Awaited<ReturnType<Opener>>;
@@ -361,6 +385,107 @@ describe.each(databases)(
           "Run 'gatehouse webhook test --help' for its usage.\n",
       );
       expect(receiver.verified).toEqual([]);
+      expect(await everything(store)).toEqual(before);
+    });
+
+    test('when a delivery was answered 503 and then 200, then webhook attempts lists both, the answer cut short in the table and whole in JSON and CSV, and changes nothing', async () => {
+      const busy = await startBusyReceiver();
+      onTestFinished(() => busy.close());
+      const m = await arrangePartner(services);
+      const endpoint = await services.webhooks.endpoints.create(m.partner.id, {
+        url: busy.url,
+        eventTypes: ['checkin.created'],
+      });
+      // The delivery loop `gatehouse serve` runs, here in this process, retrying after a fifth of a second.
+      const runner = services.webhooks.runner(
+        loadConfig({
+          GATEHOUSE_DATABASE_URL: database.url,
+          GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '0.2,0.3',
+          ...ALLOW_PRIVATE,
+        }),
+        { warn: () => {}, error: () => {} },
+      );
+      runner.start();
+      await services.checkins.create({ platformId: platformId(), gymId: m.gym.id, productId: m.product.id });
+      const delivered = () =>
+        store.db
+          .selectFrom('webhook_deliveries')
+          .select(['id', 'status'])
+          .where('endpoint_id', '=', endpoint.endpoint.id)
+          .execute();
+      await expect
+        .poll(delivered, { timeout: 15_000 })
+        .toEqual([{ id: expect.any(Number) as unknown, status: 'delivered' }]);
+      await runner.stop();
+      const [delivery] = await delivered();
+      const id = String(delivery?.id);
+      const attemptRows = () =>
+        store.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', Number(id)).execute();
+      const before = { ...(await everything(store)), attempts: await attemptRows() };
+      expect(before.attempts).toHaveLength(2);
+      expect(busy.bodies).toHaveLength(2);
+      const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown;
+
+      const table = tableOf(await cli(['webhook', 'attempts', id]));
+      const json = jsonOf(await cli(['webhook', 'attempts', id, '--format', 'json']));
+      const csv = csvOf(await cli(['webhook', 'attempts', id, '--format', 'csv']));
+
+      const digits = expect.stringMatching(/^\d+$/) as unknown;
+      expect(table).toEqual([
+        {
+          attempt: '1',
+          attempted_at: instant,
+          status_code: '503',
+          error: 'HTTP 503',
+          duration_ms: digits,
+          response_excerpt: `${BUSY.slice(0, 39)}…`,
+        },
+        {
+          attempt: '2',
+          attempted_at: instant,
+          status_code: '200',
+          error: '',
+          duration_ms: digits,
+          response_excerpt: 'thanks',
+        },
+      ]);
+      const attempt = (n: number) => ({
+        id: expect.any(Number) as unknown,
+        delivery_id: Number(id),
+        attempt: n,
+        attempted_at: instant,
+        duration_ms: expect.any(Number) as unknown,
+        request_body: busy.bodies[0],
+      });
+      expect(json).toEqual([
+        { ...attempt(1), status_code: 503, error: 'HTTP 503', response_excerpt: BUSY },
+        { ...attempt(2), status_code: 200, error: null, response_excerpt: 'thanks' },
+      ]);
+      expect(csv).toEqual(
+        (json as Record<string, unknown>[]).map((row) =>
+          Object.fromEntries(
+            Object.entries(row).map(([field, value]) => [
+              field,
+              value === null ? '' : String(value as string | number),
+            ]),
+          ),
+        ),
+      );
+      expect({ ...(await everything(store)), attempts: await attemptRows() }).toEqual(before);
+    });
+
+    test('when the delivery is unknown or the id not a number, then webhook attempts exits 1, says why and changes nothing', async () => {
+      const before = await everything(store);
+
+      expectRefused(
+        await cli(['webhook', 'attempts', '999999']),
+        'gatehouse: delivery not found (delivery.not-found)\n',
+      );
+      expectRefused(
+        await cli(['webhook', 'attempts', 'first']),
+        "error: command-argument value 'first' is invalid for argument 'delivery-id'. must be a positive integer\n" +
+          "Run 'gatehouse webhook attempts --help' for its usage.\n",
+      );
       expect(await everything(store)).toEqual(before);
     });
   },
