@@ -18,6 +18,7 @@ export {
   type CheckinEventData,
   type CustomCodeEventData,
   type MemberDetails,
+  type ReversalEventData,
   type TestPingData,
   type ValidatedEventData,
   type VerifyOptions,

@@ -27,6 +27,22 @@ export interface ValidatedEventData extends CheckinEventData {
   readonly currency: string;
 }
 
+/**
+ * `transaction.reversed`: a visit reversed, wholly or in part, by the operator. `payout_cents` is what the reversal
+ * takes back, negative; `id` is the reversal's own ledger entry, `transaction_id` the visit it reverses.
+ */
+export interface ReversalEventData {
+  readonly id: number;
+  readonly transaction_id: number;
+  readonly checkin_id: number;
+  readonly platform_id: string;
+  readonly gym_id: number;
+  readonly payout_cents: number;
+  readonly currency: string;
+  readonly reason: string;
+  readonly effective_at: string;
+}
+
 /** `custom_code.*` events name the member and the gym, never the code. */
 export interface CustomCodeEventData {
   readonly platform_id: string;
@@ -73,6 +89,7 @@ export type WebhookEvent =
   | Standard<'checkin.created' | 'checkin.cancelled', CheckinEventData>
   | Standard<'checkin.validated', ValidatedEventData>
   | Standard<'custom_code.created' | 'custom_code.updated' | 'custom_code.deleted', CustomCodeEventData>
+  | Standard<'transaction.reversed', ReversalEventData>
   | Standard<'test.ping', TestPingData>
   | WellhubCheckinEvent;
 

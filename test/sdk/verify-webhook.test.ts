@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../sdk/src/index.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import { admin, arrangeNetwork, validate } from '../fixtures/operator-api.js';
+import { admin, arrangeNetwork, validate, type Network } from '../fixtures/operator-api.js';
 import { platformId } from '../fixtures/factories.js';
 import { eventually, startReceiver, type Received, type Receiver } from '../fixtures/webhook-receiver.js';
 import { register, startWebhookApp } from '../fixtures/webhook-app.js';
@@ -23,10 +23,11 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
   let wellhub: Receiver;
   let secret: string;
   let member: string;
+  let n: Network;
   beforeAll(async () => {
     t = await startWebhookApp({ dialect });
     [standard, wellhub] = [await startReceiver(), await startReceiver()];
-    const n = await arrangeNetwork(t, { payout_cents: 990, currency: 'USD', description: 'Yoga class' });
+    n = await arrangeNetwork(t, { payout_cents: 990, currency: 'USD', description: 'Yoga class' });
     secret = (await register(t, n.partner.id, { url: standard.url })).secret;
     await register(t, n.partner.id, { url: wellhub.url, format: 'wellhub', secret: WELLHUB_SECRET });
     member = platformId();
@@ -113,5 +114,45 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
     expect(
       verifyWebhook(received.body, new Headers(received.headers as Record<string, string>), secret),
     ).toEqual(verify(received, secret));
+  });
+
+  // Last: it adds a third standard delivery, which the tests above do not expect.
+  test('when the operator reverses the visit in part, then the transaction.reversed delivery verifies as its typed event, what it takes back negative', async () => {
+    const [, validatedOne] = standard.received;
+    if (validatedOne === undefined) throw new Error('no delivery');
+    const validated = verify(validatedOne, secret);
+    if (validated.format !== 'standard' || validated.type !== 'checkin.validated') throw new Error('typed');
+    const visit = validated.data.transaction_id;
+    const reversal = await admin(t, 'POST', `/transactions/${visit}/reversals`, {
+      reason: 'class cancelled',
+      amount_cents: 300,
+    });
+    expect(reversal.statusCode, reversal.body).toBe(201);
+    await eventually(() => standard.received.length === 3);
+    const received = standard.received[2];
+    if (received === undefined) throw new Error('no delivery');
+
+    const event = verify(received, secret);
+
+    if (event.format !== 'standard' || event.type !== 'transaction.reversed') throw new Error('typed');
+    expect(event).toEqual({
+      format: 'standard',
+      id: received.headers['webhook-id'],
+      type: 'transaction.reversed',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      data: {
+        id: (JSON.parse(reversal.body) as { id: number }).id,
+        transaction_id: visit,
+        checkin_id: validated.data.checkin_id,
+        platform_id: member,
+        gym_id: n.gym.id,
+        payout_cents: -300,
+        currency: 'USD',
+        reason: 'class cancelled',
+        effective_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/) as unknown,
+      },
+    });
+    // Typed: what it takes back is a number the handler can add to its own ledger.
+    expect(event.data.payout_cents + validated.data.payout_cents).toBe(690);
   });
 });
