@@ -1,17 +1,48 @@
 import type { Command } from 'commander';
 import { presentGym, presentPartner, presentProduct } from '../presenters/records.js';
 import type { GymChange, ProductChange } from '../services/catalog-change-service.js';
+import type { Services } from '../services/index.js';
 import { currency, nonNegativeInt } from './arguments.js';
 import { subcommand } from './gatehouse-command.js';
 import { recordId } from './options.js';
+import type { Row } from './output.js';
+
+/** A command that ends a record's active life: the record stays, for the ledger and the audit. */
+interface Ending {
+  readonly record: 'partner' | 'gym' | 'product';
+  readonly verb: 'offboard' | 'retire';
+  readonly description: string;
+  readonly end: (services: Services, id: number) => Promise<Row>;
+}
+
+/** `partner offboard`, `gym retire`, `product retire`: each takes the record's id, prints it as it now stands. */
+const ENDINGS: readonly Ending[] = [
+  {
+    record: 'partner',
+    verb: 'offboard',
+    description: 'offboard a partner: its keys revoked, webhooks disabled, gyms retired; its ledger stays',
+    end: async (services, id) => presentPartner(await services.catalogChanges.offboardPartner(id)),
+  },
+  {
+    record: 'gym',
+    verb: 'retire',
+    description: 'retire a gym: no new check-ins (pending ones can still be validated until they expire)',
+    end: async (services, id) => presentGym(await services.catalogChanges.retireGym(id)),
+  },
+  {
+    record: 'product',
+    verb: 'retire',
+    description: 'retire a product: no new check-ins for it',
+    end: async (services, id) => presentProduct(await services.catalogChanges.retireProduct(id)),
+  },
+];
 
 /**
  * `partner update|offboard`, `gym update|retire`, `product update|retire`: the catalog over time, as the operator
  * API changes it (audited as the CLI's operator). Added to the commands `addCatalogCommands` made.
  */
 export function addCatalogChangeCommands(program: Command): void {
-  const partner = subcommand(program, 'partner');
-  partner
+  subcommand(program, 'partner')
     .command('update')
     .description('rename a partner')
     .addArgument(recordId('partner'))
@@ -19,16 +50,7 @@ export function addCatalogChangeCommands(program: Command): void {
     .printsRecord(async (services, id: number, options: { name: string }) =>
       presentPartner(await services.catalogChanges.updatePartner(id, options.name)),
     );
-  partner
-    .command('offboard')
-    .description('offboard a partner: its keys revoked, webhooks disabled, gyms retired; its ledger stays')
-    .addArgument(recordId('partner'))
-    .printsRecord(async (services, id: number) =>
-      presentPartner(await services.catalogChanges.offboardPartner(id)),
-    );
-
-  const gym = subcommand(program, 'gym');
-  gym
+  subcommand(program, 'gym')
     .command('update')
     .description("rename a gym or change its time zone (the daily visit limit's local day)")
     .addArgument(recordId('gym'))
@@ -37,14 +59,7 @@ export function addCatalogChangeCommands(program: Command): void {
     .printsRecord(async (services, id: number, change: GymChange) =>
       presentGym(await services.catalogChanges.updateGym(id, change)),
     );
-  gym
-    .command('retire')
-    .description('retire a gym: no new check-ins (pending ones can still be validated until they expire)')
-    .addArgument(recordId('gym'))
-    .printsRecord(async (services, id: number) => presentGym(await services.catalogChanges.retireGym(id)));
-
-  const product = subcommand(program, 'product');
-  product
+  subcommand(program, 'product')
     .command('update')
     .description('change a product; a new price applies to validations from then on')
     .addArgument(recordId('product'))
@@ -54,11 +69,11 @@ export function addCatalogChangeCommands(program: Command): void {
     .printsRecord(async (services, id: number, change: ProductChange) =>
       presentProduct(await services.catalogChanges.updateProduct(id, change)),
     );
-  product
-    .command('retire')
-    .description('retire a product: no new check-ins for it')
-    .addArgument(recordId('product'))
-    .printsRecord(async (services, id: number) =>
-      presentProduct(await services.catalogChanges.retireProduct(id)),
-    );
+  for (const { record, verb, description, end } of ENDINGS) {
+    subcommand(program, record)
+      .command(verb)
+      .description(description)
+      .addArgument(recordId(record))
+      .printsRecord(end);
+  }
 }

@@ -7,7 +7,7 @@ import { withServices } from './context.js';
 import { COLUMNS } from './columns.js';
 import { formatOption, printOne, type Format } from './output.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
-import { FIRST_PAGE, requiredId } from './options.js';
+import { FIRST_PAGE, onlyOf, requiredId } from './options.js';
 
 interface ProductOptions {
   gym: number;
@@ -91,7 +91,7 @@ export function addCatalogCommands(program: GatehouseCommand): void {
   gym
     .command('list')
     .description('list gyms (the first 1000)')
-    .option('--partner <id>', "only this partner's", positiveInt)
+    .addOption(onlyOf('partner'))
     .printsRecords(COLUMNS.gym, async (services, options: { partner?: number }) => {
       const filter = options.partner === undefined ? {} : { partnerId: options.partner };
       return (await services.catalog.listGyms(filter, FIRST_PAGE)).items.map(presentGym);

@@ -6,7 +6,8 @@ import {
   withFlatPricing,
 } from '../presenters/records.js';
 import { exportPeriod, type ExportPeriod as Period } from '../domain/export-period.js';
-import { instant, positiveInt } from './arguments.js';
+import { instant } from './arguments.js';
+import { onlyOf } from './options.js';
 import { COLUMNS } from './columns.js';
 import { withServices } from './context.js';
 import { formatOption, print, streamCsv, type Format } from './output.js';
@@ -51,8 +52,8 @@ export function addLedgerCommands(program: Command): void {
   program
     .command('transactions')
     .description('the transactions of validated check-ins in a period (default: today), every matching row')
-    .option('--partner <id>', "only this partner's", positiveInt)
-    .option('--gym <id>', "only this gym's", positiveInt)
+    .addOption(onlyOf('partner'))
+    .addOption(onlyOf('gym'))
     .option('--from <time>', FROM_HELP, instant)
     .option('--to <time>', TO_HELP, instant)
     .option('--include-sandbox', "sandbox partners' transactions too, each row with a sandbox column")
@@ -91,8 +92,8 @@ export function addLedgerCommands(program: Command): void {
     .description('count and sum of payouts per partner, gym and currency for a period (default: today)')
     .option('--from <time>', FROM_HELP, instant)
     .option('--to <time>', TO_HELP, instant)
-    .option('--partner <id>', "only this partner's", positiveInt)
-    .option('--gym <id>', "only this gym's", positiveInt)
+    .addOption(onlyOf('partner'))
+    .addOption(onlyOf('gym'))
     .addOption(formatOption('without-ids'))
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {

@@ -8,6 +8,7 @@ import {
 import { instant, oneOf, positiveInt } from './arguments.js';
 import { COLUMNS } from './columns.js';
 import type { GatehouseCommand } from './gatehouse-command.js';
+import { onlyOf } from './options.js';
 
 const status = oneOf(['closed', 'paid'] as const, 'must be closed or paid');
 
@@ -69,7 +70,7 @@ function addSettlementCommands(program: GatehouseCommand): void {
   settlement
     .command('list')
     .description('list settlements (the first 1000)')
-    .option('--partner <id>', "only this partner's", positiveInt)
+    .addOption(onlyOf('partner'))
     .option('--status <status>', 'closed or paid', status)
     .printsRecords(
       COLUMNS.settlement,

@@ -18,5 +18,9 @@ export const memberId = () => new Argument('<platform-id>', 'the member (13 digi
 export const requiredId = (option: 'partner' | 'gym') =>
   new Option(`--${option} <id>`, `the ${option}`).argParser(positiveInt).makeOptionMandatory();
 
+/** `--partner <id>` or `--gym <id>`, optional: a listing keeps only that partner's (or gym's) records. */
+export const onlyOf = (option: 'partner' | 'gym') =>
+  new Option(`--${option} <id>`, `only this ${option}'s`).argParser(positiveInt);
+
 /** What a listing command prints: the first page, as large as a page may be. */
 export const FIRST_PAGE: PageRequest = { afterId: 0, limit: MAX_PAGE_SIZE };

@@ -6,7 +6,7 @@ import type { EventType } from '../domain/events.js';
 import { presentTestOutcome } from '../presenters/integration.js';
 import type { Services } from '../services/index.js';
 import { TestEventOutcome } from './integration-wire.js';
-import { declare, pathId, type WebhookRouteSide } from './webhook-side.js';
+import { declare, declareList, pathId, type WebhookRouteSide } from './webhook-side.js';
 import {
   Delivery,
   DeliveryAttempt,
@@ -22,37 +22,29 @@ export function webhookLogRoutes(app: FastifyInstance, services: Services, side:
   const { deliveries, tests } = services.webhooks;
   const { wrap } = side;
 
-  declare(app, side, {
-    method: 'GET',
+  declareList(app, side, side.deliveryList, {
     url: '/webhooks/:webhook_id/deliveries',
     summary: 'The delivery log of a webhook endpoint, oldest first',
-    query: { ...DeliveryQuery, ...side.deliveryList.query },
-    status: 200,
-    answer: side.deliveryList.schema(Delivery),
-    handle: async (request, { as }) => {
+    query: DeliveryQuery,
+    item: Delivery,
+    list: (request, { as }, page) => {
       const query = request.query as { status?: DeliveryStatus; event_type?: EventType };
       const filter = {
         ...(query.status === undefined ? {} : { status: query.status }),
         ...(query.event_type === undefined ? {} : { eventType: query.event_type }),
       };
-      const id = pathId(request, 'webhook_id');
-      const page = await deliveries.list(id, filter, side.deliveryList.page(request), as);
-      return side.deliveryList.answer(page, presentDelivery);
+      return deliveries.list(pathId(request, 'webhook_id'), filter, page, as);
     },
+    present: presentDelivery,
   });
 
-  declare(app, side, {
-    method: 'GET',
+  declareList(app, side, side.deliveryList, {
     url: '/webhooks/:webhook_id/deliveries/:delivery_id/attempts',
     summary: "A delivery's attempts, oldest first: each one's answer, duration and the body it sent",
-    query: { ...side.deliveryList.query },
-    status: 200,
-    answer: side.deliveryList.schema(DeliveryAttempt),
-    handle: async (request, { as }) => {
-      const [endpoint, delivery] = [pathId(request, 'webhook_id'), pathId(request, 'delivery_id')];
-      const page = await deliveries.attempts(endpoint, delivery, side.deliveryList.page(request), as);
-      return side.deliveryList.answer(page, presentAttempt);
-    },
+    item: DeliveryAttempt,
+    list: (request, { as }, page) =>
+      deliveries.attempts(pathId(request, 'webhook_id'), pathId(request, 'delivery_id'), page, as),
+    present: presentAttempt,
   });
 
   declare(app, side, {

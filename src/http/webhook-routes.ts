@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../services/index.js';
 import { webhookLogRoutes } from './webhook-log-routes.js';
-import { declare, pathId, type WebhookRouteSide } from './webhook-side.js';
+import { declare, declareList, pathId, type WebhookRouteSide } from './webhook-side.js';
 import {
   CreatedEndpoint,
   Endpoint,
@@ -43,18 +43,12 @@ export function webhookRoutes(app: FastifyInstance, services: Services, side: We
     },
   });
 
-  declare(app, side, {
-    method: 'GET',
+  declareList(app, side, side.endpointList, {
     url: side.collection,
     summary: side.listSummary,
-    ...(side.endpointList.query === undefined ? {} : { query: side.endpointList.query }),
-    status: 200,
-    answer: side.endpointList.schema(Endpoint),
-    handle: async (request, { partnerId, as }) =>
-      side.endpointList.answer(
-        await endpoints.list(partnerId, side.endpointList.page(request), as),
-        presentEndpoint,
-      ),
+    item: Endpoint,
+    list: (_request, { partnerId, as }, page) => endpoints.list(partnerId, page, as),
+    present: presentEndpoint,
   });
 
   declare(app, side, {

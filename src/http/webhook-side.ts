@@ -89,3 +89,27 @@ export function declare(app: FastifyInstance, side: WebhookRouteSide, route: Web
     },
   });
 }
+
+/** A route that answers one page of a list, its query, paging and answer as the side's `listing` makes them. */
+export function declareList<T>(
+  app: FastifyInstance,
+  side: WebhookRouteSide,
+  listing: Listing,
+  route: Pick<WebhookRoute, 'url' | 'summary' | 'query'> & {
+    readonly item: TSchema;
+    readonly list: (request: FastifyRequest, caller: WebhookCaller, page: PageRequest) => Promise<Page<T>>;
+    readonly present: (item: T) => unknown;
+  },
+): void {
+  const noQuery = route.query === undefined && listing.query === undefined;
+  declare(app, side, {
+    method: 'GET',
+    url: route.url,
+    summary: route.summary,
+    ...(noQuery ? {} : { query: { ...route.query, ...listing.query } }),
+    status: 200,
+    answer: listing.schema(route.item),
+    handle: async (request, caller) =>
+      listing.answer(await route.list(request, caller, listing.page(request)), route.present),
+  });
+}

@@ -1,14 +1,20 @@
 import { BlockList, isIP } from 'node:net';
 import { embeddedIPv4, ipv6Groups } from './embedded-ipv4.js';
 
+/** A BlockList of the networks (address and prefix length) of one family. */
+function blockList(family: 'ipv4' | 'ipv6', networks: readonly (readonly [string, number])[]): BlockList {
+  const list = new BlockList();
+  for (const [network, prefix] of networks) list.addSubnet(network, prefix, family);
+  return list;
+}
+
 /**
  * Where a webhook may not be sent unless private addresses are allowed (README: "Where webhooks may go"):
  * loopback, private, shared (CGNAT), link-local (cloud metadata at 169.254.169.254), multicast, reserved,
  * documentation, benchmarking and unspecified ranges, and 192.88.99.0/24, the deprecated 6to4 relay anycast
  * (RFC 7526): an address many relays answer at, never one receiver's.
  */
-const blockedV4 = new BlockList();
-for (const [network, prefix] of [
+const blockedV4 = blockList('ipv4', [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -24,9 +30,7 @@ for (const [network, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) {
-  blockedV4.addSubnet(network, prefix, 'ipv4');
-}
+]);
 
 /**
  * The IPv6 counterparts, in a list of their own: a BlockList reads an IPv6 rule over `::ffff:0:0/96` as covering
@@ -40,8 +44,7 @@ for (const [network, prefix] of [
  * - `2001::/32`, Teredo (RFC 4380): a client tunnelled from behind a NAT, carrying its server's IPv4 address and
  *   its own, obfuscated; no webhook receiver is reached through it.
  */
-const blockedV6 = new BlockList();
-for (const [network, prefix] of [
+const blockedV6 = blockList('ipv6', [
   ['::', 64],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -51,9 +54,7 @@ for (const [network, prefix] of [
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
-] as const) {
-  blockedV6.addSubnet(network, prefix, 'ipv6');
-}
+]);
 
 /** True when an IP address (v4 or v6) is one a webhook may be sent to by default. */
 export function isPublicAddress(address: string): boolean {

@@ -3,17 +3,15 @@ import { OPERATOR } from '../../domain/audit.js';
 import { EntityNotFoundError } from '../../domain/errors.js';
 import { toPage, type Page, type PageRequest } from '../../domain/pagination.js';
 import { recordAudit } from '../../store/access/audit-repository.js';
-import type { StoreTransaction } from '../../store/store.js';
 import * as deliveries from '../../store/webhooks/webhook-delivery-repository.js';
 import type { Delivery, DeliveryFilter } from '../../store/webhooks/webhook-delivery-repository.js';
-import { findEndpoint } from '../../store/webhooks/webhook-endpoint-repository.js';
 import { deliveryBody, type WebhookEndpoint } from '../../domain/webhooks/endpoint.js';
 import type { DeliveryAttempt } from '../../domain/webhooks/delivery.js';
 import { findEvents } from '../../store/events/event-repository.js';
 import { listAttempts } from '../../store/webhooks/webhook-attempt-repository.js';
 import type { ServiceDependencies } from '../dependencies.js';
 import { sendMissed } from './catch-up.js';
-import { mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
+import { managedEndpoint, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
 
 /** The body every standard attempt of a delivery sends (src/services/webhooks/delivery-request.ts), from its event. */
 async function deliveryOwnBody(
@@ -28,16 +26,6 @@ async function deliveryOwnBody(
 
 /** The delivery log of an endpoint: read it, send one delivery again, recover every failure since a time. */
 export function createDeliveryLogService({ store, clock }: ServiceDependencies) {
-  async function managedEndpoint(
-    db: StoreTransaction,
-    id: number,
-    manager: EndpointManager,
-  ): Promise<WebhookEndpoint> {
-    const endpoint = await findEndpoint(db, id);
-    if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
-    return endpoint;
-  }
-
   /**
    * A delivery's attempts, each with the body it sent: kept with the attempt, or the delivery's own body rebuilt
    * from its event while the payload is kept (null once purged or erased).

@@ -1,5 +1,7 @@
-import { InputError } from '../../domain/errors.js';
+import { EntityNotFoundError, InputError } from '../../domain/errors.js';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.js';
+import type { StoreTransaction } from '../../store/store.js';
+import { findEndpoint } from '../../store/webhooks/webhook-endpoint-repository.js';
 
 /**
  * Who manages an endpoint: the operator (every endpoint), or a partner's key — its own partner's endpoints, and
@@ -19,6 +21,17 @@ export function mayManage(
   if (endpoint.partnerId !== manager.partnerId) return false;
   const scope = manager.gymIds;
   return scope === null || (endpoint.gymIds !== null && endpoint.gymIds.every((gym) => scope.includes(gym)));
+}
+
+/** The endpoint, when it exists and `manager` may manage it; the same 404 when it does not exist and when it may not. */
+export async function managedEndpoint(
+  db: StoreTransaction,
+  id: number,
+  manager: EndpointManager,
+): Promise<WebhookEndpoint> {
+  const endpoint = await findEndpoint(db, id);
+  if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
+  return endpoint;
 }
 
 /** The gyms a scoped key gives an endpoint: some, all within its scope. */

@@ -23,7 +23,13 @@ import * as endpoints from '../../store/webhooks/webhook-endpoint-repository.js'
 import type { ServiceDependencies } from '../dependencies.js';
 import { silentObserver } from '../observer.js';
 import { assertEndpointRoom } from './endpoint-quota.js';
-import { assertGymsInScope, mayManage, OPERATOR_MANAGER, type EndpointManager } from './endpoint-access.js';
+import {
+  assertGymsInScope,
+  managedEndpoint,
+  mayManage,
+  OPERATOR_MANAGER,
+  type EndpointManager,
+} from './endpoint-access.js';
 import { assertDeliverableHost, systemResolver } from './resolver.js';
 import { sendMissed } from './catch-up.js';
 
@@ -94,17 +100,6 @@ export function createEndpointService({
     return secret;
   }
 
-  /** The endpoint, when it exists and the manager may see it; the same 404 otherwise. */
-  async function managed(
-    db: StoreTransaction,
-    id: number,
-    manager: EndpointManager,
-  ): Promise<WebhookEndpoint> {
-    const endpoint = await endpoints.findEndpoint(db, id);
-    if (endpoint === undefined || !mayManage(manager, endpoint)) throw new EntityNotFoundError('webhook');
-    return endpoint;
-  }
-
   const audit = (
     db: StoreTransaction,
     actor: Actor,
@@ -119,7 +114,7 @@ export function createEndpointService({
     work: (trx: StoreTransaction, endpoint: WebhookEndpoint) => Promise<T>,
   ): Promise<T> {
     return store.write(async (trx) => {
-      const result = await work(trx, await managed(trx, target.id, target.manager));
+      const result = await work(trx, await managedEndpoint(trx, target.id, target.manager));
       await audit(trx, target.actor, action, target.id);
       return result;
     });
@@ -179,7 +174,7 @@ export function createEndpointService({
       return more && last !== undefined ? { ...result, nextCursor: encodeCursor(last.id) } : result;
     },
 
-    get: (id: number, manager: EndpointManager = OPERATOR_MANAGER) => managed(store.db, id, manager),
+    get: (id: number, manager: EndpointManager = OPERATOR_MANAGER) => managedEndpoint(store.db, id, manager),
 
     async update(
       id: number,
@@ -212,7 +207,7 @@ export function createEndpointService({
           },
           clock.now(),
         );
-        return managed(trx, id, OPERATOR_MANAGER);
+        return managedEndpoint(trx, id, OPERATOR_MANAGER);
       });
     },
 
@@ -254,7 +249,7 @@ export function createEndpointService({
     ): Promise<WebhookEndpoint> {
       return changeManaged({ id, actor, manager }, 'enable', async (trx) => {
         await endpoints.setEndpointStatus(trx, id, 'enabled', null, clock.now());
-        const endpoint = await managed(trx, id, OPERATOR_MANAGER);
+        const endpoint = await managedEndpoint(trx, id, OPERATOR_MANAGER);
         await sendMissed(trx, endpoint, clock.now());
         return endpoint;
       });

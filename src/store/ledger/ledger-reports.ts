@@ -32,11 +32,8 @@ export async function settlementEntries(
   settlementId: number,
   gymIds?: readonly number[],
 ): Promise<DescribedEntry[]> {
-  let query = ledgerEntries(db, {}, {})
+  let query = describedEntries(db, {}, {})
     .innerJoin('settlement_entries as s', 's.entry_id', 'e.id')
-    .innerJoin('products', 'products.id', 'e.product_id')
-    .selectAll('e')
-    .select('products.description')
     .where('s.settlement_id', '=', settlementId);
   if (gymIds !== undefined) query = query.where('e.gym_id', 'in', gymIds.length === 0 ? [0] : gymIds);
   const rows = await query.orderBy('e.id').execute();
@@ -46,6 +43,14 @@ export async function settlementEntries(
 /** An entry with its product's description, for the partner's reports. */
 export interface DescribedEntry extends LedgerEntry {
   readonly productDescription: string;
+}
+
+/** The ledger's entries, each with every column and its product's description: what a DescribedEntry is made of. */
+function describedEntries(db: Db, filter: EntryFilter, bounds: Bounds) {
+  return ledgerEntries(db, filter, bounds)
+    .innerJoin('products', 'products.id', 'e.product_id')
+    .selectAll('e')
+    .select('products.description');
 }
 
 export interface GymEntry extends DescribedEntry {
@@ -64,10 +69,7 @@ export async function listGymEntries(
   limit: number,
 ): Promise<GymEntry[]> {
   const below = isPostgres(db) ? await readHorizon(db, true) : undefined;
-  const rows = await ledgerEntries(db, filter, below === undefined ? {} : { below })
-    .innerJoin('products', 'products.id', 'e.product_id')
-    .selectAll('e')
-    .select('products.description')
+  const rows = await describedEntries(db, filter, below === undefined ? {} : { below })
     .where((eb) => eb(eb.refTuple('e.commit_order', 'e.id'), '>', eb.tuple(after.commitOrder, after.id)))
     .orderBy('e.commit_order')
     .orderBy('e.id')
@@ -86,10 +88,7 @@ export async function listGymEntriesNewestFirst(
   beforeId: number,
   limit: number,
 ): Promise<GymEntry[]> {
-  const rows = await ledgerEntries(db, filter, beforeId > 0 ? { beforeId } : {})
-    .innerJoin('products', 'products.id', 'e.product_id')
-    .selectAll('e')
-    .select('products.description')
+  const rows = await describedEntries(db, filter, beforeId > 0 ? { beforeId } : {})
     .orderBy('e.id', 'desc')
     .limit(limit + 1)
     .execute();

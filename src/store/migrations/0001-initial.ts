@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { serialPrimaryKey } from '../column-types.js';
+import { createdAt, serialPrimaryKey, updatedAt } from '../column-types.js';
 
 // Migrations are typed Kysely<any> so they stay frozen in time, whatever the Database type becomes.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -7,7 +7,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('partners')
     .addColumn('id', ...serialPrimaryKey(db))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
 
   await db.schema
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('partner_id', 'bigint', (c) => c.notNull().references('partners.id'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex('gyms_partner_id').on('gyms').column('partner_id').execute();
 
@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('payout_cents', 'bigint', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex('products_gym_id').on('products').column('gym_id').execute();
 
@@ -41,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint')
     .addColumn('revoked_at', 'bigint')
     .addColumn('last_used_at', 'bigint')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex('api_keys_partner_id').on('api_keys').column('partner_id').execute();
 
@@ -63,7 +63,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('validated_at', 'bigint')
     .addColumn('cancelled_at', 'bigint')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   // Validate reads the member's most recent check-in at a gym: this index answers it in one seek.
   await db.schema
@@ -77,8 +77,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('gym_id', 'bigint', (c) => c.notNull().references('gyms.id'))
     .addColumn('platform_id', 'text', (c) => c.notNull())
     .addColumn('code', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
+    .$call(updatedAt)
     .addPrimaryKeyConstraint('custom_codes_pk', ['gym_id', 'platform_id'])
     .execute();
 

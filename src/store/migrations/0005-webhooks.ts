@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { serialPrimaryKey } from '../column-types.js';
+import { createdAt, serialPrimaryKey, updatedAt } from '../column-types.js';
 
 /**
  * Webhooks: the endpoints, one delivery row per event and endpoint (the delivery log), and the dispatcher's
@@ -27,8 +27,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('failing_since', 'bigint')
     // Only events after this position are delivered to it: an endpoint hears of what happens once it exists.
     .addColumn('from_position', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
+    .$call(updatedAt)
     .execute();
   await db.schema
     .createIndex('webhook_endpoints_partner_id')
@@ -56,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'text')
     .addColumn('last_attempt_at', 'bigint')
     .addColumn('delivered_at', 'bigint')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_endpoint')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { serialPrimaryKey } from '../column-types.js';
+import { createdAt, serialPrimaryKey } from '../column-types.js';
 
 /**
  * Operator identities (a role each, a token stored as its hash), the secrets the server keeps for itself (the key
@@ -16,7 +16,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint')
     .addColumn('revoked_at', 'bigint')
     .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   // One live operator per name, so `operator:<name>` in the audit log names one person; a revoked name is free again.
   await db.schema
@@ -31,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('server_secrets')
     .addColumn('name', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
 
   // The daily purge finds unpaid check-ins past their retention by age (event payloads by position: every

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres, serialPrimaryKey } from '../column-types.js';
+import { createdAt, isPostgres, serialPrimaryKey } from '../column-types.js';
 
 /**
  * Money over time: each gym's time zone, retired gyms and products, offboarded partners, reversals (ledger entries
@@ -55,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('total_cents', 'bigint', (c) => c.notNull())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('created_by', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .addColumn('paid_at', 'bigint')
     .addColumn('paid_reference', 'text')
     .addColumn('paid_by', 'text')

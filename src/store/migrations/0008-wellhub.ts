@@ -1,4 +1,5 @@
 import { type Kysely } from 'kysely';
+import { updatedAt } from '../column-types.js';
 
 /**
  * Member details stored with a check-in (JSON, null when none were given), sandbox partners (whose visits never
@@ -14,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('nats_feed')
     .addColumn('stream', 'text', (c) => c.primaryKey())
     .addColumn('position', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(updatedAt)
     .execute();
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { serialPrimaryKey } from '../column-types.js';
+import { createdAt, serialPrimaryKey } from '../column-types.js';
 
 /**
  * Plans (what a member may use) and payout rules (what a gym is paid), both kept as versions that take effect from
@@ -19,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('plans')
     .addColumn('id', ...serialPrimaryKey(db))
     .addColumn('name', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema
     .createTable('plan_versions')
@@ -28,7 +28,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // JSON: [{category, per, limit, scope}]
     .addColumn('rules', 'text', (c) => c.notNull())
     .addColumn('effective_from', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .addPrimaryKeyConstraint('plan_versions_pk', ['plan_id', 'version'])
     .execute();
   await db.schema
@@ -37,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('platform_id', 'text', (c) => c.notNull())
     .addColumn('plan_id', 'bigint', (c) => c.notNull())
     .addColumn('effective_from', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .execute();
   await db.schema
     .createIndex('member_plans_member')
@@ -65,7 +65,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // JSON: [{after_cents, rate_pct}]
     .addColumn('tiers', 'text', (c) => c.notNull())
     .addColumn('effective_from', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(createdAt)
     .addPrimaryKeyConstraint('payout_rules_pk', ['partner_id', 'gym_id', 'version'])
     .execute();
 }
