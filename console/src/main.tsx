@@ -1,5 +1,8 @@
 import { render } from 'preact';
 import { App } from './app.js';
+import { language } from './strings/index.js';
 
+// The page says which language it speaks (screen readers pronounce by it).
+document.documentElement.lang = language;
 const root = document.getElementById('app');
 if (root !== null) render(<App />, root);
