@@ -200,7 +200,7 @@ function networkStrings(): Pick<
       addGym: 'Adicionar academia',
       gymIdField: 'Id da academia (o X-Gym-Id que os parceiros enviam; opcional)',
       gymName: 'Nome da academia',
-      retired: ' · aposentado',
+      retired: ' · fora de uso',
       product: (id: number) => `produto ${id}`,
       newProductAt: (gym: string) => `Novo produto em ${gym}`,
       addProduct: 'Adicionar produto',
@@ -214,17 +214,17 @@ function networkStrings(): Pick<
       renameTo: 'Novo nome',
       offboard: (name: string) => `Desligar ${name}`,
       offboardQuestion: (name: string) =>
-        `Desligar ${name}? Suas chaves são revogadas, seus webhooks desativados e suas academias aposentadas; seus lançamentos ficam.`,
+        `Desligar ${name}? Suas chaves são revogadas, seus webhooks desativados e suas academias encerradas; seus lançamentos ficam.`,
       changeGym: (id: number) => `Alterar a academia ${id}`,
       saveGym: 'Salvar academia',
       gymName: (id: number) => `Nome da academia ${id}`,
       gymZone: (id: number) => `Fuso horário da academia ${id} (IANA, p. ex. America/Sao_Paulo)`,
-      retireGym: (id: number) => `Aposentar a academia ${id}`,
+      retireGym: (id: number) => `Encerrar a academia ${id}`,
       retireGymQuestion: (name: string) =>
-        `Aposentar ${name}? Nenhum check-in novo pode ser feito lá; seus lançamentos ficam.`,
-      retireProduct: (id: number) => `Aposentar o produto ${id}`,
+        `Encerrar ${name}? Nenhum check-in novo pode ser feito lá; seus lançamentos ficam.`,
+      retireProduct: (id: number) => `Encerrar o produto ${id}`,
       retireProductQuestion: (description: string) =>
-        `Aposentar ${description}? Nenhum check-in novo pode usá-lo; as visitas feitas com ele mantêm seu preço.`,
+        `Encerrar ${description}? Nenhum check-in novo pode usá-lo; as visitas feitas com ele mantêm seu preço.`,
     },
     compatibility: {
       title: (partner: string) => `Compatibilidade de ${partner}`,
