@@ -11,6 +11,7 @@ const plural = pluralIn('en');
 
 export const en = {
   app: {
+    pageTitle: 'gatehouse console',
     brand: 'gatehouse',
     views: 'Views',
     live: 'Live',

@@ -8,6 +8,7 @@ const plural = pluralIn('pt-BR');
 
 export const ptBR: Strings = {
   app: {
+    pageTitle: 'console do gatehouse',
     brand: 'gatehouse',
     views: 'Telas',
     live: 'Ao vivo',

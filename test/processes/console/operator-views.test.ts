@@ -216,6 +216,7 @@ describe('the operator views in a browser', () => {
     const { page } = console;
     await page.getByRole('heading', { name: 'Entrar', level: 1 }).waitFor();
     await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe('pt-BR');
+    await expect(page.title()).resolves.toBe('console do gatehouse');
 
     // At the front desk: its labels, buttons and the green answer in Portuguese; the product as the API named it.
     await page.getByLabel('Chave da API de parceiros').fill(arranged.key);
