@@ -1,11 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskAnswer } from './desk-answer.js';
-
-const TITLES: Record<DeskAnswer['kind'], string> = {
-  valid: 'Valid',
-  refused: 'Refused',
-  unsure: 'Not confirmed',
-};
+import { t } from './strings/index.js';
 
 /**
  * The validation's answer over the whole screen, readable from across the desk; Enter or Escape dismisses it. An
@@ -48,26 +43,27 @@ export function AnswerScreen({
         if (event.key === 'Escape') onDone();
       }}
     >
-      <h2 id="answer-title">{TITLES[answer.kind]}</h2>
+      <h2 id="answer-title">{t.answer[answer.kind]}</h2>
       <p id="answer-text" class="answer-text">
         {answer.text}
       </p>
       <p class="answer-member">
-        {answer.name === undefined ? '' : `${answer.name} · `}Member {answer.member}
+        {answer.name === undefined ? '' : `${answer.name} · `}
+        {t.answer.member(answer.member)}
       </p>
       {answer.kind === 'unsure' && (
         <p class="answer-member" role="status">
-          Trying again in {seconds} s
+          {t.answer.retryingIn(seconds)}
         </p>
       )}
       <div class="actions">
         {answer.kind === 'unsure' && (
           <button type="button" ref={button} onClick={onRetry}>
-            Try again
+            {t.answer.tryAgain}
           </button>
         )}
         <button type="button" ref={answer.kind === 'unsure' ? undefined : button} onClick={onDone}>
-          Next member
+          {t.answer.next}
         </button>
       </div>
     </div>

@@ -67,10 +67,4 @@ export const query = (params: Record<string, string | number | undefined>) => {
     : `?${new URLSearchParams(defined.map(([k, v]) => [k, String(v)])).toString()}`;
 };
 
-/** A count in the browser's locale ("12,345"). */
-export const formatCount = (count: number) => new Intl.NumberFormat().format(count);
-
-export const formatMoney = (cents: number, currency: string) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(cents / 100);
-
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -10,14 +10,15 @@ import { showTimesIn } from './clock.js';
 import { SearchView } from './search-view.js';
 import { loadSession, may, networkZone, saveSession, type Session } from './session.js';
 import { SignIn } from './sign-in.js';
+import { t } from './strings/index.js';
 
 const OPERATOR_VIEWS = [
-  { hash: '#/live', label: 'Live' },
-  { hash: '#/network', label: 'Network' },
-  { hash: '#/money', label: 'Money' },
-  { hash: '#/audit', label: 'Audit' },
-  { hash: '#/search', label: 'Search' },
-  { hash: '#/operators', label: 'Operators' },
+  { hash: '#/live', label: t.app.live },
+  { hash: '#/network', label: t.app.network },
+  { hash: '#/money', label: t.app.money },
+  { hash: '#/audit', label: t.app.audit },
+  { hash: '#/search', label: t.app.search },
+  { hash: '#/operators', label: t.app.operators },
 ] as const;
 
 /** A view the session's role can use: Operators for those who manage operators or erase members. */
@@ -96,9 +97,9 @@ export function App() {
   return (
     <>
       <header class="top">
-        <p class="brand">gatehouse</p>
+        <p class="brand">{t.app.brand}</p>
         {session?.kind === 'operator' && (
-          <nav aria-label="Views">
+          <nav aria-label={t.app.views}>
             <ul>
               {OPERATOR_VIEWS.filter((view) => shows(session, view.hash)).map((view) => (
                 <li key={view.hash}>
@@ -112,12 +113,12 @@ export function App() {
         )}
         {session?.kind === 'operator' && (
           <p class="who muted" data-testid="signed-in-as">
-            {session.name ?? 'admin token'} · {session.role}
+            {session.name ?? t.app.adminToken} · {session.role}
           </p>
         )}
         {session !== undefined && (
           <button type="button" class="quiet" onClick={() => signIn(undefined)}>
-            Sign out
+            {t.app.signOut}
           </button>
         )}
       </header>

@@ -5,6 +5,7 @@ import { ErrorNote, ScrollTable, formFields } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
 import type { AuditEntry as Entry } from './wire.js';
+import { t } from './strings/index.js';
 
 const ENTITIES = [
   'partner',
@@ -29,10 +30,10 @@ export function AuditTable({ label, entries }: { label: string; entries: Entry[]
     <ScrollTable label={label}>
       <thead>
         <tr>
-          <th scope="col">When</th>
-          <th scope="col">Who</th>
-          <th scope="col">Did</th>
-          <th scope="col">What</th>
+          <th scope="col">{t.audit.when}</th>
+          <th scope="col">{t.audit.who}</th>
+          <th scope="col">{t.audit.did}</th>
+          <th scope="col">{t.audit.what}</th>
         </tr>
       </thead>
       <tbody>
@@ -73,10 +74,10 @@ export function AuditView({ session }: { session: Session }) {
   );
   return (
     <div class="audit">
-      <h1>Audit</h1>
+      <h1>{t.audit.title}</h1>
       <form
         class="filters"
-        aria-label="Audit filters"
+        aria-label={t.audit.filters}
         onSubmit={(event) => {
           event.preventDefault();
           setCursor(undefined);
@@ -84,9 +85,9 @@ export function AuditView({ session }: { session: Session }) {
         }}
       >
         <label>
-          What
+          {t.audit.what}
           <select name="entity">
-            <option value="">everything</option>
+            <option value="">{t.audit.everything}</option>
             {ENTITIES.map((entity) => (
               <option key={entity} value={entity}>
                 {entity}
@@ -95,30 +96,30 @@ export function AuditView({ session }: { session: Session }) {
           </select>
         </label>
         <label>
-          Operator id
+          {t.audit.operatorId}
           <input name="actor_id" inputMode="numeric" pattern="[1-9][0-9]*" />
         </label>
         <label>
-          From
+          {t.audit.from}
           <input name="from" type="date" />
         </label>
         <label>
-          To (exclusive)
+          {t.audit.toExclusive}
           <input name="to" type="date" />
         </label>
-        <button type="submit">Show</button>
+        <button type="submit">{t.common.show}</button>
       </form>
       <ErrorNote error={entries.error} />
-      <AuditTable label="Audit table" entries={entries.value?.items} />
+      <AuditTable label={t.audit.table} entries={entries.value?.items} />
       <div class="actions">
         {cursor !== undefined && (
           <button type="button" class="quiet" onClick={() => setCursor(undefined)}>
-            Newest entries
+            {t.pages.newer.entries}
           </button>
         )}
         {entries.value?.next_cursor != null && (
           <button type="button" onClick={() => setCursor(entries.value?.next_cursor ?? undefined)}>
-            Older entries
+            {t.pages.older.entries}
           </button>
         )}
       </div>

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatCount } from './format.js';
+import { t } from './strings/index.js';
 
 const HEIGHT = 220;
 
@@ -29,7 +31,7 @@ export function BarChart({ title, labels, values }: { title: string; labels: str
             values: (_, ticks) => ticks.map((tick) => labels[tick] ?? ''),
             splits: () => xs.filter((index) => index % Math.ceil(labels.length / 8) === 0),
           },
-          { values: (_, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? String(tick) : '')) },
+          { values: (_, ticks) => ticks.map((tick) => (Number.isInteger(tick) ? formatCount(tick) : '')) },
         ],
         series: [
           {},
@@ -53,11 +55,11 @@ export function BarChart({ title, labels, values }: { title: string; labels: str
       chart.destroy();
     };
   }, [labels.join('|'), values.join('|')]);
-  const summary = labels.map((label, index) => `${label}: ${values[index] ?? 0}`).join(', ');
+  const summary = labels.map((label, index) => `${label}: ${formatCount(values[index] ?? 0)}`).join(', ');
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
-      <div ref={box} role="img" aria-label={`${title}. ${summary || 'No data'}`} />
+      <div ref={box} role="img" aria-label={`${title}. ${summary || t.common.noData}`} />
     </figure>
   );
 }

@@ -1,6 +1,7 @@
 import { call } from './api.js';
 import { ActionForm, ConfirmAction } from './forms.js';
 import { may, type Session } from './session.js';
+import { t } from './strings/index.js';
 
 /** Rename a partner, or offboard it: its keys revoked, webhooks disabled, gyms retired; its ledger stays. */
 export function PartnerActions({
@@ -16,21 +17,21 @@ export function PartnerActions({
   return (
     <div class="catalog-actions">
       <ActionForm
-        title={`Rename ${partner.name}`}
-        submitLabel="Rename partner"
+        title={t.catalog.rename(partner.name)}
+        submitLabel={t.catalog.renamePartner}
         action={async ({ name }) => {
           await call(session, 'PATCH', `/admin/v1/partners/${partner.id}`, { name });
           onChanged();
         }}
       >
         <label>
-          Rename to
+          {t.catalog.renameTo}
           <input name="name" required maxLength={200} defaultValue={partner.name} />
         </label>
       </ActionForm>
       <ConfirmAction
-        label={`Offboard ${partner.name}`}
-        question={`Offboard ${partner.name}? Its keys are revoked, its webhooks disabled and its gyms retired; its ledger stays.`}
+        label={t.catalog.offboard(partner.name)}
+        question={t.catalog.offboardQuestion(partner.name)}
         act={async () => {
           await call(session, 'POST', `/admin/v1/partners/${partner.id}/offboard`);
           onChanged();
@@ -54,8 +55,8 @@ export function GymActions({
   return (
     <div class="catalog-actions">
       <ActionForm
-        title={`Change gym ${gym.id}`}
-        submitLabel="Save gym"
+        title={t.catalog.changeGym(gym.id)}
+        submitLabel={t.catalog.saveGym}
         action={async ({ name, timezone }) => {
           await call(session, 'PATCH', `/admin/v1/gyms/${gym.id}`, {
             name,
@@ -65,17 +66,17 @@ export function GymActions({
         }}
       >
         <label>
-          Name of gym {gym.id}
+          {t.catalog.gymName(gym.id)}
           <input name="name" required maxLength={200} defaultValue={gym.name} />
         </label>
         <label>
-          Time zone of gym {gym.id} (IANA, e.g. America/Sao_Paulo)
+          {t.catalog.gymZone(gym.id)}
           <input name="timezone" maxLength={64} defaultValue={gym.timezone ?? ''} />
         </label>
       </ActionForm>
       <ConfirmAction
-        label={`Retire gym ${gym.id}`}
-        question={`Retire ${gym.name}? No new check-in can be made there; its ledger stays.`}
+        label={t.catalog.retireGym(gym.id)}
+        question={t.catalog.retireGymQuestion(gym.name)}
         act={async () => {
           await call(session, 'POST', `/admin/v1/gyms/${gym.id}/retire`);
           onChanged();
@@ -98,8 +99,8 @@ export function ProductActions({
   if (!may(session, 'catalog') || product.retired_at !== null) return null;
   return (
     <ConfirmAction
-      label={`Retire product ${product.id}`}
-      question={`Retire ${product.description}? No new check-in can use it; visits made with it keep their price.`}
+      label={t.catalog.retireProduct(product.id)}
+      question={t.catalog.retireProductQuestion(product.description)}
       act={async () => {
         await call(session, 'POST', `/admin/v1/products/${product.id}/retire`);
         onChanged();

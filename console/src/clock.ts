@@ -1,3 +1,5 @@
+import { locales } from './format.js';
+
 /**
  * The console's clock: every date and time it shows, and every "today" and "this month" it asks the API for, are on
  * one zone's wall clock, the network's (GATEHOUSE_TIMEZONE) for an operator and the gym's own at its front desk,
@@ -14,7 +16,7 @@ export const shownZone = (): string => zone;
 
 /** A time of day with its zone: "22:30:05 GMT-3". */
 export const formatTime = (iso: string): string =>
-  new Date(iso).toLocaleTimeString([], {
+  new Date(iso).toLocaleTimeString(locales, {
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
@@ -24,9 +26,13 @@ export const formatTime = (iso: string): string =>
 
 /** An instant as a date and time a person reads, in a zone it names: "Nov 27, 2026, 8:06 AM America/Sao_Paulo". */
 export const formatDateTime = (iso: string, timeZone: string = zone): string =>
-  `${new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short', timeZone })} ${timeZone}`;
+  `${new Date(iso).toLocaleString(locales, { dateStyle: 'medium', timeStyle: 'short', timeZone })} ${timeZone}`;
 
-/** The calendar date (YYYY-MM-DD) it is at `instant` on `timeZone`'s wall clock. */
+/** The day an instant falls on, on the shown zone's clock, as a person reads it: "Nov 1, 2026". */
+export const formatDay = (iso: string): string =>
+  new Date(iso).toLocaleDateString(locales, { dateStyle: 'medium', timeZone: zone });
+
+/** The calendar date (YYYY-MM-DD) it is at `instant` on `timeZone`'s wall clock, for the API (not to show). */
 export function dateIn(timeZone: string, instant: number = Date.now()): string {
   return new Intl.DateTimeFormat('en-CA', {
     timeZone,
@@ -83,10 +89,10 @@ export function thisMonth(timeZone: string = zone): { from: string; to: string }
 
 /** An instant in a list: its date and time to the second, with the zone named ("Nov 27, 2026, 6:17:42 AM GMT-3"). */
 export const formatStamp = (iso: string): string =>
-  new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'long', timeZone: zone });
+  new Date(iso).toLocaleString(locales, { dateStyle: 'medium', timeStyle: 'long', timeZone: zone });
 
 /** The hour (00–23) an instant falls in on the shown zone's clock: a chart's hourly label. */
 export const hourOf = (iso: string): string =>
-  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: zone }).format(
+  new Intl.DateTimeFormat(locales, { hour: '2-digit', hourCycle: 'h23', timeZone: zone }).format(
     new Date(iso),
   );

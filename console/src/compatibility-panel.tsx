@@ -3,6 +3,7 @@ import { ActionForm, ErrorNote } from './forms.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 import type { CompatibilityProfile as Profile } from './wire.js';
+import { t } from './strings/index.js';
 
 /**
  * A partner's compatibility profile: off by default (the spec's answers), set for a client written against
@@ -24,21 +25,21 @@ export function CompatibilityPanel({
   const shown = profile.value;
   return (
     <section aria-labelledby="compatibility-title">
-      <h2 id="compatibility-title">Compatibility of {partnerName}</h2>
+      <h2 id="compatibility-title">{t.compatibility.title(partnerName)}</h2>
       <ErrorNote error={profile.error} />
       {shown !== undefined && (
         <p data-testid="compatibility-profile">
-          Cancelled check-ins are spelt <strong>{shown.cancelled_spelling}</strong>
-          {shown.cancelled_spelling === 'cancelled' ? " (the spec's)" : " (Wellhub's legacy sandbox)"}; a key
-          limited to one gym {shown.gym_from_key ? 'may' : 'may not'} leave X-Gym-Id out.
+          {t.compatibility.spelt} <strong>{shown.cancelled_spelling}</strong>
+          {shown.cancelled_spelling === 'cancelled' ? t.compatibility.specs : t.compatibility.legacy}
+          {t.compatibility.gymFromKey(shown.gym_from_key)}
         </p>
       )}
       {shown !== undefined && may(session, 'catalog') && (
         // Keyed by the profile, so the form shows what was saved.
         <div key={`${shown.cancelled_spelling}-${shown.gym_from_key}`}>
           <ActionForm
-            title={`Compatibility profile of ${partnerName}`}
-            submitLabel="Save profile"
+            title={t.compatibility.form(partnerName)}
+            submitLabel={t.compatibility.save}
             action={async ({ spelling, gymFromKey }) => {
               await call(session, 'PUT', `/admin/v1/partners/${partnerId}/compatibility`, {
                 cancelled_spelling: spelling,
@@ -48,15 +49,15 @@ export function CompatibilityPanel({
             }}
           >
             <label>
-              Spelling of a cancelled check-in
+              {t.compatibility.spelling}
               <select name="spelling" value={shown.cancelled_spelling}>
-                <option value="cancelled">cancelled (the spec's)</option>
-                <option value="canceled">canceled (Wellhub's legacy sandbox)</option>
+                <option value="cancelled">{t.compatibility.cancelled}</option>
+                <option value="canceled">{t.compatibility.canceled}</option>
               </select>
             </label>
             <label class="inline">
-              <input name="gymFromKey" type="checkbox" defaultChecked={shown.gym_from_key} />A key limited to
-              one gym may leave X-Gym-Id out
+              <input name="gymFromKey" type="checkbox" defaultChecked={shown.gym_from_key} />
+              {t.compatibility.gymFromKeyField}
             </label>
           </ActionForm>
         </div>

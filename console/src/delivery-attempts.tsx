@@ -4,6 +4,7 @@ import { ErrorNote } from './forms.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
 import type { DeliveryAttempt as Attempt } from './wire.js';
+import { t } from './strings/index.js';
 
 /** Attempts one expanded delivery shows: every one it has had, short of a retry storm. */
 const LIMIT = 100;
@@ -34,21 +35,23 @@ export function DeliveryAttempts({
   return (
     <div class="attempts">
       <ErrorNote error={attempts.error} />
-      {items?.length === 0 && <p class="muted">No attempt yet.</p>}
-      <ol aria-label={`Attempts of delivery ${deliveryId}`}>
+      {items?.length === 0 && <p class="muted">{t.deliveries.noAttemptYet}</p>}
+      <ol aria-label={t.deliveries.attemptsOfDelivery(deliveryId)}>
         {items?.map((attempt) => (
           <li key={attempt.id}>
             <p>
-              Attempt {attempt.attempt}, {formatTime(attempt.attempted_at)}:{' '}
-              <strong>{attempt.status_code === null ? attempt.error : `HTTP ${attempt.status_code}`}</strong>{' '}
-              in {attempt.duration_ms} ms
+              {t.deliveries.attempt(attempt.attempt, formatTime(attempt.attempted_at))}{' '}
+              <strong>
+                {attempt.status_code === null ? attempt.error : t.common.http(attempt.status_code)}
+              </strong>{' '}
+              {t.deliveries.took(attempt.duration_ms)}
             </p>
             {attempt.response_excerpt !== null && attempt.response_excerpt !== '' && (
               <pre class="answer">{attempt.response_excerpt}</pre>
             )}
             <details>
-              <summary>Body sent</summary>
-              <pre>{attempt.request_body ?? 'purged with the event payload'}</pre>
+              <summary>{t.deliveries.bodySent}</summary>
+              <pre>{attempt.request_body ?? t.deliveries.purged}</pre>
             </details>
           </li>
         ))}

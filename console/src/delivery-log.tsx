@@ -6,11 +6,13 @@ import { DeliveryAttempts } from './delivery-attempts.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { may, type Session } from './session.js';
 import type { Delivery, Webhook } from './wire.js';
+import { formatCount } from './format.js';
+import { t } from './strings/index.js';
 export type { Webhook } from './wire.js';
 
 /** The last attempt's answer as the log keeps it: the receiver's status, or why there was none. */
 const lastAnswer = (delivery: Delivery) =>
-  delivery.last_status_code === null ? (delivery.last_error ?? '') : `HTTP ${delivery.last_status_code}`;
+  delivery.last_status_code === null ? (delivery.last_error ?? '') : t.common.http(delivery.last_status_code);
 
 /** Deliveries a page shows, newest first. */
 const PAGE = 100;
@@ -53,7 +55,7 @@ export function DeliveryLog({
   };
   return (
     <section aria-labelledby={`log-${webhook.id}`}>
-      <h3 id={`log-${webhook.id}`}>Deliveries to {webhook.url}</h3>
+      <h3 id={`log-${webhook.id}`}>{t.webhooks.deliveriesTo(webhook.url)}</h3>
       <ErrorNote error={deliveries.error ?? error} />
       <button
         type="button"
@@ -63,20 +65,20 @@ export function DeliveryLog({
           deliveries.reload();
         }}
       >
-        Refresh
+        {t.deliveries.refresh}
       </button>
-      <ScrollTable label="Deliveries table">
+      <ScrollTable label={t.deliveries.table}>
         <thead>
           <tr>
-            <th scope="col">Created</th>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last attempt</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Next attempt</th>
+            <th scope="col">{t.deliveries.created}</th>
+            <th scope="col">{t.deliveries.event}</th>
+            <th scope="col">{t.deliveries.status}</th>
+            <th scope="col">{t.deliveries.attempts}</th>
+            <th scope="col">{t.deliveries.lastAttempt}</th>
+            <th scope="col">{t.deliveries.lastAnswer}</th>
+            <th scope="col">{t.deliveries.nextAttempt}</th>
             <th scope="col">
-              <span class="visually-hidden">Action</span>
+              <span class="visually-hidden">{t.common.action}</span>
             </th>
           </tr>
         </thead>
@@ -88,7 +90,7 @@ export function DeliveryLog({
                   type="button"
                   class="quiet"
                   aria-expanded={expanded === delivery.id}
-                  aria-label={`Attempts of ${delivery.event_id}`}
+                  aria-label={t.deliveries.attemptsOf(delivery.event_id)}
                   onClick={() => setExpanded(expanded === delivery.id ? undefined : delivery.id)}
                 >
                   {expanded === delivery.id ? '▾' : '▸'}
@@ -99,7 +101,7 @@ export function DeliveryLog({
                 {delivery.event_type} <code class="muted">{delivery.event_id}</code>
               </td>
               <td>{delivery.status}</td>
-              <td>{delivery.attempts}</td>
+              <td>{formatCount(delivery.attempts)}</td>
               <td>{delivery.last_attempt_at === null ? '' : formatTime(delivery.last_attempt_at)}</td>
               <td>{lastAnswer(delivery)}</td>
               <td>{delivery.next_attempt_at === null ? '' : formatTime(delivery.next_attempt_at)}</td>
@@ -107,10 +109,10 @@ export function DeliveryLog({
                 {mayAct && delivery.status !== 'pending' && (
                   <button
                     type="button"
-                    aria-label={`Send again ${delivery.event_id}`}
+                    aria-label={t.deliveries.sendAgainOf(delivery.event_id)}
                     onClick={() => void retry(delivery)}
                   >
-                    Send again
+                    {t.deliveries.sendAgain}
                   </button>
                 )}
               </td>
@@ -125,11 +127,11 @@ export function DeliveryLog({
           ])}
         </tbody>
       </ScrollTable>
-      <PageButtons list={deliveries} noun="deliveries" />
+      <PageButtons list={deliveries} holds="deliveries" />
       {mayAct && (
         <ActionForm
-          title={`Change the webhook to ${webhook.url}`}
-          submitLabel="Save webhook"
+          title={t.deliveries.change(webhook.url)}
+          submitLabel={t.deliveries.save}
           action={async ({ url, events, gyms, timeout }) => {
             await call(session, 'PATCH', `/admin/v1/webhooks/${webhook.id}`, {
               url,
@@ -141,19 +143,19 @@ export function DeliveryLog({
           }}
         >
           <label>
-            Receiver URL
+            {t.deliveries.receiver}
             <input name="url" type="url" required maxLength={2000} defaultValue={webhook.url} />
           </label>
           <label>
-            Only these event types
+            {t.deliveries.onlyEvents}
             <input name="events" defaultValue={webhook.event_types?.join(', ') ?? ''} />
           </label>
           <label>
-            Only these gyms
+            {t.deliveries.onlyGyms}
             <input name="gyms" pattern="[0-9, ]*" defaultValue={webhook.gym_ids?.join(', ') ?? ''} />
           </label>
           <label>
-            Timeout in milliseconds
+            {t.deliveries.timeout}
             <input
               name="timeout"
               inputMode="numeric"
@@ -166,8 +168,8 @@ export function DeliveryLog({
       )}
       {mayAct && (
         <ActionForm
-          title="Send failed deliveries again"
-          submitLabel="Send failed again"
+          title={t.deliveries.recover}
+          submitLabel={t.deliveries.recoverButton}
           action={async ({ since }) => {
             await call(session, 'POST', `/admin/v1/webhooks/${webhook.id}/recover`, {
               since: new Date(since ?? '').toISOString(),
@@ -177,7 +179,7 @@ export function DeliveryLog({
           }}
         >
           <label>
-            Failed since
+            {t.deliveries.failedSince}
             <input name="since" type="datetime-local" required />
           </label>
         </ActionForm>

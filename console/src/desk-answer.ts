@@ -1,4 +1,5 @@
 import { ApiError } from './api.js';
+import { t } from './strings/index.js';
 
 /**
  * The desk's answer to a validation, one of three and never two: green (validated), red (the API refused the
@@ -35,13 +36,13 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
   if (caught instanceof ApiError) {
     // The first try went through before its answer was lost: the visit is there.
     if (retrying && caught.key === ALREADY_VALIDATED) {
-      return { kind: 'valid', member, text: 'Validated: the earlier try went through.' };
+      return { kind: 'valid', member, text: t.answer.earlierWentThrough };
     }
     if (caught.status === 429) {
       return {
         kind: 'unsure',
         member,
-        text: 'gatehouse is busy: nothing was done, the check-in is unchanged.',
+        text: t.answer.busy,
         retryInMs: retryInMs(caught.retryAfter),
       };
     }
@@ -49,7 +50,7 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
       return {
         kind: 'unsure',
         member,
-        text: 'gatehouse could not confirm it: the visit may or may not be recorded.',
+        text: t.answer.notConfirmed,
         retryInMs: retryInMs(caught.retryAfter),
       };
     }
@@ -57,14 +58,14 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
       return {
         kind: 'refused',
         member,
-        text: `The desk's key was refused (revoked or expired): sign in again.`,
+        text: t.answer.keyRefused,
       };
     }
     if (caught.status === 403) {
       return {
         kind: 'refused',
         member,
-        text: `The desk's key may not act on this gym: sign in with its gym.`,
+        text: t.answer.keyNotForGym,
       };
     }
     return { kind: 'refused', member, text: caught.message };
@@ -73,7 +74,7 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
     return {
       kind: 'unsure',
       member,
-      text: `No answer within ${ANSWER_TIMEOUT_MS / 1000} s: the visit may or may not be recorded.`,
+      text: t.answer.noAnswerWithin(ANSWER_TIMEOUT_MS / 1000),
       retryInMs: DEFAULT_RETRY_MS,
     };
   }
@@ -82,7 +83,7 @@ export function answerOf(member: string, caught: unknown, retrying: boolean): De
   return {
     kind: 'unsure',
     member,
-    text: 'gatehouse could not be reached: nothing was done, the check-in is unchanged.',
+    text: t.answer.unreachable,
     retryInMs: DEFAULT_RETRY_MS,
   };
 }

@@ -11,6 +11,7 @@ import type { Session } from './session.js';
 import { PageButtons, useNewestFirst, type Listed } from './paging.js';
 import { useData } from './use-data.js';
 import type { DeskVisit as Visit, ValidationAnswer as Validated, WaitingCheckin as Waiting } from './wire.js';
+import { t } from './strings/index.js';
 
 type DeskSession = Extract<Session, { kind: 'desk' }>;
 
@@ -106,14 +107,14 @@ export function DeskView({ session }: { session: DeskSession }) {
 
   return (
     <div class="desk">
-      <h1>Front desk · gym {session.gymId}</h1>
+      <h1>{t.desk.title(session.gymId)}</h1>
       <p class="stream-state" role="status">
         <StreamStatus state={stream} />
       </p>
       <form class="validate-form" onSubmit={submit} aria-labelledby="validate-title">
-        <h2 id="validate-title">Validate a member</h2>
+        <h2 id="validate-title">{t.desk.validateTitle}</h2>
         <label>
-          Member id
+          {t.desk.memberId}
           <input
             ref={memberInput}
             name="member"
@@ -121,18 +122,18 @@ export function DeskView({ session }: { session: DeskSession }) {
             inputMode="numeric"
             autoComplete="off"
             pattern="[0-9]{13}"
-            title="13 digits"
+            title={t.desk.thirteenDigits}
             required
             autoFocus
           />
         </label>
         <label>
-          Custom code (optional)
+          {t.desk.customCode}
           <input name="code" maxLength={13} autoComplete="off" />
         </label>
         <div class="actions">
           <button type="submit" class="primary">
-            Validate
+            {t.desk.validate}
           </button>
           <MemberScanner
             onScanned={(member) => {
@@ -142,46 +143,46 @@ export function DeskView({ session }: { session: DeskSession }) {
         </div>
       </form>
       <section aria-labelledby="waiting-title">
-        <h2 id="waiting-title">Waiting at this gym</h2>
+        <h2 id="waiting-title">{t.desk.waiting}</h2>
         {waiting.error !== undefined && (
           <p role="alert" class="error">
             {waiting.error}
           </p>
         )}
-        {waiting.value?.length === 0 && <p>No one is waiting.</p>}
+        {waiting.value?.length === 0 && <p>{t.desk.noOneWaiting}</p>}
         <ul class="waiting">
           {waiting.value?.map((checkin) => (
             <li key={checkin.id}>
               <span class="member">{checkin.platform_id}</span>
               {memberName(checkin.member) !== undefined && <strong>{memberName(checkin.member)}</strong>}
               <span>{checkin.product.description}</span>
-              <span class="muted">since {formatTime(checkin.checked_in_at)}</span>
+              <span class="muted">{t.desk.since(formatTime(checkin.checked_in_at))}</span>
               <button
                 type="button"
-                aria-label={`Validate ${checkin.platform_id}`}
+                aria-label={t.desk.validateMember(checkin.platform_id)}
                 onClick={() => void validate(checkin.platform_id)}
               >
-                Validate
+                {t.desk.validate}
               </button>
             </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="today-title">
-        <h2 id="today-title">Today's validations</h2>
+        <h2 id="today-title">{t.desk.today}</h2>
         {today.error !== undefined && (
           <p role="alert" class="error">
             {today.error}
           </p>
         )}
-        {today.items?.length === 0 && !today.paged && <p>None yet today.</p>}
+        {today.items?.length === 0 && !today.paged && <p>{t.desk.noneToday}</p>}
         {today.items !== undefined && today.items.length > 0 && (
-          <ScrollTable label="Today's validations table">
+          <ScrollTable label={t.desk.todayTable}>
             <thead>
               <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Member</th>
-                <th scope="col">Product</th>
+                <th scope="col">{t.desk.time}</th>
+                <th scope="col">{t.desk.member}</th>
+                <th scope="col">{t.desk.product}</th>
               </tr>
             </thead>
             <tbody>
@@ -195,7 +196,7 @@ export function DeskView({ session }: { session: DeskSession }) {
             </tbody>
           </ScrollTable>
         )}
-        <PageButtons list={today} noun="visits" />
+        <PageButtons list={today} holds="visits" />
       </section>
       {answer !== undefined && <AnswerScreen answer={answer} onDone={done} onRetry={retry} />}
     </div>

@@ -1,5 +1,6 @@
 import { authHeaders, type Session } from './session.js';
 import type { StreamEvent } from './wire.js';
+import { t } from './strings/index.js';
 export type { StreamEvent } from './wire.js';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'refused';
@@ -83,13 +84,6 @@ export function followEvents(
   return () => stop.abort();
 }
 
-const STATE_TEXT: Record<StreamState, string> = {
-  connecting: 'Connecting…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  refused: 'Updates refused: sign in again',
-};
-
 export function StreamStatus({ state }: { state: StreamState }) {
-  return <>{STATE_TEXT[state]}</>;
+  return <>{t.stream[state]}</>;
 }

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from './api.js';
+import { t } from './strings/index.js';
 
 /** A submitted form's text fields, trimmed (files, which these forms never hold, are left out). */
 export function formFields(form: EventTarget | null): Record<string, string> {
@@ -89,17 +90,17 @@ export function OnceSecret({
   return (
     <div class="secret" role="status">
       <p>
-        <strong>Copy this {what} now: it is shown only once.</strong> {why}
+        <strong>{t.common.copyNow(what)}</strong> {why}
       </p>
       <code data-testid={testId}>{secret}</code>
       <button
         type="button"
         onClick={() => void navigator.clipboard?.writeText(secret).then(() => setCopied(true))}
       >
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? t.common.copied : t.common.copy}
       </button>
       <button type="button" class="quiet" onClick={onDone}>
-        I have stored it
+        {t.common.stored}
       </button>
     </div>
   );
@@ -140,13 +141,13 @@ export function ConfirmAction({
   return (
     <>
       {asking ? (
-        <span class="confirm" role="group" aria-label={`Confirm: ${name ?? label}`}>
+        <span class="confirm" role="group" aria-label={t.common.confirm(name ?? label)}>
           <span>{question}</span>
           <button type="button" class="danger" ref={yes} onClick={() => void confirmed()}>
-            Yes, {label.charAt(0).toLowerCase() + label.slice(1)}
+            {t.common.yes(label)}
           </button>
           <button type="button" class="quiet" onClick={() => setAsking(false)}>
-            Cancel
+            {t.common.cancel}
           </button>
         </span>
       ) : (

@@ -5,6 +5,7 @@ import { ActionForm, ConfirmAction, ErrorNote, OnceSecret, ScrollTable } from '.
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import type { ApiKey as Key, IssuedKey as Issued } from './wire.js';
+import { t } from './strings/index.js';
 
 /** Keys a page shows, newest first. */
 const PAGE = 50;
@@ -31,26 +32,26 @@ export function KeysPanel({
   };
   return (
     <section aria-labelledby="keys-title">
-      <h2 id="keys-title">Keys of {partnerName}</h2>
+      <h2 id="keys-title">{t.keys.title(partnerName)}</h2>
       <ErrorNote error={keys.error} />
       {issued !== undefined && (
         <OnceSecret
-          what="key"
-          why="Anyone who has it can validate members at this partner's gyms."
+          what={t.keys.what}
+          why={t.keys.why}
           secret={issued.key}
           testId="issued-key"
           onDone={() => setIssued(undefined)}
         />
       )}
-      <ScrollTable label="Keys table">
+      <ScrollTable label={t.keys.table}>
         <thead>
           <tr>
-            <th scope="col">Prefix</th>
-            <th scope="col">Label</th>
-            <th scope="col">Gyms</th>
-            <th scope="col">Last used</th>
+            <th scope="col">{t.keys.prefix}</th>
+            <th scope="col">{t.keys.label}</th>
+            <th scope="col">{t.keys.gyms}</th>
+            <th scope="col">{t.keys.lastUsed}</th>
             <th scope="col">
-              <span class="visually-hidden">Action</span>
+              <span class="visually-hidden">{t.common.action}</span>
             </th>
           </tr>
         </thead>
@@ -61,31 +62,31 @@ export function KeysPanel({
                 <code>{key.prefix}</code>
               </td>
               <td>{key.label ?? ''}</td>
-              <td>{key.gym_ids === null ? 'all' : key.gym_ids.join(', ')}</td>
-              <td>{key.last_used_at === null ? 'never' : formatTime(key.last_used_at)}</td>
+              <td>{key.gym_ids === null ? t.common.all : key.gym_ids.join(', ')}</td>
+              <td>{key.last_used_at === null ? t.keys.never : formatTime(key.last_used_at)}</td>
               <td>
                 {key.revoked_at !== null ? (
-                  'revoked'
+                  t.keys.revoked
                 ) : mayAct ? (
                   <ConfirmAction
-                    label="Revoke"
-                    name={`Revoke ${key.prefix}`}
-                    question={`Every request with ${key.prefix} is refused from now on.`}
+                    label={t.keys.revoke}
+                    name={t.keys.revokeKey(key.prefix)}
+                    question={t.keys.revokeQuestion(key.prefix)}
                     act={() => revoke(key)}
                   />
                 ) : (
-                  'active'
+                  t.keys.active
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </ScrollTable>
-      <PageButtons list={keys} noun="keys" />
+      <PageButtons list={keys} holds="keys" />
       {mayAct && (
         <ActionForm
-          title="Issue a key"
-          submitLabel="Issue key"
+          title={t.keys.issue}
+          submitLabel={t.keys.issueKey}
           action={async ({ label, gyms }) => {
             const gymIds = gyms
               ? gyms
@@ -103,11 +104,11 @@ export function KeysPanel({
           }}
         >
           <label>
-            Label
+            {t.keys.label}
             <input name="label" maxLength={200} />
           </label>
           <label>
-            Only these gyms (ids, comma-separated; empty for all)
+            {t.keys.onlyGyms}
             <input name="gyms" pattern="[0-9, ]*" />
           </label>
         </ActionForm>

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call, formatCount, formatMoney, query } from './api.js';
+import { call, query } from './api.js';
+import { formatCount, formatMoney } from './format.js';
 import { formatTime, hourOf, startOfToday } from './clock.js';
 import { BarChart } from './bar-chart.js';
 import { StreamStatus, followEvents, type StreamEvent, type StreamState } from './event-stream.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
 import type { ValidationStats as Stats } from './wire.js';
+import { t } from './strings/index.js';
 
 const HOUR = 3_600_000;
 const FEED_LENGTH = 50;
@@ -58,7 +60,7 @@ export function LiveView({ session }: { session: Session }) {
   const hours = figures.value?.hours;
   return (
     <div class="live">
-      <h1>Live</h1>
+      <h1>{t.live.title}</h1>
       <p class="stream-state" role="status">
         <StreamStatus state={stream} />
       </p>
@@ -68,40 +70,41 @@ export function LiveView({ session }: { session: Session }) {
         </p>
       )}
       <section aria-labelledby="today-title" class="counts">
-        <h2 id="today-title">Today</h2>
+        <h2 id="today-title">{t.live.today}</h2>
         <p>
           <span class="big" data-testid="validations-today">
             {today === undefined ? '…' : formatCount(today.count)}
           </span>{' '}
-          {today?.count === 1 ? 'validation' : 'validations'}
+          {t.live.validations(today?.count ?? 0)}
         </p>
         <p>
           {today?.payouts.map((sum) => formatMoney(sum.payout_cents, sum.currency)).join(' + ') ||
-            'No payouts yet'}
+            t.live.noPayouts}
         </p>
       </section>
       {hours !== undefined && (
         <div class="charts">
           <BarChart
-            title="Validations per hour, last 24 hours"
+            title={t.live.perHour}
             labels={hours.buckets.map((bucket) => hourOf(bucket.start))}
             values={hours.buckets.map((bucket) => bucket.count)}
           />
           <BarChart
-            title="Validations per gym, last 24 hours"
-            labels={hours.gyms.map((gym) => `gym ${gym.gym_id}`)}
+            title={t.live.perGym}
+            labels={hours.gyms.map((gym) => t.common.gym(gym.gym_id))}
             values={hours.gyms.map((gym) => gym.count)}
           />
         </div>
       )}
       <section aria-labelledby="feed-title">
-        <h2 id="feed-title">As it happens</h2>
-        {feed.length === 0 && <p>Waiting for check-ins and validations…</p>}
+        <h2 id="feed-title">{t.live.asItHappens}</h2>
+        {feed.length === 0 && <p>{t.live.waitingForEvents}</p>}
         <ol class="feed" aria-live="polite">
           {feed.map((event) => (
             <li key={event.id}>
               <time dateTime={event.occurred_at}>{formatTime(event.occurred_at)}</time>{' '}
-              <strong>{event.type}</strong> {event.gym_id === null ? 'network' : `gym ${event.gym_id}`}{' '}
+              <strong>{event.type}</strong>{' '}
+              {event.gym_id === null ? t.live.network : t.common.gym(event.gym_id)}{' '}
               <span class="muted">{describe(event)}</span>
             </li>
           ))}

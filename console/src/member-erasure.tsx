@@ -3,15 +3,16 @@ import { call } from './api.js';
 import { ConfirmAction } from './forms.js';
 import type { Session } from './session.js';
 import type { Erasure } from './wire.js';
+import { t } from './strings/index.js';
 
 const MEMBER_ID = /^[0-9]{13}$/;
 
 /** The rows an erasure changed, as a sentence: "2 checkins, 1 transactions, …" (the ones it did not touch left out). */
 const changed = (erasure: Erasure) =>
-  Object.entries(erasure.erased)
+  (Object.entries(erasure.erased) as [keyof Erasure['erased'], number][])
     .filter(([, count]) => count > 0)
-    .map(([what, count]) => `${count} ${what.replaceAll('_', ' ')}`)
-    .join(', ') || 'nothing (already erased, or never here)';
+    .map(([what, count]) => t.erasure.count(count, t.erasure.rows[what]))
+    .join(', ') || t.erasure.nothing;
 
 /** A member's data erased on request: asked in the page, saying what will happen, then what it changed. */
 export function MemberErasure({ session }: { session: Session }) {
@@ -20,10 +21,10 @@ export function MemberErasure({ session }: { session: Session }) {
   const valid = MEMBER_ID.test(member);
   return (
     <section aria-labelledby="erase-title">
-      <h2 id="erase-title">Erase a member</h2>
-      <div class="action-form" role="group" aria-label="Erase a member">
+      <h2 id="erase-title">{t.erasure.title}</h2>
+      <div class="action-form" role="group" aria-label={t.erasure.title}>
         <label>
-          Member id (13 digits)
+          {t.erasure.memberId}
           <input
             name="member"
             inputMode="numeric"
@@ -34,9 +35,9 @@ export function MemberErasure({ session }: { session: Session }) {
         </label>
         {valid && (
           <ConfirmAction
-            label="Erase member"
-            name={`Erase member ${member}`}
-            question={`Member ${member}'s custom codes are deleted, their events' details purged, and their id replaced by a pseudonym in check-ins, visits and the audit. This cannot be undone.`}
+            label={t.erasure.erase}
+            name={t.erasure.eraseOf(member)}
+            question={t.erasure.question(member)}
             act={async () => {
               const erasure = await call<Erasure>(session, 'POST', `/admin/v1/members/${member}/erase`);
               setDone({ member, erasure });
@@ -47,8 +48,8 @@ export function MemberErasure({ session }: { session: Session }) {
       </div>
       {done !== undefined && (
         <p role="status" class="note">
-          Member {done.member} is now {done.erasure.pseudonym}. Changed: {changed(done.erasure)}.
-          {done.erasure.not_reached.length > 0 && ` Not reached: ${done.erasure.not_reached.join('; ')}.`}
+          {t.erasure.done(done.member, done.erasure.pseudonym, changed(done.erasure))}
+          {done.erasure.not_reached.length > 0 && t.erasure.notReached(done.erasure.not_reached.join('; '))}
         </p>
       )}
     </section>

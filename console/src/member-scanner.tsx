@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from './strings/index.js';
 
 interface Detector {
   detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
@@ -45,9 +46,9 @@ export function MemberScanner({ onScanned }: { onScanned: (member: string) => vo
   return (
     <>
       <button type="button" onClick={() => setScanning(!scanning)}>
-        {scanning ? 'Stop scanning' : 'Scan a code'}
+        {scanning ? t.desk.stopScanning : t.desk.scan}
       </button>
-      {scanning && <video ref={video} class="scanner" muted playsInline aria-label="Camera" />}
+      {scanning && <video ref={video} class="scanner" muted playsInline aria-label={t.desk.camera} />}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { call, download, formatMoney, messageOf, query } from './api.js';
+import { call, download, messageOf, query } from './api.js';
+import { formatCount, formatMoney } from './format.js';
 import { formatStamp, startOfDay, thisMonth } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable, formFields } from './forms.js';
 import { may, networkZone, type Session } from './session.js';
@@ -8,6 +9,7 @@ import { PageButtons, useNewestFirst } from './paging.js';
 import { useData } from './use-data.js';
 import { PricedAmount, ReversedMark } from './pricing.js';
 import type { LedgerEntry as Transaction, Payout } from './wire.js';
+import { t } from './strings/index.js';
 
 interface Filter {
   partner_id?: string;
@@ -38,8 +40,8 @@ function ReverseForm({
 }) {
   return (
     <ActionForm
-      title={`Reverse visit ${visit.id}`}
-      submitLabel="Reverse"
+      title={t.money.reverseVisit(visit.id)}
+      submitLabel={t.money.reverse}
       action={async ({ reason, amount }) => {
         await call(session, 'POST', `/admin/v1/transactions/${visit.id}/reversals`, {
           reason,
@@ -48,15 +50,13 @@ function ReverseForm({
         onDone();
       }}
     >
-      <p>
-        Visit {visit.id} of member {visit.platform_id}, {formatMoney(visit.payout_cents, visit.currency)}
-      </p>
+      <p>{t.money.visitOf(visit.id, visit.platform_id, formatMoney(visit.payout_cents, visit.currency))}</p>
       <label>
-        Reason
+        {t.money.reason}
         <input name="reason" required maxLength={500} />
       </label>
       <label>
-        Amount to reverse (optional; all that is left by default)
+        {t.money.amount}
         <input name="amount" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" />
       </label>
     </ActionForm>
@@ -97,32 +97,32 @@ export function MoneyView({ session }: { session: Session }) {
     );
   return (
     <div class="money">
-      <h1>Money</h1>
+      <h1>{t.money.title}</h1>
       <form
         class="filters"
-        aria-label="Period and filters"
+        aria-label={t.money.filters}
         onSubmit={(event) => {
           event.preventDefault();
           setFilter(formFields(event.currentTarget));
         }}
       >
         <label>
-          From ({timezone})
+          {t.money.from(timezone)}
           <input name="from" type="date" defaultValue={filter.from} />
         </label>
         <label>
-          To, exclusive ({timezone})
+          {t.money.to(timezone)}
           <input name="to" type="date" defaultValue={filter.to} />
         </label>
         <label>
-          Partner id
+          {t.money.partnerId}
           <input name="partner_id" inputMode="numeric" pattern="[1-9][0-9]*" />
         </label>
         <label>
-          Gym id
+          {t.money.gymId}
           <input name="gym_id" inputMode="numeric" pattern="[1-9][0-9]*" />
         </label>
-        <button type="submit">Show</button>
+        <button type="submit">{t.common.show}</button>
       </form>
       <label class="inline">
         <input
@@ -130,29 +130,27 @@ export function MoneyView({ session }: { session: Session }) {
           checked={sandbox}
           onChange={(event) => setSandbox(event.currentTarget.checked)}
         />
-        Sandbox: show sandbox partners' test visits instead of the live ones
+        {t.money.sandboxToggle}
       </label>
       {sandbox && (
         <p class="sandbox-note" role="note">
-          Sandbox: test visits of sandbox partners. They are never money owed, never in settlements.
+          {t.money.sandboxNote}
         </p>
       )}
       <ErrorNote error={error ?? ledger.error ?? payouts.error} />
       <section aria-labelledby="payouts-title">
-        <h2 id="payouts-title">
-          {sandbox ? 'Sandbox: what test visits would come to (never owed)' : 'Payouts for the period'}
-        </h2>
+        <h2 id="payouts-title">{sandbox ? t.money.sandboxPayouts : t.money.payouts}</h2>
         <button type="button" onClick={() => void save('/admin/v1/payouts', 'payouts.csv')}>
-          Download payouts CSV
+          {t.money.downloadPayouts}
         </button>
-        <ScrollTable label="Payouts table">
+        <ScrollTable label={t.money.payoutsTable}>
           <thead>
             <tr>
-              <th scope="col">Partner</th>
-              <th scope="col">Gym</th>
-              <th scope="col">Visits</th>
-              <th scope="col">Reversals</th>
-              <th scope="col">Payout</th>
+              <th scope="col">{t.money.partner}</th>
+              <th scope="col">{t.money.gym}</th>
+              <th scope="col">{t.money.visits}</th>
+              <th scope="col">{t.money.reversals}</th>
+              <th scope="col">{t.money.payout}</th>
             </tr>
           </thead>
           <tbody>
@@ -160,11 +158,11 @@ export function MoneyView({ session }: { session: Session }) {
               <tr key={`${line.gym_id}-${line.currency}`}>
                 <td>
                   {line.partner_id}
-                  {line.sandbox === true && <span class="muted"> (sandbox)</span>}
+                  {line.sandbox === true && <span class="muted">{t.money.sandboxMark}</span>}
                 </td>
                 <td>{line.gym_id}</td>
-                <td>{line.count}</td>
-                <td>{line.reversals}</td>
+                <td>{formatCount(line.count)}</td>
+                <td>{formatCount(line.reversals)}</td>
                 <td>{formatMoney(line.payout_cents, line.currency)}</td>
               </tr>
             ))}
@@ -172,9 +170,9 @@ export function MoneyView({ session }: { session: Session }) {
         </ScrollTable>
       </section>
       <section aria-labelledby="ledger-title">
-        <h2 id="ledger-title">{sandbox ? 'Sandbox ledger (never owed)' : 'Ledger'}</h2>
+        <h2 id="ledger-title">{sandbox ? t.money.sandboxLedger : t.money.ledger}</h2>
         <button type="button" onClick={() => void save('/admin/v1/transactions', 'transactions.csv')}>
-          Download transactions CSV
+          {t.money.downloadTransactions}
         </button>
         {reversing !== undefined && (
           <ReverseForm
@@ -187,16 +185,16 @@ export function MoneyView({ session }: { session: Session }) {
             }}
           />
         )}
-        <ScrollTable label="Ledger table">
+        <ScrollTable label={t.money.ledgerTable}>
           <thead>
             <tr>
-              <th scope="col">Effective</th>
-              <th scope="col">Entry</th>
-              <th scope="col">Gym</th>
-              <th scope="col">Member</th>
-              <th scope="col">Payout</th>
+              <th scope="col">{t.money.effective}</th>
+              <th scope="col">{t.money.entry}</th>
+              <th scope="col">{t.money.gym}</th>
+              <th scope="col">{t.money.member}</th>
+              <th scope="col">{t.money.payout}</th>
               <th scope="col">
-                <span class="visually-hidden">Action</span>
+                <span class="visually-hidden">{t.common.action}</span>
               </th>
             </tr>
           </thead>
@@ -205,10 +203,10 @@ export function MoneyView({ session }: { session: Session }) {
               <tr key={`${row.kind}-${row.id}`}>
                 <td>{formatStamp(row.effective_at)}</td>
                 <td>
-                  {row.sandbox === true && 'sandbox '}
+                  {row.sandbox === true && t.money.sandboxEntry}
                   {row.kind === 'visit'
-                    ? `visit ${row.id}`
-                    : `reversal of visit ${row.reverses ?? ''}: ${row.reason ?? ''}`}
+                    ? t.money.visit(row.id)
+                    : t.money.reversalOf(String(row.reverses ?? ''), row.reason ?? '')}
                   <ReversedMark visit={row} />
                 </td>
                 <td>{row.gym_id}</td>
@@ -220,10 +218,10 @@ export function MoneyView({ session }: { session: Session }) {
                   {row.kind === 'visit' && may(session, 'money') && (
                     <button
                       type="button"
-                      aria-label={`Reverse visit ${row.id}`}
+                      aria-label={t.money.reverseVisit(row.id)}
                       onClick={() => setReversing(row)}
                     >
-                      Reverse
+                      {t.money.reverse}
                     </button>
                   )}
                 </td>
@@ -231,7 +229,7 @@ export function MoneyView({ session }: { session: Session }) {
             ))}
           </tbody>
         </ScrollTable>
-        <PageButtons list={ledger} noun="entries" />
+        <PageButtons list={ledger} holds="entries" />
       </section>
       <SettlementsPanel session={session} />
     </div>

@@ -1,6 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { call, formatMoney, query } from './api.js';
+import { call, query } from './api.js';
+import { formatMoney } from './format.js';
 import { GymActions, PartnerActions, ProductActions } from './catalog-actions.js';
 import { CompatibilityPanel } from './compatibility-panel.js';
 import { ActionForm, ErrorNote, formFields } from './forms.js';
@@ -11,6 +12,7 @@ import { may, type Session } from './session.js';
 import { WebhooksPanel } from './webhooks-panel.js';
 import { useData } from './use-data.js';
 import type { Gym, Partner, Product } from './wire.js';
+import { t } from './strings/index.js';
 
 const items = <T,>(page: { items: T[] }) => page.items;
 
@@ -56,26 +58,26 @@ export function NetworkView({
   const partner = partners.value?.find((candidate) => candidate.id === selected);
   return (
     <div class="network">
-      <h1>Network</h1>
+      <h1>{t.network.title}</h1>
       <section aria-labelledby="partners-title">
-        <h2 id="partners-title">Partners</h2>
+        <h2 id="partners-title">{t.network.partners}</h2>
         <form
           class="filters"
           role="search"
-          aria-label="Find partners"
+          aria-label={t.network.findPartners}
           onSubmit={(event) => {
             event.preventDefault();
             onFilter(formFields(event.currentTarget).name ?? '');
           }}
         >
           <label>
-            Name contains
+            {t.network.nameContains}
             <input name="name" maxLength={200} defaultValue={named ?? ''} key={named} />
           </label>
-          <button type="submit">Find</button>
+          <button type="submit">{t.network.find}</button>
         </form>
         <ErrorNote error={partners.error ?? picked.error} />
-        {pickable?.length === 0 && named !== undefined && <p>No partner's name holds “{named}”.</p>}
+        {pickable?.length === 0 && named !== undefined && <p>{t.network.noneNamed(named)}</p>}
         {note !== undefined && (
           <p role="status" class="note">
             {note}
@@ -90,16 +92,16 @@ export function NetworkView({
                 onClick={() => onSelect(candidate.id)}
               >
                 {candidate.name} <span class="muted">#{candidate.id}</span>
-                {candidate.sandbox === true && <span class="muted"> (sandbox)</span>}
-                {candidate.offboarded_at !== null && <span class="muted"> (offboarded)</span>}
+                {candidate.sandbox === true && <span class="muted">{t.network.sandbox}</span>}
+                {candidate.offboarded_at !== null && <span class="muted">{t.network.offboarded}</span>}
               </button>
             </li>
           ))}
         </ul>
         {may(session, 'catalog') && (
           <ActionForm
-            title="New partner"
-            submitLabel="Add partner"
+            title={t.network.newPartner}
+            submitLabel={t.network.addPartner}
             action={async ({ name, sandbox }) => {
               const namesakes = (partners.value ?? []).filter((known) => known.name === name);
               const made = await call<Partner>(session, 'POST', '/admin/v1/partners', {
@@ -110,19 +112,23 @@ export function NetworkView({
               setNote(
                 namesakes.length === 0
                   ? undefined
-                  : `A partner named ${name} already exists (#${namesakes.map((known) => known.id).join(', #')}); this one is #${made.id}.`,
+                  : t.network.namesake(
+                      name ?? '',
+                      namesakes.map((known) => known.id),
+                      made.id,
+                    ),
               );
               partners.reload();
               onSelect(made.id);
             }}
           >
             <label>
-              Partner name
+              {t.network.partnerName}
               <input name="name" required maxLength={200} />
             </label>
             <label class="inline">
               <input name="sandbox" type="checkbox" />
-              Sandbox partner (test keys; its visits are never paid)
+              {t.network.sandboxPartner}
             </label>
           </ActionForm>
         )}
@@ -157,15 +163,15 @@ function GymsPanel({ session, partner }: { session: Session; partner: Partner })
   );
   return (
     <section aria-labelledby="gyms-title">
-      <h2 id="gyms-title">Gyms of {partner.name}</h2>
+      <h2 id="gyms-title">{t.network.gymsOf(partner.name)}</h2>
       <ErrorNote error={gyms.error} />
       {gyms.value?.map((gym) => (
         <GymCard key={gym.id} session={session} gym={gym} onChanged={gyms.reload} />
       ))}
       {may(session, 'catalog') && partner.offboarded_at === null && (
         <ActionForm
-          title="New gym"
-          submitLabel="Add gym"
+          title={t.network.newGym}
+          submitLabel={t.network.addGym}
           action={async ({ id, name }) => {
             await call(session, 'POST', '/admin/v1/gyms', {
               ...(id ? { id: Number(id) } : {}),
@@ -176,11 +182,11 @@ function GymsPanel({ session, partner }: { session: Session; partner: Partner })
           }}
         >
           <label>
-            Gym id (the X-Gym-Id partners send; optional)
+            {t.network.gymIdField}
             <input name="id" inputMode="numeric" pattern="[1-9][0-9]{0,14}" />
           </label>
           <label>
-            Gym name
+            {t.network.gymName}
             <input name="name" required maxLength={200} />
           </label>
         </ActionForm>
@@ -197,9 +203,9 @@ function GymCard({ session, gym, onChanged }: { session: Session; gym: Gym; onCh
   return (
     <article class="card" aria-labelledby={`gym-${gym.id}`}>
       <h3 id={`gym-${gym.id}`}>
-        {gym.name} <span class="muted">gym {gym.id}</span>
+        {gym.name} <span class="muted">{t.common.gym(gym.id)}</span>
         {gym.timezone !== null && <span class="muted"> · {gym.timezone}</span>}
-        {gym.retired_at !== null && <span class="muted"> · retired</span>}
+        {gym.retired_at !== null && <span class="muted">{t.network.retired}</span>}
       </h3>
       <GymActions session={session} gym={gym} onChanged={onChanged} />
       <PayoutRulesPanel
@@ -211,16 +217,16 @@ function GymCard({ session, gym, onChanged }: { session: Session; gym: Gym; onCh
         {products.value?.map((product) => (
           <li key={product.id}>
             {product.description} · {formatMoney(product.payout_cents, product.currency)}{' '}
-            <span class="muted">product {product.id}</span>
-            {product.retired_at !== null && <span class="muted"> · retired</span>}{' '}
+            <span class="muted">{t.network.product(product.id)}</span>
+            {product.retired_at !== null && <span class="muted">{t.network.retired}</span>}{' '}
             <ProductActions session={session} product={product} onChanged={products.reload} />
           </li>
         ))}
       </ul>
       {may(session, 'catalog') && gym.retired_at === null && (
         <ActionForm
-          title={`New product at ${gym.name}`}
-          submitLabel="Add product"
+          title={t.network.newProductAt(gym.name)}
+          submitLabel={t.network.addProduct}
           action={async ({ description, payout, currency }) => {
             await call(session, 'POST', `/admin/v1/gyms/${gym.id}/products`, {
               description,
@@ -231,15 +237,15 @@ function GymCard({ session, gym, onChanged }: { session: Session; gym: Gym; onCh
           }}
         >
           <label>
-            Description
+            {t.network.description}
             <input name="description" required maxLength={200} />
           </label>
           <label>
-            Payout per visit
+            {t.network.payoutPerVisit}
             <input name="payout" inputMode="decimal" pattern="[0-9]+([.][0-9]{1,2})?" required />
           </label>
           <label>
-            Currency (optional)
+            {t.network.currency}
             <input name="currency" pattern="[A-Za-z]{3}" maxLength={3} />
           </label>
         </ActionForm>

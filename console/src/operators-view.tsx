@@ -6,22 +6,17 @@ import { MemberErasure } from './member-erasure.js';
 import { may, type Session } from './session.js';
 import { useData } from './use-data.js';
 import type { CreatedOperator as Created, Operator } from './wire.js';
+import { t } from './strings/index.js';
 
 /** The roles an admin may give, with what each may do (README, "Operators and roles"). */
-const ROLES = [
-  ['admin', 'everything, operators included'],
-  ['finance', 'reads, and acts on money'],
-  ['support', 'reads; partners, gyms, keys, webhooks, check-ins; erases members'],
-  ['member-app', "creates check-ins and reads members' codes"],
-  ['readonly', 'reads'],
-] as const;
+const ROLES = Object.entries(t.operators.roles);
 
 const stateOf = (operator: Operator) =>
   operator.revoked_at !== null
-    ? `disabled ${formatTime(operator.revoked_at)}`
+    ? t.operators.disabled(formatTime(operator.revoked_at))
     : operator.expires_at === null
-      ? 'active'
-      : `active until ${formatTime(operator.expires_at)}`;
+      ? t.operators.active
+      : t.operators.activeUntil(formatTime(operator.expires_at));
 
 /** An operator's role, and another one given in place: its token keeps working, with the new role's rights. */
 function RoleChange({
@@ -40,7 +35,7 @@ function RoleChange({
   return (
     <form
       class="inline-form"
-      aria-label={`Role of ${operator.name}`}
+      aria-label={t.operators.roleOf(operator.name)}
       onSubmit={(event) => {
         event.preventDefault();
         const { role } = formFields(event.currentTarget);
@@ -54,7 +49,7 @@ function RoleChange({
       }}
     >
       <label class="visually-hidden" for={`role-${operator.id}`}>
-        Role of {operator.name}
+        {t.operators.roleOf(operator.name)}
       </label>
       <select id={`role-${operator.id}`} name="role">
         {ROLES.map(([role]) => (
@@ -63,8 +58,8 @@ function RoleChange({
           </option>
         ))}
       </select>
-      <button type="submit" class="quiet" aria-label={`Change the role of ${operator.name}`}>
-        Change
+      <button type="submit" class="quiet" aria-label={t.operators.changeRoleOf(operator.name)}>
+        {t.operators.change}
       </button>
       <ErrorNote error={error} />
     </form>
@@ -80,27 +75,27 @@ function OperatorsPanel({ session }: { session: Session }) {
   const [created, setCreated] = useState<Created>();
   return (
     <section aria-labelledby="operators-title">
-      <h2 id="operators-title">Operators and roles</h2>
+      <h2 id="operators-title">{t.operators.heading}</h2>
       <ErrorNote error={operators.error} />
       {created !== undefined && (
         <OnceSecret
-          what={`token of ${created.name}`}
-          why="Whoever holds it signs in as this operator, with its role."
+          what={t.operators.tokenOf(created.name)}
+          why={t.operators.why}
           secret={created.token}
           testId="created-token"
           onDone={() => setCreated(undefined)}
         />
       )}
-      <ScrollTable label="Operators table">
+      <ScrollTable label={t.operators.table}>
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Token</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
+            <th scope="col">{t.operators.name}</th>
+            <th scope="col">{t.operators.role}</th>
+            <th scope="col">{t.operators.token}</th>
+            <th scope="col">{t.operators.state}</th>
+            <th scope="col">{t.operators.created}</th>
             <th scope="col">
-              <span class="visually-hidden">Action</span>
+              <span class="visually-hidden">{t.common.action}</span>
             </th>
           </tr>
         </thead>
@@ -117,15 +112,13 @@ function OperatorsPanel({ session }: { session: Session }) {
                 <code>{operator.prefix}…</code>
               </td>
               <td>{stateOf(operator)}</td>
-              <td>
-                {formatTime(operator.created_at)} by {operator.created_by}
-              </td>
+              <td>{t.operators.createdBy(formatTime(operator.created_at), operator.created_by)}</td>
               <td>
                 {operator.revoked_at === null && (
                   <ConfirmAction
-                    label="Disable"
-                    name={`Disable ${operator.name}`}
-                    question={`${operator.name}'s token is refused from its next request on; this cannot be undone (create the operator again to let them back).`}
+                    label={t.operators.disable}
+                    name={t.operators.disableOf(operator.name)}
+                    question={t.operators.disableQuestion(operator.name)}
                     act={async () => {
                       await call(session, 'DELETE', `/admin/v1/operators/${operator.id}`);
                       operators.reload();
@@ -138,19 +131,19 @@ function OperatorsPanel({ session }: { session: Session }) {
         </tbody>
       </ScrollTable>
       <ActionForm
-        title="New operator"
-        submitLabel="Create operator"
+        title={t.operators.newOperator}
+        submitLabel={t.operators.create}
         action={async ({ name, role }) => {
           setCreated(await call<Created>(session, 'POST', '/admin/v1/operators', { name, role }));
           operators.reload();
         }}
       >
         <label>
-          Name (a login or an e-mail address)
+          {t.operators.nameField}
           <input name="name" required maxLength={200} />
         </label>
         <label>
-          Role
+          {t.operators.role}
           <select name="role" required>
             {ROLES.map(([role, what]) => (
               <option key={role} value={role}>
@@ -168,7 +161,7 @@ function OperatorsPanel({ session }: { session: Session }) {
 export function OperatorsView({ session }: { session: Session }) {
   return (
     <div class="operators">
-      <h1>Operators</h1>
+      <h1>{t.operators.title}</h1>
       {may(session, 'operators') && <OperatorsPanel session={session} />}
       {may(session, 'members') && <MemberErasure session={session} />}
     </div>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from './api.js';
 import type { Session } from './session.js';
 import { useData } from './use-data.js';
+import { t, type Strings } from './strings/index.js';
 
 /** A page of an operator list: `{items, next_cursor}`. */
 export interface Listed<T> {
@@ -38,18 +39,25 @@ export function useNewestFirst<T>(
 }
 
 /** The buttons under a list newest first: back to the newest page, and on to older entries when there are any. */
-export function PageButtons({ list, noun }: { list: ReturnType<typeof useNewestFirst>; noun: string }) {
+export function PageButtons({
+  list,
+  holds,
+}: {
+  list: ReturnType<typeof useNewestFirst>;
+  /** What the list holds, for the buttons' words ("Newest keys", "Older keys"). */
+  holds: keyof Strings['pages']['newer'];
+}) {
   if (!list.paged && list.older === undefined) return null;
   return (
     <div class="actions">
       {list.paged && (
         <button type="button" class="quiet" onClick={list.newest}>
-          Newest {noun}
+          {t.pages.newer[holds]}
         </button>
       )}
       {list.older !== undefined && (
         <button type="button" onClick={list.older}>
-          Older {noun}
+          {t.pages.older[holds]}
         </button>
       )}
     </div>

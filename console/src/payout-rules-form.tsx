@@ -3,6 +3,7 @@ import { ActionForm } from './forms.js';
 import { RowList, rowsOf } from './row-list.js';
 import type { Session } from './session.js';
 import type { PayoutRules } from './wire.js';
+import { t } from './strings/index.js';
 
 export type { PayoutRules } from './wire.js';
 
@@ -30,8 +31,8 @@ export function PayoutRulesForm({
 }) {
   const form = (
     <ActionForm
-      title={`New payout rules ${whose}`}
-      submitLabel="Set payout rules"
+      title={t.payoutRules.newRules(whose)}
+      submitLabel={t.payoutRules.set}
       action={async (fields) => {
         await call(session, 'PUT', path, {
           monthly_paid_visits_per_member: capOf(fields.cap ?? ''),
@@ -43,11 +44,9 @@ export function PayoutRulesForm({
         onSet();
       }}
     >
-      <p class="note">
-        They apply to visits validated from now on; visits already validated keep what they paid.
-      </p>
+      <p class="note">{t.payoutRules.fromNow}</p>
       <label>
-        Paid visits per member a month (empty: no cap)
+        {t.payoutRules.capField}
         <input
           name="cap"
           inputMode="numeric"
@@ -55,13 +54,13 @@ export function PayoutRulesForm({
         />
       </label>
       <RowList
-        noun="Tier"
+        words={t.rows.tier}
         initial={now?.tiers.length ?? 0}
         min={0}
         row={(index) => (
           <>
             <label>
-              Tier {index + 1}: once the month&apos;s paid total is above
+              {t.payoutRules.above(index + 1)}
               <input
                 name={`after-${index}`}
                 inputMode="decimal"
@@ -72,7 +71,7 @@ export function PayoutRulesForm({
               />
             </label>
             <label>
-              Tier {index + 1}: % of the price paid
+              {t.payoutRules.rate(index + 1)}
               <input
                 name={`rate-${index}`}
                 inputMode="decimal"
@@ -87,7 +86,7 @@ export function PayoutRulesForm({
   );
   return folded ? (
     <details>
-      <summary>Set payout rules {whose}</summary>
+      <summary>{t.payoutRules.setWhose(whose)}</summary>
       {form}
     </details>
   ) : (

@@ -4,20 +4,16 @@ import { ErrorNote } from './forms.js';
 import { PayoutRulesForm, type PayoutRules } from './payout-rules-form.js';
 import { may, networkZone, type Session } from './session.js';
 import { useData } from './use-data.js';
-
-const amount = (cents: number) =>
-  new Intl.NumberFormat(undefined, { minimumFractionDigits: 2 }).format(cents / 100);
+import { formatAmount, formatPercent } from './format.js';
+import { t } from './strings/index.js';
 
 /** A version in words: "1 paid visit per member a month; 90% of the price once the month's paid total is above 10,000.00". */
 function rulesWords(rules: PayoutRules): string {
   const cap = rules.monthly_paid_visits_per_member;
   const parts = [
-    cap === null
-      ? 'no monthly cap'
-      : `${cap} paid ${cap === 1 ? 'visit' : 'visits'} per member a month, later ones paid 0`,
-    ...rules.tiers.map(
-      (tier) =>
-        `${tier.rate_pct}% of the price once the month's paid total is above ${amount(tier.after_cents)}`,
+    cap === null ? t.payoutRules.noCap : t.payoutRules.cap(cap),
+    ...rules.tiers.map((tier) =>
+      t.payoutRules.tier(formatPercent(tier.rate_pct), formatAmount(tier.after_cents)),
     ),
   ];
   return parts.join('; ');
@@ -49,18 +45,23 @@ export function PayoutRulesPanel({
   // A partner's rules are a panel of the partner; a gym's sit in the gym's card, under its name.
   const Heading = owner.kind === 'partners' ? 'h2' : 'h4';
   // Under the gym's own heading, its name would say it twice: its id tells the gyms apart.
-  const whose = owner.kind === 'partners' ? `of ${owner.name}` : `at gym ${owner.id}`;
+  const whose =
+    owner.kind === 'partners' ? t.payoutRules.ofPartner(owner.name) : t.payoutRules.atGym(owner.id);
   return (
     <section aria-labelledby={titleId} class="payout-rules">
-      <Heading id={titleId}>Payout rules {whose}</Heading>
+      <Heading id={titleId}>{t.payoutRules.title(whose)}</Heading>
       <ErrorNote error={rules.error} />
       {rules.value !== undefined && (
         <p data-testid={titleId}>
           {now === undefined
             ? owner.kind === 'gyms'
-              ? "None of its own: its partner's apply."
-              : 'None: every visit is paid its list price.'
-            : `Version ${now.version}, from ${formatDateTime(now.effective_from, owner.timeZone ?? networkZone(session))}: ${rulesWords(now)}.`}
+              ? t.payoutRules.noneOfGym
+              : t.payoutRules.noneOfPartner
+            : t.payoutRules.version(
+                now.version,
+                formatDateTime(now.effective_from, owner.timeZone ?? networkZone(session)),
+                rulesWords(now),
+              )}
         </p>
       )}
       {may(session, 'money') && rules.value !== undefined && (

@@ -1,5 +1,6 @@
 import { PERIODS, SCOPES, type PlanRule } from './plan-words.js';
 import { RowList, rowsOf } from './row-list.js';
+import { t } from './strings/index.js';
 
 const FIELDS = ['category', 'per', 'limit', 'scope'] as const;
 
@@ -7,7 +8,7 @@ const FIELDS = ['category', 'per', 'limit', 'scope'] as const;
 export function PlanRuleFields({ rules }: { rules: readonly PlanRule[] }) {
   return (
     <RowList
-      noun="Rule"
+      words={t.rows.rule}
       initial={rules.length}
       min={1}
       row={(index) => {
@@ -16,11 +17,11 @@ export function PlanRuleFields({ rules }: { rules: readonly PlanRule[] }) {
         return (
           <>
             <label>
-              Rule {n}: product category
+              {t.plans.category(n)}
               <input name={`category-${index}`} required defaultValue={rule?.category ?? 'standard'} />
             </label>
             <label>
-              Rule {n}: visits
+              {t.plans.visits(n)}
               <input
                 name={`limit-${index}`}
                 type="number"
@@ -30,15 +31,17 @@ export function PlanRuleFields({ rules }: { rules: readonly PlanRule[] }) {
               />
             </label>
             <Choice
-              label={`Rule ${n}: per`}
+              label={t.plans.per(n)}
               name={`per-${index}`}
               options={PERIODS}
+              words={t.plans.periods}
               chosen={rule?.per ?? 'day'}
             />
             <Choice
-              label={`Rule ${n}: scope (where visits count)`}
+              label={t.plans.scope(n)}
               name={`scope-${index}`}
               options={SCOPES}
+              words={t.plans.scopes}
               chosen={rule?.scope ?? 'network'}
             />
           </>
@@ -48,15 +51,18 @@ export function PlanRuleFields({ rules }: { rules: readonly PlanRule[] }) {
   );
 }
 
-function Choice({
+function Choice<O extends string>({
   label,
   name,
   options,
+  words,
   chosen,
 }: {
   label: string;
   name: string;
-  options: readonly string[];
+  options: readonly O[];
+  /** Each option as the console's language says it (its value is the API's). */
+  words: Readonly<Record<O, string>>;
   chosen: string;
 }) {
   return (
@@ -65,7 +71,7 @@ function Choice({
       <select name={name}>
         {options.map((option) => (
           <option key={option} value={option} selected={option === chosen}>
-            {option}
+            {words[option]}
           </option>
         ))}
       </select>

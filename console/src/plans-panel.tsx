@@ -6,6 +6,7 @@ import { PlanRuleFields, submittedRules } from './plan-rule-fields.js';
 import { rulesWords, type Plan } from './plan-words.js';
 import { may, networkZone, type Session } from './session.js';
 import { useData } from './use-data.js';
+import { t } from './strings/index.js';
 
 /**
  * The network's plans (what a member may use), each at its latest version with its rules in words. Operators who
@@ -21,30 +22,27 @@ export function PlansPanel({ session }: { session: Session }) {
   const writes = may(session, 'catalog');
   return (
     <section aria-labelledby="plans-title">
-      <h2 id="plans-title">Plans</h2>
+      <h2 id="plans-title">{t.plans.title}</h2>
       <ErrorNote error={plans.error} />
-      {plans.value?.length === 0 && (
-        <p class="muted">No plans yet: every member has the daily visit limit.</p>
-      )}
+      {plans.value?.length === 0 && <p class="muted">{t.plans.none}</p>}
       {plans.value?.map((plan) => (
         <article key={plan.id} class="card" aria-labelledby={`plan-${plan.id}`}>
           <h3 id={`plan-${plan.id}`}>
-            {plan.name}{' '}
-            <span class="muted">
-              plan {plan.id} · version {plan.version}
-            </span>
+            {plan.name} <span class="muted">{t.plans.planVersion(plan.id, plan.version)}</span>
           </h3>
           <p>
             {rulesWords(plan.rules)}{' '}
-            <span class="muted">(from {formatDateTime(plan.effective_from, networkZone(session))})</span>
+            <span class="muted">
+              {t.plans.from(formatDateTime(plan.effective_from, networkZone(session)))}
+            </span>
           </p>
           {writes && (
             <details>
-              <summary>Change the rules of {plan.name}</summary>
+              <summary>{t.plans.changeRulesOf(plan.name)}</summary>
               <ActionForm
                 key={plan.version}
-                title={`New version of ${plan.name}`}
-                submitLabel={`Publish version ${plan.version + 1}`}
+                title={t.plans.newVersionOf(plan.name)}
+                submitLabel={t.plans.publish(plan.version + 1)}
                 action={async (fields) => {
                   await call(session, 'PUT', `/admin/v1/plans/${plan.id}`, { rules: submittedRules(fields) });
                   plans.reload();
@@ -59,8 +57,8 @@ export function PlansPanel({ session }: { session: Session }) {
       {writes && (
         <ActionForm
           key={made}
-          title="New plan"
-          submitLabel="Create plan"
+          title={t.plans.newPlan}
+          submitLabel={t.plans.create}
           action={async ({ name = '', ...fields }) => {
             await call(session, 'POST', '/admin/v1/plans', { name, rules: submittedRules(fields) });
             setMade(made + 1);
@@ -68,7 +66,7 @@ export function PlansPanel({ session }: { session: Session }) {
           }}
         >
           <label>
-            Plan name
+            {t.plans.name}
             <input name="name" required maxLength={200} />
           </label>
           <PlanRuleFields rules={[]} />

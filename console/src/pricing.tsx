@@ -1,12 +1,7 @@
-import { formatMoney } from './api.js';
+import { formatMoney } from './format.js';
 import type { Pricing, RulePricing } from './wire.js';
+import { t } from './strings/index.js';
 export type { Pricing, RulePricing } from './wire.js';
-
-const RULE_NAMES: Readonly<Record<Pricing['rule'], string>> = {
-  list: 'list price',
-  'monthly-cap': "past the member's paid visits this month",
-  'volume-tier': "the partner's volume tier",
-};
 
 /**
  * What an entry pays, and when a payout rule made it differ from the list price, why: "R$0.00" over "list R$15.00,
@@ -15,13 +10,14 @@ const RULE_NAMES: Readonly<Record<Pricing['rule'], string>> = {
 export function PricedAmount({ pricing, currency }: { pricing: Pricing; currency: string }) {
   const paid = formatMoney(pricing.paid_cents, currency);
   if (pricing.rule === 'list') return <>{paid}</>;
-  const version = pricing.version === null ? '' : ` (rules v${pricing.version})`;
+  const version = pricing.version === null ? '' : t.pricing.version(pricing.version);
   return (
     <>
       {paid}
       <br />
       <small class="pricing">
-        list {formatMoney(pricing.list_cents, currency)}, {RULE_NAMES[pricing.rule]}
+        {t.pricing.list(formatMoney(pricing.list_cents, currency))}
+        {t.pricing.rules[pricing.rule]}
         {version}
       </small>
     </>
@@ -36,9 +32,13 @@ export function TotalExplained({ pricing, currency }: { pricing: readonly RulePr
       <br />
       <small class="pricing">
         {pricing
-          .map(
-            (part) =>
-              `${part.count} at ${RULE_NAMES[part.rule]}: ${formatMoney(part.paid_cents, currency)} of ${formatMoney(part.list_cents, currency)}`,
+          .map((part) =>
+            t.pricing.part(
+              part.count,
+              t.pricing.rules[part.rule],
+              formatMoney(part.paid_cents, currency),
+              formatMoney(part.list_cents, currency),
+            ),
           )
           .join('; ')}
       </small>
@@ -62,8 +62,11 @@ export function ReversedMark({
       {' '}
       <span class="reversed-mark">
         {reversed >= visit.payout_cents
-          ? 'reversed'
-          : `partly reversed: ${formatMoney(reversed, visit.currency)} of ${formatMoney(visit.payout_cents, visit.currency)}`}
+          ? t.pricing.reversed
+          : t.pricing.partly(
+              formatMoney(reversed, visit.currency),
+              formatMoney(visit.payout_cents, visit.currency),
+            )}
       </span>
     </>
   );

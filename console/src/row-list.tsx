@@ -2,16 +2,16 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 
 /**
- * A form's repeated rows (a plan's rules, payout tiers): each a fieldset named "<noun> N", with a button to add one
- * and one to remove each. Fields are named `<field>-<row>`, read back with `rowsOf`.
+ * A form's repeated rows (a plan's rules, payout tiers): each a fieldset named by `words.row` ("Rule 1"), with a
+ * button to add one and one to remove the last. Fields are named `<field>-<row>`, read back with `rowsOf`.
  */
 export function RowList({
-  noun,
+  words,
   initial,
   min,
   row,
 }: {
-  noun: string;
+  words: { row: (n: number) => string; remove: (n: number) => string; add: string };
   initial: number;
   min: number;
   row: (index: number) => ComponentChildren;
@@ -21,19 +21,17 @@ export function RowList({
     <>
       {Array.from({ length: count }, (_, index) => (
         <fieldset key={index} class="row-fields">
-          <legend>
-            {noun} {index + 1}
-          </legend>
+          <legend>{words.row(index + 1)}</legend>
           {row(index)}
           {index === count - 1 && count > min && (
             <button type="button" class="quiet" onClick={() => setCount(count - 1)}>
-              Remove {noun.toLowerCase()} {index + 1}
+              {words.remove(index + 1)}
             </button>
           )}
         </fieldset>
       ))}
       <button type="button" class="quiet" onClick={() => setCount(count + 1)}>
-        Add a {noun.toLowerCase()}
+        {words.add}
       </button>
     </>
   );

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { formatMoney } from './api.js';
+import { formatMoney } from './format.js';
 import { formatStamp } from './clock.js';
 import { AuditTable } from './audit-view.js';
 import { ScrollTable, ErrorNote, formFields } from './forms.js';
 import { PageButtons, operatorPage, useNewestFirst } from './paging.js';
 import type { Session } from './session.js';
 import type { AuditEntry, LedgerEntry, ListedCheckin } from './wire.js';
+import { t } from './strings/index.js';
 
 const MEMBER_ID = /^[0-9]{13}$/;
 
@@ -47,43 +48,43 @@ export function SearchView({
   const audit = useMemberList<AuditEntry>(session, asked, '/admin/v1/audit');
   return (
     <div class="search">
-      <h1>Search</h1>
+      <h1>{t.search.title}</h1>
       <form
         class="filters"
         role="search"
-        aria-label="Search a member"
+        aria-label={t.search.form}
         onSubmit={(event) => {
           event.preventDefault();
           onSearch(formFields(event.currentTarget).member ?? '');
         }}
       >
         <label>
-          Member id
+          {t.desk.memberId}
           <input
             name="member"
             inputMode="numeric"
             autoComplete="off"
             pattern="[0-9]{13}"
-            title="13 digits"
+            title={t.desk.thirteenDigits}
             required
             defaultValue={member ?? ''}
             key={member}
           />
         </label>
-        <button type="submit">Search</button>
+        <button type="submit">{t.search.search}</button>
       </form>
       {asked !== undefined && (
         <>
-          <Found title={`Check-ins of ${asked}`} id="found-checkins">
+          <Found title={t.search.checkinsOf(asked)} id="found-checkins">
             <ErrorNote error={checkins.error} />
-            {checkins.items?.length === 0 && <p>No check-ins.</p>}
-            <ScrollTable label="Member check-ins table">
+            {checkins.items?.length === 0 && <p>{t.search.noCheckins}</p>}
+            <ScrollTable label={t.search.checkinsTable}>
               <thead>
                 <tr>
-                  <th scope="col">Check-in</th>
-                  <th scope="col">Gym</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Checked in</th>
+                  <th scope="col">{t.search.checkin}</th>
+                  <th scope="col">{t.search.gym}</th>
+                  <th scope="col">{t.search.status}</th>
+                  <th scope="col">{t.search.checkedIn}</th>
                 </tr>
               </thead>
               <tbody>
@@ -97,18 +98,18 @@ export function SearchView({
                 ))}
               </tbody>
             </ScrollTable>
-            <PageButtons list={checkins} noun="check-ins" />
+            <PageButtons list={checkins} holds="checkins" />
           </Found>
-          <Found title={`Visits of ${asked}`} id="found-visits">
+          <Found title={t.search.visitsOf(asked)} id="found-visits">
             <ErrorNote error={visits.error} />
-            {visits.items?.length === 0 && <p>No visits.</p>}
-            <ScrollTable label="Member visits table">
+            {visits.items?.length === 0 && <p>{t.search.noVisits}</p>}
+            <ScrollTable label={t.search.visitsTable}>
               <thead>
                 <tr>
-                  <th scope="col">Entry</th>
-                  <th scope="col">Gym</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">When</th>
+                  <th scope="col">{t.search.entry}</th>
+                  <th scope="col">{t.search.gym}</th>
+                  <th scope="col">{t.search.amount}</th>
+                  <th scope="col">{t.search.when}</th>
                 </tr>
               </thead>
               <tbody>
@@ -116,7 +117,7 @@ export function SearchView({
                   <tr key={entry.id}>
                     <td>
                       {entry.kind} {entry.id}
-                      {entry.reverses === null ? '' : ` of ${entry.reverses}`}
+                      {entry.reverses === null ? '' : t.search.of(entry.reverses)}
                     </td>
                     <td>{entry.gym_id}</td>
                     <td>{formatMoney(entry.payout_cents, entry.currency)}</td>
@@ -125,13 +126,13 @@ export function SearchView({
                 ))}
               </tbody>
             </ScrollTable>
-            <PageButtons list={visits} noun="visits" />
+            <PageButtons list={visits} holds="visits" />
           </Found>
-          <Found title={`Audit of ${asked}`} id="found-audit">
+          <Found title={t.search.auditOf(asked)} id="found-audit">
             <ErrorNote error={audit.error} />
-            {audit.items?.length === 0 && <p>No audit entries.</p>}
-            <AuditTable label="Member audit table" entries={audit.items} />
-            <PageButtons list={audit} noun="audit entries" />
+            {audit.items?.length === 0 && <p>{t.search.noAudit}</p>}
+            <AuditTable label={t.search.auditTable} entries={audit.items} />
+            <PageButtons list={audit} holds="audit" />
           </Found>
         </>
       )}

@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
-import { call, download, formatMoney, messageOf, query } from './api.js';
-import { dateIn, instantOf, shownZone } from './clock.js';
+import { call, download, messageOf, query } from './api.js';
+import { formatCount, formatMoney } from './format.js';
+import { formatDay, instantOf, shownZone } from './clock.js';
 import { ActionForm, ErrorNote, ScrollTable } from './forms.js';
 import { may, type Session } from './session.js';
 import { PageButtons, useNewestFirst } from './paging.js';
 import { TotalExplained, type RulePricing } from './pricing.js';
 import type { Settlement } from './wire.js';
+import { t } from './strings/index.js';
 
 /** A settlement's entries per pricing rule, over all its gyms' lines. */
 function byRule(settlement: Settlement): RulePricing[] {
@@ -47,12 +49,12 @@ export function SettlementsPanel({ session }: { session: Session }) {
     );
   return (
     <section aria-labelledby="settlements-title">
-      <h2 id="settlements-title">Settlements</h2>
+      <h2 id="settlements-title">{t.settlements.title}</h2>
       <ErrorNote error={settlements.error ?? error} />
       {mayAct && (
         <ActionForm
-          title="Close a period"
-          submitLabel="Close period"
+          title={t.settlements.close}
+          submitLabel={t.settlements.closeButton}
           action={async ({ start, end, partner }) => {
             await call(session, 'POST', '/admin/v1/settlements', {
               period_start: instantOf(start ?? ''),
@@ -65,23 +67,23 @@ export function SettlementsPanel({ session }: { session: Session }) {
           }}
         >
           <label>
-            Period start ({shownZone()})
+            {t.settlements.start(shownZone())}
             <input name="start" type="datetime-local" step={1} required />
           </label>
           <label>
-            Period end, exclusive: it must have passed ({shownZone()})
+            {t.settlements.end(shownZone())}
             <input name="end" type="datetime-local" step={1} required />
           </label>
           <label>
-            Only this partner (id; empty for all)
+            {t.settlements.onlyPartner}
             <input name="partner" inputMode="numeric" pattern="[1-9][0-9]*" />
           </label>
         </ActionForm>
       )}
       {paying !== undefined && (
         <ActionForm
-          title={`Mark settlement ${paying.id} paid`}
-          submitLabel="Mark paid"
+          title={t.settlements.markPaidTitle(paying.id)}
+          submitLabel={t.settlements.markPaid}
           action={async ({ reference }) => {
             await call(session, 'POST', `/admin/v1/settlements/${paying.id}/paid`, { reference });
             setPaying(undefined);
@@ -89,22 +91,22 @@ export function SettlementsPanel({ session }: { session: Session }) {
           }}
         >
           <label>
-            Payment reference
+            {t.settlements.reference}
             <input name="reference" required maxLength={200} />
           </label>
         </ActionForm>
       )}
-      <ScrollTable label="Settlements table">
+      <ScrollTable label={t.settlements.table}>
         <thead>
           <tr>
-            <th scope="col">Settlement</th>
-            <th scope="col">Partner</th>
-            <th scope="col">Period</th>
-            <th scope="col">Entries</th>
-            <th scope="col">Total</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t.settlements.settlement}</th>
+            <th scope="col">{t.settlements.partner}</th>
+            <th scope="col">{t.settlements.period}</th>
+            <th scope="col">{t.settlements.entries}</th>
+            <th scope="col">{t.settlements.total}</th>
+            <th scope="col">{t.settlements.status}</th>
             <th scope="col">
-              <span class="visually-hidden">Actions</span>
+              <span class="visually-hidden">{t.common.actions}</span>
             </th>
           </tr>
         </thead>
@@ -114,30 +116,33 @@ export function SettlementsPanel({ session }: { session: Session }) {
               <td>{settlement.id}</td>
               <td>{settlement.partner_id}</td>
               <td>
-                {dateIn(shownZone(), Date.parse(settlement.period_start))} –{' '}
-                {dateIn(shownZone(), Date.parse(settlement.period_end))}
+                {formatDay(settlement.period_start)} – {formatDay(settlement.period_end)}
               </td>
-              <td>{settlement.count}</td>
+              <td>{formatCount(settlement.count)}</td>
               <td>
                 {formatMoney(settlement.total_cents, settlement.currency)}
                 <TotalExplained pricing={byRule(settlement)} currency={settlement.currency} />
               </td>
-              <td>{settlement.status === 'paid' ? `paid (${settlement.reference ?? ''})` : 'closed'}</td>
+              <td>
+                {settlement.status === 'paid'
+                  ? t.settlements.paid(settlement.reference ?? '')
+                  : t.settlements.closed}
+              </td>
               <td class="actions">
                 <button
                   type="button"
-                  aria-label={`Download CSV of settlement ${settlement.id}`}
+                  aria-label={t.settlements.download(settlement.id)}
                   onClick={() => void save(settlement)}
                 >
-                  Download CSV
+                  {t.settlements.downloadButton}
                 </button>
                 {mayAct && settlement.status === 'closed' && (
                   <button
                     type="button"
-                    aria-label={`Mark paid settlement ${settlement.id}`}
+                    aria-label={t.settlements.markPaidOf(settlement.id)}
                     onClick={() => setPaying(settlement)}
                   >
-                    Mark paid
+                    {t.settlements.markPaid}
                   </button>
                 )}
               </td>
@@ -145,7 +150,7 @@ export function SettlementsPanel({ session }: { session: Session }) {
           ))}
         </tbody>
       </ScrollTable>
-      <PageButtons list={settlements} noun="settlements" />
+      <PageButtons list={settlements} holds="settlements" />
     </section>
   );
 }

@@ -3,12 +3,13 @@ import { call, messageOf } from './api.js';
 import { formFields } from './forms.js';
 import type { Session } from './session.js';
 import type { KeyGym, Me } from './wire.js';
+import { t } from './strings/index.js';
 
 /** Both ways in. Each is checked against the API before anything is shown: a refused credential shows nothing. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   return (
     <div class="sign-in">
-      <h1>Sign in</h1>
+      <h1>{t.signIn.title}</h1>
       <div class="cards">
         <OperatorSignIn onSignedIn={onSignedIn} />
         <DeskSignIn onSignedIn={onSignedIn} />
@@ -29,7 +30,7 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
         '/admin/v1/me',
       );
       if (!me.permissions.includes('read')) {
-        setError(`The ${me.role} role may not read the operator API: the console has nothing to show it.`);
+        setError(t.signIn.roleMayNotRead(me.role));
         return;
       }
       onSignedIn({
@@ -46,9 +47,9 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
   };
   return (
     <form class="card" onSubmit={(event) => void submit(event)} aria-labelledby="operator-title">
-      <h2 id="operator-title">Operator</h2>
+      <h2 id="operator-title">{t.signIn.operator}</h2>
       <label>
-        Operator token
+        {t.signIn.operatorToken}
         <input name="token" type="password" required autoComplete="off" />
       </label>
       {error !== undefined && (
@@ -56,7 +57,7 @@ function OperatorSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void
           {error}
         </p>
       )}
-      <button type="submit">Sign in as operator</button>
+      <button type="submit">{t.signIn.asOperator}</button>
     </form>
   );
 }
@@ -96,9 +97,9 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
   };
   return (
     <form class="card" onSubmit={(event) => void submit(event)} aria-labelledby="desk-title">
-      <h2 id="desk-title">Front desk</h2>
+      <h2 id="desk-title">{t.signIn.desk}</h2>
       <label>
-        Partner API key
+        {t.signIn.partnerKey}
         <input
           name="key"
           type="password"
@@ -108,7 +109,7 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
         />
       </label>
       {offered.length > 0 && (
-        <div class="pick" role="group" aria-label="This key's gyms">
+        <div class="pick" role="group" aria-label={t.signIn.keyGyms}>
           {offered.map((candidate) => (
             <button
               key={candidate.id}
@@ -126,7 +127,7 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
         </div>
       )}
       <label>
-        Gym id
+        {t.signIn.gymId}
         <input
           name="gym"
           inputMode="numeric"
@@ -141,7 +142,7 @@ function DeskSignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) 
           {error}
         </p>
       )}
-      <button type="submit">Open the front desk</button>
+      <button type="submit">{t.signIn.openDesk}</button>
     </form>
   );
 }

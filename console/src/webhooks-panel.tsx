@@ -6,31 +6,28 @@ import { may, type Session } from './session.js';
 import { DeliveryLog, ids, list, type Webhook } from './delivery-log.js';
 import { useData } from './use-data.js';
 import type { TestOutcome, WebhookHealth as Health } from './wire.js';
+import { formatPercent } from './format.js';
+import { t } from './strings/index.js';
 
 const answerOf = (attempt: { status_code: number | null; error: string | null }) =>
-  attempt.status_code === null ? (attempt.error ?? 'no answer') : `HTTP ${attempt.status_code}`;
+  attempt.status_code === null ? (attempt.error ?? t.webhooks.noAnswer) : t.common.http(attempt.status_code);
 
 /** "delivered, HTTP 204, 12 ms" or "not delivered: HTTP 401, 9 ms": what a test event came to. */
 const outcomeText = (outcome: TestOutcome, url: string) =>
-  `Test event ${outcome.event_type} to ${url}: ${outcome.delivered ? 'delivered' : 'not delivered'}, ` +
-  `${answerOf(outcome)}, ${outcome.duration_ms} ms`;
+  t.webhooks.tested(outcome.event_type, url, outcome.delivered, answerOf(outcome), outcome.duration_ms);
 
 /** The endpoint's last attempt, 24-hour success rate and pending count, in one cell. */
 function HealthCell({ health }: { health: Health | undefined }) {
   if (health === undefined) return <td />;
   const rate =
     health.success_rate_24h === null
-      ? 'none in 24 h'
-      : `${Math.round(health.success_rate_24h * 100)}% in 24 h`;
+      ? t.webhooks.noneIn24h
+      : t.webhooks.rateIn24h(formatPercent(Math.round(health.success_rate_24h * 100)));
   const last =
     health.last_attempt === null
-      ? 'no attempt yet'
-      : `last ${formatTime(health.last_attempt.at)}: ${answerOf(health.last_attempt)}`;
-  return (
-    <td>
-      {last}; {rate}; {health.pending} pending
-    </td>
-  );
+      ? t.webhooks.noAttemptYet
+      : t.webhooks.last(formatTime(health.last_attempt.at), answerOf(health.last_attempt));
+  return <td>{t.webhooks.health(last, rate, health.pending)}</td>;
 }
 
 /** A partner's webhook endpoints: register (the secret shown once), change, rotate, enable, remove, and the log. */
@@ -94,7 +91,7 @@ export function WebhooksPanel({
   };
   return (
     <section aria-labelledby="webhooks-title">
-      <h2 id="webhooks-title">Webhooks of {partnerName}</h2>
+      <h2 id="webhooks-title">{t.webhooks.title(partnerName)}</h2>
       <ErrorNote error={webhooks.error ?? health.error ?? error} />
       {tested !== undefined && (
         <p role="status" class="note" data-testid="test-outcome">
@@ -103,23 +100,23 @@ export function WebhooksPanel({
       )}
       {secret !== undefined && (
         <OnceSecret
-          what="signing secret"
-          why="The receiver verifies each delivery's signature with it."
+          what={t.webhooks.what}
+          why={t.webhooks.why}
           secret={secret}
           testId="webhook-secret"
           onDone={() => setSecret(undefined)}
         />
       )}
-      <ScrollTable label="Webhooks table">
+      <ScrollTable label={t.webhooks.table}>
         <thead>
           <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Gyms</th>
-            <th scope="col">Status</th>
-            <th scope="col">Health</th>
+            <th scope="col">{t.webhooks.url}</th>
+            <th scope="col">{t.webhooks.events}</th>
+            <th scope="col">{t.webhooks.gyms}</th>
+            <th scope="col">{t.webhooks.status}</th>
+            <th scope="col">{t.webhooks.healthColumn}</th>
             <th scope="col">
-              <span class="visually-hidden">Actions</span>
+              <span class="visually-hidden">{t.common.actions}</span>
             </th>
           </tr>
         </thead>
@@ -129,8 +126,8 @@ export function WebhooksPanel({
               <td>
                 <code>{webhook.url}</code>
               </td>
-              <td>{webhook.event_types?.join(', ') ?? 'all'}</td>
-              <td>{webhook.gym_ids?.join(', ') ?? 'all'}</td>
+              <td>{webhook.event_types?.join(', ') ?? t.common.all}</td>
+              <td>{webhook.gym_ids?.join(', ') ?? t.common.all}</td>
               <td>
                 {webhook.status}
                 {webhook.disabled_reason === null ? '' : ` (${webhook.disabled_reason})`}
@@ -140,10 +137,10 @@ export function WebhooksPanel({
                 <button
                   type="button"
                   aria-expanded={open === webhook.id}
-                  aria-label={`Deliveries to ${webhook.url}`}
+                  aria-label={t.webhooks.deliveriesTo(webhook.url)}
                   onClick={() => setOpen(open === webhook.id ? undefined : webhook.id)}
                 >
-                  Deliveries
+                  {t.webhooks.deliveries}
                 </button>
                 {mayAct && (
                   <>
@@ -154,27 +151,27 @@ export function WebhooksPanel({
                           void act(() => call(session, 'POST', `/admin/v1/webhooks/${webhook.id}/enable`))
                         }
                       >
-                        Enable
+                        {t.webhooks.enable}
                       </button>
                     )}
                     <button
                       type="button"
-                      aria-label={`Send test event to ${webhook.url}`}
+                      aria-label={t.webhooks.sendTestTo(webhook.url)}
                       onClick={() => void test(webhook)}
                     >
-                      Send test event
+                      {t.webhooks.sendTest}
                     </button>
                     <button
                       type="button"
-                      aria-label={`Rotate secret of ${webhook.url}`}
+                      aria-label={t.webhooks.rotateOf(webhook.url)}
                       onClick={() => void rotate(webhook)}
                     >
-                      Rotate secret
+                      {t.webhooks.rotate}
                     </button>
                     <ConfirmAction
-                      label="Remove"
-                      name={`Remove ${webhook.url}`}
-                      question={`The webhook to ${webhook.url} and its delivery log are removed.`}
+                      label={t.webhooks.remove}
+                      name={t.webhooks.removeOf(webhook.url)}
+                      question={t.webhooks.removeQuestion(webhook.url)}
                       act={() => remove(webhook)}
                     />
                   </>
@@ -191,8 +188,8 @@ export function WebhooksPanel({
         ))}
       {mayAct && (
         <ActionForm
-          title="Register a webhook"
-          submitLabel="Add webhook"
+          title={t.webhooks.register}
+          submitLabel={t.webhooks.add}
           action={async ({ url, events, gyms, timeout }) => {
             const made = await call<{ secret: string }>(
               session,
@@ -210,19 +207,19 @@ export function WebhooksPanel({
           }}
         >
           <label>
-            Receiver URL
+            {t.webhooks.receiver}
             <input name="url" type="url" required maxLength={2000} />
           </label>
           <label>
-            Only these event types (comma-separated; empty for all)
-            <input name="events" placeholder="checkin.created, checkin.validated" />
+            {t.webhooks.onlyEventsOptional}
+            <input name="events" placeholder={t.webhooks.eventsPlaceholder} />
           </label>
           <label>
-            Only these gyms (ids, comma-separated; empty for all)
+            {t.webhooks.onlyGymsOptional}
             <input name="gyms" pattern="[0-9, ]*" />
           </label>
           <label>
-            Timeout in milliseconds (optional)
+            {t.webhooks.timeoutOptional}
             <input name="timeout" inputMode="numeric" pattern="[0-9]+" />
           </label>
         </ActionForm>

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { arrangePartner, platformId } from '../../fixtures/factories.js';
 import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
@@ -188,5 +189,79 @@ describe('the operator views in a browser', () => {
     await page.getByRole('button', { name: 'Newest entries' }).click();
     await expect.poll(() => rows.count()).toBe(101);
     await expectClean(console);
+  });
+
+  it('when the browser speaks Brazilian Portuguese, then the console does too, at the desk and to the operator, and writes counts and money the Brazilian way', async () => {
+    const { baseUrl, operator } = await serve();
+    const arranged = await arrangePartner(operator.services, {
+      payoutCents: 1500,
+      description: 'Plano mensal',
+    });
+    const member = platformId();
+    await operator.services.checkins.create({
+      platformId: member,
+      gymId: arranged.gym.id,
+      productId: arranged.product.id,
+    });
+    const rules = await fetch(`${baseUrl}/admin/v1/partners/${arranged.partner.id}/payout-rules`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        monthly_paid_visits_per_member: 1234,
+        tiers: [{ after_cents: 1_000_000, rate_pct: 90 }],
+      }),
+    });
+    expect(rules.status).toBe(200);
+    const console = await openConsole(baseUrl, 390, 'pt-BR');
+    const { page } = console;
+    await page.getByRole('heading', { name: 'Entrar', level: 1 }).waitFor();
+    await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe('pt-BR');
+    await expect(page.title()).resolves.toBe('console do gatehouse');
+
+    // At the front desk: its labels, buttons and the green answer in Portuguese; the product as the API named it.
+    await page.getByLabel('Chave da API de parceiros').fill(arranged.key);
+    await page.getByLabel('Id da academia').fill(String(arranged.gym.id));
+    await page.getByRole('button', { name: 'Abrir a recepção' }).click();
+    await page.getByRole('status').getByText('Ao vivo', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Aguardando nesta academia' }).waitFor();
+    await page.getByRole('button', { name: `Validar ${member}` }).click();
+    const answer = page.getByRole('alertdialog');
+    await expect(answer.locator('h2').textContent()).resolves.toBe('Válido');
+    await expect(answer.locator('.answer-text').textContent()).resolves.toBe('Plano mensal');
+    await expect(answer.locator('.answer-member').textContent()).resolves.toBe(`Membro ${member}`);
+    await expect
+      .poll(() => page.evaluate<string>('document.activeElement.textContent'))
+      .toBe('Próximo membro');
+    await expectClean(console);
+    await screenshots(page, 'front-desk-valid-pt-BR');
+    await page.keyboard.press('Enter');
+    await answer.waitFor({ state: 'detached' });
+    await page.getByText('Ninguém aguardando.').waitFor();
+    await page.getByRole('button', { name: 'Sair' }).click();
+
+    // To the operator: the day's count and payouts, then the partner's product price and payout rules.
+    await page.getByLabel('Token de operador').fill(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Telas' }).waitFor();
+    await page.getByRole('heading', { name: 'Ao vivo', level: 1 }).waitFor();
+    const today = page.getByRole('region', { name: 'Hoje' });
+    await page.getByTestId('validations-today').getByText('1', { exact: true }).waitFor();
+    await expect(today.locator('p').allTextContents()).resolves.toEqual(['1 validação', 'R$\u00a015,00']);
+    await expectClean(console);
+
+    await page.getByRole('link', { name: 'Rede' }).click();
+    await page
+      .getByRole('button', { name: new RegExp(`^${arranged.partner.name} #${arranged.partner.id}`) })
+      .click();
+    await page.getByRole('heading', { name: `Academias de ${arranged.partner.name}` }).waitFor();
+    const product = page.getByRole('article', { name: new RegExp(arranged.gym.name) }).getByRole('listitem');
+    await expect(product.textContent()).resolves.toMatch(
+      new RegExp(`^Plano mensal · R\\$\\u00a015,00 produto ${arranged.product.id}`),
+    );
+    await expect(page.getByTestId(`payout-partners-${arranged.partner.id}`).textContent()).resolves.toMatch(
+      /^Versão 1, desde \d{1,2} de [a-zç]+\.? de \d{4}, \d{2}:\d{2} \S+: 1\.234 visitas pagas por membro ao mês, as seguintes pagam 0; 90% do preço quando o total pago no mês passa de 10\.000,00\.$/,
+    );
+    await expectClean(console);
+    await screenshots(page, 'network-pt-BR');
   });
 });
