@@ -19,6 +19,7 @@ interface PeriodOptions {
   to?: number;
   format: Format;
   includeSandbox?: boolean;
+  sandbox?: boolean;
 }
 
 function filterOf(options: PeriodOptions) {
@@ -94,11 +95,21 @@ export function addLedgerCommands(program: Command): void {
     .option('--to <time>', TO_HELP, instant)
     .addOption(onlyOf('partner'))
     .addOption(onlyOf('gym'))
+    .option('--sandbox', "what sandbox partners' visits would come to instead, each line marked (never owed)")
     .addOption(formatOption('without-ids'))
     .action((options: PeriodOptions) =>
       withServices(async (services, config) => {
         const period = exportPeriod(options, services.clock.now(), config.timezone);
-        const lines = await services.ledger.payouts({ ...filterOf(options), ...period });
+        const filter = { ...filterOf(options), ...period };
+        // Sandbox visits are never money: summed apart, and only when asked for, each line saying so.
+        if (options.sandbox === true) {
+          const lines = await services.ledger.sandboxPayouts(filter);
+          const marked = lines.map((line) => ({ ...presentPayout(line), sandbox: true }));
+          print(marked, options.format, [...PAYOUT_COLUMNS, 'sandbox']);
+          sayWhenEmpty('validated sandbox visits', lines.length, period, config.timezone);
+          return;
+        }
+        const lines = await services.ledger.payouts(filter);
         print(lines.map(presentPayout), options.format, PAYOUT_COLUMNS);
         sayWhenEmpty('validated visits to pay', lines.length, period, config.timezone);
       }),

@@ -190,6 +190,7 @@ const COMMANDS: readonly (readonly [command: string, mentions: readonly string[]
       '--to <time>',
       '--partner <id>',
       '--gym <id>',
+      '--sandbox',
       '--format <format>',
     ],
   ],

@@ -586,5 +586,31 @@ describe('the operator side, through `gatehouse` processes', () => {
     expect(csvOf(included).map((row) => [row.gym_id, row.payout_cents, row.sandbox])).toEqual([
       ['78', '700', 'true'],
     ]);
+
+    // Nor in payouts: the live ones leave the lab out; --sandbox sums it apart, each line marked.
+    const [live, sandbox] = await Promise.all([
+      cli(['payouts', '--partner', String(lab.id), '--format', 'json']),
+      cli(['payouts', '--partner', String(lab.id), '--sandbox', '--format', 'json']),
+    ]);
+    expect([live.code, JSON.parse(live.stdout), live.stderr]).toEqual([
+      0,
+      [],
+      expect.stringMatching(/^gatehouse: no validated visits to pay from /),
+    ]);
+    expect([sandbox.code, jsonOf(sandbox), sandbox.stderr]).toEqual([
+      0,
+      [
+        {
+          partner_id: lab.id,
+          gym_id: 78,
+          currency: 'BRL',
+          count: 1,
+          reversals: 0,
+          payout_cents: 700,
+          sandbox: true,
+        },
+      ],
+      '',
+    ]);
   });
 });
