@@ -7,11 +7,11 @@ import { t } from './strings/index.js';
 
 const MEMBER_ID = /^[0-9]{13}$/;
 
-/** The rows an erasure changed, as a sentence: "2 checkins, 1 transactions, …" (the ones it did not touch left out). */
+/** The rows an erasure changed, as a sentence: "2 check-ins, 1 transaction, …" (the ones it did not touch left out). */
 const changed = (erasure: Erasure) =>
   (Object.entries(erasure.erased) as [keyof Erasure['erased'], number][])
     .filter(([, count]) => count > 0)
-    .map(([what, count]) => t.erasure.count(count, t.erasure.rows[what]))
+    .map(([what, count]) => t.erasure.rows[what](count))
     .join(', ') || t.erasure.nothing;
 
 /** A member's data erased on request: asked in the page, saying what will happen, then what it changed. */

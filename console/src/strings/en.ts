@@ -493,15 +493,19 @@ function operatorStrings() {
       question: (member: string) =>
         `Member ${member}'s custom codes are deleted, their events' details purged, and their id replaced by a pseudonym in check-ins, visits and the audit. This cannot be undone.`,
       rows: {
-        checkins: 'checkins',
-        events: 'events',
-        webhook_deliveries: 'webhook deliveries',
-        custom_codes: 'custom codes',
-        transactions: 'transactions',
-        audit_entries: 'audit entries',
-        reversal_reasons: 'reversal reasons',
+        checkins: (count: number) => `${formatCount(count)} ${plural(count, 'check-in', 'check-ins')}`,
+        events: (count: number) => `${formatCount(count)} ${plural(count, 'event', 'events')}`,
+        webhook_deliveries: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'webhook delivery', 'webhook deliveries')}`,
+        custom_codes: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'custom code', 'custom codes')}`,
+        transactions: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'transaction', 'transactions')}`,
+        audit_entries: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'audit entry', 'audit entries')}`,
+        reversal_reasons: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'reversal reason', 'reversal reasons')}`,
       },
-      count: (count: number, rows: string) => `${formatCount(count)} ${rows}`,
       nothing: 'nothing (already erased, or never here)',
       done: (member: string, pseudonym: string, changed: string) =>
         `Member ${member} is now ${pseudonym}. Changed: ${changed}.`,

@@ -504,15 +504,18 @@ function operatorStrings(): Pick<Strings, 'operators' | 'erasure'> {
       question: (member: string) =>
         `Os códigos personalizados do membro ${member} são apagados, os detalhes dos seus eventos descartados e o seu id trocado por um pseudônimo nos check-ins, nas visitas e na auditoria. Isto não pode ser desfeito.`,
       rows: {
-        checkins: 'check-ins',
-        events: 'eventos',
-        webhook_deliveries: 'entregas de webhook',
-        custom_codes: 'códigos personalizados',
-        transactions: 'transações',
-        audit_entries: 'registros de auditoria',
-        reversal_reasons: 'motivos de estorno',
+        checkins: (count: number) => `${formatCount(count)} ${plural(count, 'check-in', 'check-ins')}`,
+        events: (count: number) => `${formatCount(count)} ${plural(count, 'evento', 'eventos')}`,
+        webhook_deliveries: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'entrega de webhook', 'entregas de webhook')}`,
+        custom_codes: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'código personalizado', 'códigos personalizados')}`,
+        transactions: (count: number) => `${formatCount(count)} ${plural(count, 'transação', 'transações')}`,
+        audit_entries: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'registro de auditoria', 'registros de auditoria')}`,
+        reversal_reasons: (count: number) =>
+          `${formatCount(count)} ${plural(count, 'motivo de estorno', 'motivos de estorno')}`,
       },
-      count: (count: number, rows: string) => `${formatCount(count)} ${rows}`,
       nothing: 'nada (já apagado, ou nunca esteve aqui)',
       done: (member: string, pseudonym: string, changed: string) =>
         `O membro ${member} agora é ${pseudonym}. Alterado: ${changed}.`,

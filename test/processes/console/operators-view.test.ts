@@ -129,7 +129,7 @@ describe('operators, erasure and sandbox partners in the console', () => {
     expect(after.map((row) => row.platform_id)).not.toContain(member);
     const [pseudonym] = after.filter((row) => !before.some((old) => old.platform_id === row.platform_id));
     await expect(note.innerText()).resolves.toBe(
-      `Member ${member} is now ${pseudonym?.platform_id}. Changed: 1 checkins, 1 events. Not reached: payloads already delivered to webhook receivers and event streams; backups made before the erasure.`,
+      `Member ${member} is now ${pseudonym?.platform_id}. Changed: 1 check-in, 1 event. Not reached: payloads already delivered to webhook receivers and event streams; backups made before the erasure.`,
     );
     await expectClean(console);
   });
