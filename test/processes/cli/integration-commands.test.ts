@@ -426,9 +426,12 @@ describe.each(databases)(
       expect(busy.bodies).toHaveLength(2);
       const instant = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown;
 
-      const table = tableOf(await cli(['webhook', 'attempts', id]));
-      const json = jsonOf(await cli(['webhook', 'attempts', id, '--format', 'json']));
-      const csv = csvOf(await cli(['webhook', 'attempts', id, '--format', 'csv']));
+      const [tableRun, jsonRun, csvRun] = await Promise.all([
+        cli(['webhook', 'attempts', id]),
+        cli(['webhook', 'attempts', id, '--format', 'json']),
+        cli(['webhook', 'attempts', id, '--format', 'csv']),
+      ]);
+      const [table, json, csv] = [tableOf(tableRun), jsonOf(jsonRun), csvOf(csvRun)];
 
       const digits = expect.stringMatching(/^\d+$/) as unknown;
       expect(table).toEqual([
