@@ -166,6 +166,16 @@ describe('the operator views in a browser', () => {
     for (let i = 1; i <= 105; i += 1) await operator.services.catalog.createPartner(`Partner ${i}`);
     const console = await signIn(baseUrl);
     const { page } = console;
+    // The console's event stream shows members' details in full, which the audit records as it opens: wait for
+    // that entry, so that the page and the store agree on which entry is the newest.
+    const detailsRead = () =>
+      operator.store.db
+        .selectFrom('audit_log')
+        .select('id')
+        .where('entity', '=', 'member')
+        .where('action', '=', 'read')
+        .execute();
+    await expect.poll(async () => (await detailsRead()).length).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Audit' }).click();
     const rows = page.getByRole('region', { name: 'Audit table' }).getByRole('row');
     await expect.poll(() => rows.count()).toBe(101);
