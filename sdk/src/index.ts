@@ -19,6 +19,7 @@ export {
   type CustomCodeEventData,
   type MemberDetails,
   type ReversalEventData,
+  type SandboxMark,
   type TestPingData,
   type ValidatedEventData,
   type VerifyOptions,

@@ -59,13 +59,21 @@ export interface TestPingData {
 /** The `unique_token` of the test member of a Wellhub-format test event: no real member has it. */
 export const TEST_MEMBER_TOKEN = '0000000000000';
 
+/**
+ * On a sandbox partner's events (and only there): they come from test check-ins, never a real visit or money.
+ * Wellhub-format deliveries say it in the `X-Gatehouse-Sandbox: true` header instead.
+ */
+export interface SandboxMark {
+  readonly sandbox?: true;
+}
+
 interface Standard<T extends string, D> {
   readonly format: 'standard';
   /** The event id (`webhook-id`): deduplicate on it, deliveries come at least once. */
   readonly id: string;
   readonly type: T;
   readonly timestamp: string;
-  readonly data: D;
+  readonly data: D & SandboxMark;
 }
 
 /** Wellhub's `checkin` event, as endpoints registered with the wellhub format receive it. */

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../../sdk/src/index.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
-import { admin, arrangeNetwork, validate, type Network } from '../fixtures/operator-api.js';
+import {
+  admin,
+  arrangeNetwork,
+  arrangeSandboxNetwork,
+  validate,
+  type Network,
+} from '../fixtures/operator-api.js';
 import { platformId } from '../fixtures/factories.js';
 import { eventually, startReceiver, type Received, type Receiver } from '../fixtures/webhook-receiver.js';
 import { register, startWebhookApp } from '../fixtures/webhook-app.js';
@@ -154,5 +160,53 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
     });
     // Typed: what it takes back is a number the handler can add to its own ledger.
     expect(event.data.payout_cents + validated.data.payout_cents).toBe(690);
+  });
+
+  test("when a sandbox partner's check-in is delivered, then it verifies with data.sandbox true, and a live one's has no sandbox key", async () => {
+    const lab = await arrangeSandboxNetwork(t, {
+      payout_cents: 700,
+      currency: 'USD',
+      description: 'Lab pass',
+    });
+    const receiver = await startReceiver();
+    try {
+      const labSecret = (await register(t, lab.partner.id, { url: receiver.url })).secret;
+      const tester = platformId();
+      const created = await admin(t, 'POST', '/checkins', {
+        platform_id: tester,
+        gym_id: lab.gym.id,
+        product_id: lab.product.id,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await eventually(() => receiver.received.length === 1);
+      const received = receiver.received[0];
+      if (received === undefined) throw new Error('no delivery');
+
+      const event = verify(received, labSecret);
+
+      if (event.format !== 'standard' || event.type !== 'checkin.created') throw new Error('typed');
+      expect(event).toEqual({
+        format: 'standard',
+        id: received.headers['webhook-id'],
+        type: 'checkin.created',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+        data: {
+          checkin_id: (JSON.parse(created.body) as { id: number }).id,
+          platform_id: tester,
+          gym_id: lab.gym.id,
+          product: { id: lab.product.id, description: 'Lab pass' },
+          status: 'pending',
+          checked_in_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+          expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+          sandbox: true,
+        },
+      });
+      // Typed: a handler can skip what is not a real visit.
+      expect(event.data.sandbox === true).toBe(true);
+      const live = verify(standard.received[0] as Received, secret);
+      expect(live.format === 'standard' && 'sandbox' in live.data).toBe(false);
+    } finally {
+      await receiver.close();
+    }
   });
 });
