@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import {
   PRICING_COLUMNS,
-  presentPayout,
+  presentListedPayout,
   presentTransaction,
   withFlatPricing,
 } from '../presenters/records.js';
@@ -102,16 +102,18 @@ export function addLedgerCommands(program: Command): void {
         const period = exportPeriod(options, services.clock.now(), config.timezone);
         const filter = { ...filterOf(options), ...period };
         // Sandbox visits are never money: summed apart, and only when asked for, each line saying so.
-        if (options.sandbox === true) {
-          const lines = await services.ledger.sandboxPayouts(filter);
-          const marked = lines.map((line) => ({ ...presentPayout(line), sandbox: true }));
-          print(marked, options.format, [...PAYOUT_COLUMNS, 'sandbox']);
-          sayWhenEmpty('validated sandbox visits', lines.length, period, config.timezone);
-          return;
-        }
-        const lines = await services.ledger.payouts(filter);
-        print(lines.map(presentPayout), options.format, PAYOUT_COLUMNS);
-        sayWhenEmpty('validated visits to pay', lines.length, period, config.timezone);
+        const sandbox = options.sandbox === true;
+        const lines = await (sandbox
+          ? services.ledger.sandboxPayouts(filter)
+          : services.ledger.payouts(filter));
+        const columns = sandbox ? [...PAYOUT_COLUMNS, 'sandbox'] : PAYOUT_COLUMNS;
+        print(
+          lines.map((line) => presentListedPayout(line, sandbox)),
+          options.format,
+          columns,
+        );
+        const what = sandbox ? 'validated sandbox visits' : 'validated visits to pay';
+        sayWhenEmpty(what, lines.length, period, config.timezone);
       }),
     );
 }

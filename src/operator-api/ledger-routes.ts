@@ -9,7 +9,7 @@ import type { PayoutLine } from '../domain/entities.js';
 import type { Services } from '../services/index.js';
 import {
   PRICING_COLUMNS,
-  presentPayout,
+  presentListedPayout,
   presentTransaction,
   withFlatPricing,
 } from '../presenters/records.js';
@@ -200,10 +200,7 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       const filter = periodFilter(request.query);
       const sandbox = filter.sandbox === true;
       const lines = await (sandbox ? ledger.sandboxPayouts(filter) : ledger.payouts(filter));
-      const present = (line: PayoutLine) => ({
-        ...presentPayout(line),
-        ...(sandbox ? { sandbox: true as const } : {}),
-      });
+      const present = (line: PayoutLine) => presentListedPayout(line, sandbox);
       if (request.query.format === 'csv') {
         const columns = sandbox ? [...PAYOUT_COLUMNS, 'sandbox'] : PAYOUT_COLUMNS;
         return sendCsv(reply, sandbox ? 'sandbox-payouts.csv' : 'payouts.csv', columns, lines, present);

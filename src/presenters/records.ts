@@ -166,13 +166,19 @@ export const presentReversal = (reversal: Reversal) => ({
   created_by: reversal.createdBy,
 });
 
-export const presentPayout = (line: PayoutLine) => ({
+const presentPayout = (line: PayoutLine) => ({
   partner_id: line.partnerId,
   gym_id: line.gymId,
   currency: line.currency,
   count: line.count,
   reversals: line.reversals,
   payout_cents: line.payoutCents,
+});
+
+/** A payout line of a listing: one of sandbox partners' (summed apart, never owed) says so. */
+export const presentListedPayout = (line: PayoutLine, sandbox: boolean) => ({
+  ...presentPayout(line),
+  ...(sandbox ? { sandbox: true as const } : {}),
 });
 
 export function presentPage<T, W>(page: Page<T>, present: (item: T) => W) {
