@@ -53,12 +53,16 @@ export function buildBase(ref: string): BaseBuild {
   const env = { GATEHOUSE_MIGRATE: 'false' };
   return {
     cli,
-    // Every variant of gatehouse itself (validation and creation, each dialect), as built from the base.
+    // Every variant of gatehouse itself (validation and creation, each dialect), as built from the base: with the
+    // variant's own settings and set-up (plans and payout rules), the set-up done by this build's code.
     variants: VARIANTS.filter((variant) => variant.name.startsWith('gatehouse-')).map((variant) => ({
       ...variant,
       name: `${variant.name}@base`,
       description: `${variant.description}, at ${ref} (${sha})`,
-      start: gatehouse(variant.dialect, env, cli),
+      start: async (database) => {
+        await variant.gatehouse?.prepare?.(database);
+        return gatehouse(variant.dialect, { ...variant.gatehouse?.env, ...env }, cli)(database);
+      },
     })),
     remove,
   };

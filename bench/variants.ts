@@ -65,6 +65,11 @@ export interface Variant {
   readonly load?: 'validate' | 'create';
   /** Its seed puts half of the traffic at one partner (the plans runs and the runs they are compared with). */
   readonly skewed?: boolean;
+  /**
+   * For gatehouse itself: the settings it serves with and what is set up in the database first, so that a build of
+   * another revision (--base) runs the same variant.
+   */
+  readonly gatehouse?: { readonly env: Record<string, string>; prepare?(database: Database): Promise<void> };
   start(database: Database): Promise<RunningServer>;
 }
 
@@ -176,17 +181,25 @@ export const VARIANTS: Variant[] = [
     const short = dialect === 'sqlite' ? 'sqlite' : 'pg';
     // The busy partner's one key carries half of the load: past the per-key limit a real one would have several.
     const unlimited = { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' };
-    const plans: Variant['start'] = async (database) => {
-      await setUpPlansAndRules(database.url);
-      return gatehouse(dialect, { ...unlimited, GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN })(database);
+    const skewed = { env: unlimited };
+    const plans = {
+      env: { ...unlimited, GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN },
+      prepare: (database: Database) => setUpPlansAndRules(database.url),
     };
+    const start =
+      (how: NonNullable<Variant['gatehouse']>): Variant['start'] =>
+      async (database) => {
+        await how.prepare?.(database);
+        return gatehouse(dialect, how.env)(database);
+      };
     return [
       {
         name: `gatehouse-${short}-skewed`,
         dialect,
         description: 'gatehouse validating, half of the traffic at one partner; no plans or payout rules',
         skewed: true,
-        start: gatehouse(dialect, unlimited),
+        gatehouse: skewed,
+        start: start(skewed),
       },
       {
         name: `gatehouse-${short}-plans`,
@@ -194,7 +207,8 @@ export const VARIANTS: Variant[] = [
         description:
           'the same with every member on a plan of three rules, a paid-visit cap on every partner, tiers on the busy one',
         skewed: true,
-        start: plans,
+        gatehouse: plans,
+        start: start(plans),
       },
       {
         name: `gatehouse-${short}-create-skewed`,
@@ -202,7 +216,8 @@ export const VARIANTS: Variant[] = [
         description: 'gatehouse creating check-ins, half of them at one partner; no plans or payout rules',
         load: 'create',
         skewed: true,
-        start: gatehouse(dialect, unlimited),
+        gatehouse: skewed,
+        start: start(skewed),
       },
       {
         name: `gatehouse-${short}-create-plans`,
@@ -210,7 +225,8 @@ export const VARIANTS: Variant[] = [
         description: 'the same with every member on the plan of three rules (and the payout rules)',
         load: 'create',
         skewed: true,
-        start: plans,
+        gatehouse: plans,
+        start: start(plans),
       },
     ] satisfies Variant[];
   }),
