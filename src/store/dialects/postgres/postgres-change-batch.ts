@@ -6,7 +6,7 @@ import { jsonRows } from './postgres-json-rows.js';
 import { pipeline, type Step } from './postgres-pipeline.js';
 import { planAll, readsOf, rowsOf, type PlannedChange } from './postgres-batch-reads.js';
 import { BEGIN, COMMIT, MEMBER_LOCKS } from './postgres-change-statements.js';
-import { asStaleDecision, writeStep } from './postgres-write-batch.js';
+import { asStaleDecision, countersStep, writeStep } from './postgres-write-batch.js';
 
 /** A change's own answer: its outcome, or the refusal its decision (or its reading) made. */
 export type ItemResult =
@@ -75,9 +75,12 @@ export async function runBatch(
     const read = await pipeline(client, [BEGIN_STEP, locks, ...reads.map((r) => r.step)]);
     const decided = decideAll(planned, rowsOf(reads, read.slice(2)));
     results = decided.results;
-    const write = writeStep(decided.writes);
+    const steps = [writeStep(decided.writes), countersStep(decided.writes), COMMIT_STEP];
     committing = true;
-    await pipeline(client, write === undefined ? [COMMIT_STEP] : [write, COMMIT_STEP]);
+    await pipeline(
+      client,
+      steps.filter((step) => step !== undefined),
+    );
   } catch (raw) {
     const error = asStaleDecision(raw);
     if (refusedByServer(error)) {

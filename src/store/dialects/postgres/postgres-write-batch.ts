@@ -48,7 +48,8 @@ const MISSES = GUARDED_WRITES.map((kind) => {
 }).join('\n    ');
 
 /**
- * Every write of a batch's decisions in one statement: one data-modifying CTE per kind of write, each fed its rows
+ * Every write of a batch's decisions but its payout counters (countersStep) in one statement: one data-modifying
+ * CTE per kind of write, each fed its rows
  * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/changes/write-applier.ts):
  * the same guarded status changes and code updates; ledger rows and events take their places from the
  * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them. It fails as a
@@ -84,17 +85,6 @@ logged as (
   select ${EVENTS}
   from rows from (json_to_recordset($8::json) as (${typed(NEW_ROWS.events)})) with ordinality as e(${EVENTS}, ord)
   order by e.ord
-  returning 1
-), counted as (
-  insert into payout_counters (partner_id, month, gym_id, platform_id, visits, paid_cents)
-  select x.partner_id, x.month, x.gym_id, x.platform_id, x.visits, x.paid_cents
-  from rows from (json_to_recordset($9::json)
-    as (partner_id bigint, month text, gym_id bigint, platform_id text, visits integer, paid_cents bigint))
-    with ordinality as x(partner_id, month, gym_id, platform_id, visits, paid_cents, ord)
-  order by x.ord
-  on conflict (partner_id, month, gym_id, platform_id)
-  do update set visits = payout_counters.visits + excluded.visits,
-                paid_cents = payout_counters.paid_cents + excluded.paid_cents
   returning 1
 ), missed as (
   select case
@@ -150,17 +140,40 @@ function parametersOf(writes: readonly Write[]): string[] {
         break;
     }
   }
-  // In the order of the statement's parameters, $1 to $9.
-  const counters = counterParameter(writes);
-  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events, counters].map(
-    jsonRows,
-  );
+  // In the order of the statement's parameters, $1 to $8.
+  return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events].map(jsonRows);
 }
 
-/** The batch's writes as one pipelined statement (postgres-pipeline.ts); nothing when there is nothing to write. */
+/**
+ * The batch's writes as one pipelined statement (postgres-pipeline.ts), its counters apart (countersStep); nothing
+ * when there is nothing else to write.
+ */
 export function writeStep(writes: readonly Write[]): Step | undefined {
-  if (writes.length === 0) return undefined;
+  if (!writes.some((write) => write.kind !== 'count-visit')) return undefined;
   return { name: 'gatehouse_batch_write', text: WRITE_BATCH, values: parametersOf(writes) };
+}
+
+/**
+ * The batch's payout counters, its last statement before COMMIT: a partner's paid total is one row that every
+ * priced visit of its month adds to, and its row lock is held from this statement to the commit; the batch in
+ * flight beside this one waits for it only that long.
+ */
+const COUNTED = `
+insert into payout_counters (partner_id, month, gym_id, platform_id, visits, paid_cents)
+select x.partner_id, x.month, x.gym_id, x.platform_id, x.visits, x.paid_cents
+from rows from (json_to_recordset($1::json)
+  as (partner_id bigint, month text, gym_id bigint, platform_id text, visits integer, paid_cents bigint))
+  with ordinality as x(partner_id, month, gym_id, platform_id, visits, paid_cents, ord)
+order by x.ord
+on conflict (partner_id, month, gym_id, platform_id)
+do update set visits = payout_counters.visits + excluded.visits,
+              paid_cents = payout_counters.paid_cents + excluded.paid_cents`;
+
+/** The batch's counter rows as one pipelined statement; nothing when it counted no visit. */
+export function countersStep(writes: readonly Write[]): Step | undefined {
+  const counters = counterParameter(writes);
+  if (counters.length === 0) return undefined;
+  return { name: 'gatehouse_batch_counted', text: COUNTED, values: [jsonRows(counters)] };
 }
 
 /** The server's refusal of a guarded write that missed, as the unit of work reports it; anything else as it is. */
