@@ -49,8 +49,8 @@ const MISSES = GUARDED_WRITES.map((kind) => {
 
 /**
  * Every write of a batch's decisions but its payout counters (countersStep) in one statement: one data-modifying
- * CTE per kind of write, each fed its rows
- * as one json parameter (postgres-json-rows.ts). It matches the query-builder applier (src/store/changes/write-applier.ts):
+ * CTE per kind of write, each fed its rows as one json parameter (postgres-json-rows.ts). It matches the
+ * query-builder applier (src/store/changes/write-applier.ts):
  * the same guarded status changes and code updates; ledger rows and events take their places from the
  * transaction's id (src/store/commit-horizon.ts), events in the order the decisions wrote them. It fails as a
  * whole when a guarded write missed, so that the COMMIT pipelined behind it never runs.
