@@ -36,12 +36,18 @@ export function counterRows(write: CountVisit) {
   ];
 }
 
-/** Adds to a counter row, creating it at its first visit (the same statement on both dialects). */
-export const ADD_TO_COUNTER = `insert into payout_counters (partner_id, month, gym_id, platform_id, visits, paid_cents)
-values (?, ?, ?, ?, ?, ?)
-on conflict (partner_id, month, gym_id, platform_id)
+/** A counter row's columns, in the order its inserts give them. */
+export const COUNTER_COLUMNS = 'partner_id, month, gym_id, platform_id, visits, paid_cents';
+
+/** What an insert of counter rows does where a row is there already: adds to it. */
+export const ADD_WHERE_COUNTED = `on conflict (partner_id, month, gym_id, platform_id)
 do update set visits = payout_counters.visits + excluded.visits,
               paid_cents = payout_counters.paid_cents + excluded.paid_cents`;
+
+/** Adds to a counter row, creating it at its first visit (the same statement on both dialects). */
+export const ADD_TO_COUNTER = `insert into payout_counters (${COUNTER_COLUMNS})
+values (?, ?, ?, ?, ?, ?)
+${ADD_WHERE_COUNTED}`;
 
 /** What the counters held for a visit under `terms` and its member. */
 export const COUNTS_OF = `select

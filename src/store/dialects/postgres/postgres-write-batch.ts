@@ -6,6 +6,7 @@ import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rul
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 import { counterParameter } from './postgres-batch-counts.js';
+import { ADD_WHERE_COUNTED, COUNTER_COLUMNS } from '../../plans/payout-counter-repository.js';
 
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
@@ -159,15 +160,13 @@ export function writeStep(writes: readonly Write[]): Step | undefined {
  * flight beside this one waits for it only that long.
  */
 const COUNTED = `
-insert into payout_counters (partner_id, month, gym_id, platform_id, visits, paid_cents)
-select x.partner_id, x.month, x.gym_id, x.platform_id, x.visits, x.paid_cents
+insert into payout_counters (${COUNTER_COLUMNS})
+select ${COUNTER_COLUMNS}
 from rows from (json_to_recordset($1::json)
   as (partner_id bigint, month text, gym_id bigint, platform_id text, visits integer, paid_cents bigint))
-  with ordinality as x(partner_id, month, gym_id, platform_id, visits, paid_cents, ord)
+  with ordinality as x(${COUNTER_COLUMNS}, ord)
 order by x.ord
-on conflict (partner_id, month, gym_id, platform_id)
-do update set visits = payout_counters.visits + excluded.visits,
-              paid_cents = payout_counters.paid_cents + excluded.paid_cents`;
+${ADD_WHERE_COUNTED}`;
 
 /** The batch's counter rows as one pipelined statement; nothing when it counted no visit. */
 export function countersStep(writes: readonly Write[]): Step | undefined {
