@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -14,7 +14,9 @@ import { createGroupCommit } from './sqlite-group-commit.js';
 function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new SqliteDatabase(path, { timeout: options.sqliteBusyTimeoutMs ?? 250 });
+  const timeout = options.sqliteBusyTimeoutMs ?? 250;
+  if (path !== ':memory:') dropValueSamples(path, timeout);
+  const database = new SqliteDatabase(path, { timeout });
   if (path !== ':memory:') {
     database.pragma('journal_mode = WAL');
     // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
@@ -29,7 +31,6 @@ function open(options: StoreOptions): SqliteDatabase.Database {
   // Deleted and overwritten content is zeroed, not left in free space: an erased member's details must not survive
   // in the file. Measured in alternating bench rounds (README: "Members' data").
   database.pragma('secure_delete = ON');
-  if (path !== ':memory:') dropValueSamples(database);
   return database;
 }
 
@@ -38,16 +39,20 @@ function open(options: StoreOptions): SqliteDatabase.Database {
  * they are there, SQLite compiles a statement again each time a parameter compared with an indexed column takes a
  * new value, in case the value calls for another plan: every keyed lookup of every request paid a compile (a counter
  * row's lookup 12 µs instead of 4). gatehouse's statements are keyed lookups whose plan no value changes; the row
- * counts in `sqlite_stat1` stay. Dropping the table changes the schema, so every connection, of any process, reloads
- * it without the samples. A database this process may not write (read-only, or busy past the timeout) keeps them.
+ * counts in `sqlite_stat1` stay. It is done on a connection of its own, closed before the process's own opens: the
+ * connection that drops the table keeps the samples it had loaded, every other one (of any process) reloads the
+ * schema without them. A database this process may not write (read-only, or busy past the timeout) keeps them.
  */
-function dropValueSamples(database: SqliteDatabase.Database): void {
-  const sampled = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
-  if (sampled === undefined) return;
+function dropValueSamples(path: string, timeout: number): void {
+  if (!existsSync(path)) return;
+  const database = new SqliteDatabase(path, { timeout });
   try {
-    database.exec('drop table if exists sqlite_stat4');
+    const sampled = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
+    if (sampled !== undefined) database.exec('drop table if exists sqlite_stat4');
   } catch (error) {
     if (!(error instanceof SqliteDatabase.SqliteError)) throw error;
+  } finally {
+    database.close();
   }
 }
 
