@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -15,8 +15,12 @@ function open(options: StoreOptions): SqliteDatabase.Database {
   const path = options.databaseUrl.slice('sqlite:'.length);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const timeout = options.sqliteBusyTimeoutMs ?? 250;
-  if (path !== ':memory:') dropValueSamples(path, timeout);
-  const database = new SqliteDatabase(path, { timeout });
+  let database = new SqliteDatabase(path, { timeout });
+  // The connection that dropped the samples keeps those it had loaded: a fresh one reads the schema without them.
+  if (path !== ':memory:' && droppedValueSamples(database)) {
+    database.close();
+    database = new SqliteDatabase(path, { timeout });
+  }
   if (path !== ':memory:') {
     database.pragma('journal_mode = WAL');
     // Checkpoint every 4,000 WAL pages (16 MiB) rather than SQLite's 1,000: the index leaves that every validation
@@ -35,24 +39,23 @@ function open(options: StoreOptions): SqliteDatabase.Database {
 }
 
 /**
- * Drops the per-value samples an ANALYZE leaves in `sqlite_stat4` (better-sqlite3 builds SQLite with STAT4). While
- * they are there, SQLite compiles a statement again each time a parameter compared with an indexed column takes a
- * new value, in case the value calls for another plan: every keyed lookup of every request paid a compile (a counter
- * row's lookup 12 µs instead of 4). gatehouse's statements are keyed lookups whose plan no value changes; the row
- * counts in `sqlite_stat1` stay. It is done on a connection of its own, closed before the process's own opens: the
- * connection that drops the table keeps the samples it had loaded, every other one (of any process) reloads the
- * schema without them. A database this process may not write (read-only, or busy past the timeout) keeps them.
+ * Drops the per-value samples an ANALYZE leaves in `sqlite_stat4` (better-sqlite3 builds SQLite with STAT4), if any;
+ * true when it did. While they are there, SQLite compiles a statement again each time a parameter compared with an
+ * indexed column takes a new value, in case the value calls for another plan: every keyed lookup of every request
+ * paid a compile (a counter row's lookup 12 µs instead of 4). gatehouse's statements are keyed lookups whose plan no
+ * value changes; the row counts in `sqlite_stat1` stay. Dropping the table changes the schema: every other
+ * connection, of any process, reloads it without them. A database this process may not write (read-only, or busy
+ * past the timeout) keeps them.
  */
-function dropValueSamples(path: string, timeout: number): void {
-  if (!existsSync(path)) return;
-  const database = new SqliteDatabase(path, { timeout });
+function droppedValueSamples(database: SqliteDatabase.Database): boolean {
+  const sampled = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
+  if (sampled === undefined) return false;
   try {
-    const sampled = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
-    if (sampled !== undefined) database.exec('drop table if exists sqlite_stat4');
+    database.exec('drop table if exists sqlite_stat4');
+    return true;
   } catch (error) {
     if (!(error instanceof SqliteDatabase.SqliteError)) throw error;
-  } finally {
-    database.close();
+    return false;
   }
 }
 
