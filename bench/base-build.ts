@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatehouse, VARIANTS, type Variant } from './variants.js';
+import { served, VARIANTS, type Variant } from './variants.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -59,10 +59,7 @@ export function buildBase(ref: string): BaseBuild {
       ...variant,
       name: `${variant.name}@base`,
       description: `${variant.description}, at ${ref} (${sha})`,
-      start: async (database) => {
-        await variant.gatehouse?.prepare?.(database);
-        return gatehouse(variant.dialect, { ...variant.gatehouse?.env, ...env }, cli)(database);
-      },
+      start: served(variant.dialect, variant.gatehouse, env, cli),
     })),
     remove,
   };

@@ -99,6 +99,19 @@ export const gatehouse =
       ...env,
     });
 
+/** gatehouse serving a variant: its set-up done first, then served with its settings (and `env`) by a build. */
+export const served =
+  (
+    dialect: 'sqlite' | 'postgres',
+    how: Variant['gatehouse'],
+    env: Record<string, string> = {},
+    build = cli,
+  ): Variant['start'] =>
+  async (database) => {
+    await how?.prepare?.(database);
+    return gatehouse(dialect, { ...how?.env, ...env }, build)(database);
+  };
+
 export const VARIANTS: Variant[] = [
   {
     name: 'gatehouse-sqlite',
@@ -186,12 +199,7 @@ export const VARIANTS: Variant[] = [
       env: { ...unlimited, GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN },
       prepare: (database: Database) => setUpPlansAndRules(database.url),
     };
-    const start =
-      (how: NonNullable<Variant['gatehouse']>): Variant['start'] =>
-      async (database) => {
-        await how.prepare?.(database);
-        return gatehouse(dialect, how.env)(database);
-      };
+    const start = (how: NonNullable<Variant['gatehouse']>) => served(dialect, how);
     return [
       {
         name: `gatehouse-${short}-skewed`,
