@@ -52,6 +52,13 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
   });
 
   const verify = (r: Received, key: string) => verifyWebhook(r.body, r.headers, key);
+  /** A receiver's `count`-th delivery, once it has arrived. */
+  async function delivery(receiver: { received: Received[] }, count: number): Promise<Received> {
+    await eventually(() => receiver.received.length === count);
+    const received = receiver.received[count - 1];
+    if (received === undefined) throw new Error('no delivery');
+    return received;
+  }
 
   test('when standard deliveries are verified with the endpoint secret, then each comes back as its typed event', () => {
     const events = standard.received.map((r) => verify(r, secret));
@@ -134,9 +141,7 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
       amount_cents: 300,
     });
     expect(reversal.statusCode, reversal.body).toBe(201);
-    await eventually(() => standard.received.length === 3);
-    const received = standard.received[2];
-    if (received === undefined) throw new Error('no delivery');
+    const received = await delivery(standard, 3);
 
     const event = verify(received, secret);
 
@@ -178,9 +183,7 @@ describe.each(dialects)("the SDK's verifyWebhook against real deliveries (%s)", 
         product_id: lab.product.id,
       });
       expect(created.statusCode, created.body).toBe(201);
-      await eventually(() => receiver.received.length === 1);
-      const received = receiver.received[0];
-      if (received === undefined) throw new Error('no delivery');
+      const received = await delivery(receiver, 1);
 
       const event = verify(received, labSecret);
 
