@@ -1,17 +1,21 @@
 import type { PayoutRules } from '../domain/plans/payout-rules.js';
 import { monthOf, rulesAt, type PricingTerms } from '../domain/plans/pricing.js';
 import { findGym } from '../store/catalog/catalog-repository.js';
-import { payoutRuleVersions } from '../store/plans/payout-rule-repository.js';
+import { partnerHasTiers, payoutRuleVersions } from '../store/plans/payout-rule-repository.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 const MAX_ENTRIES = 100_000;
 
-/** What pricing needs of a gym: its partner, its zone, and the versions of the rules that may apply to it. */
+/**
+ * What pricing needs of a gym: its partner, its zone, the versions of the rules that may apply to it, and whether
+ * tiers anywhere of its partner read the paid total its visits add to.
+ */
 interface GymRules {
   readonly partnerId: number;
   readonly timeZone: string;
   readonly partner: readonly PayoutRules[];
   readonly gym: readonly PayoutRules[];
+  readonly partnerTiered: boolean;
 }
 
 /**
@@ -30,7 +34,14 @@ export function createPayoutRuleCache({ store, config }: Pick<ServiceDependencie
       await payoutRuleVersions(store.db, { partnerId: gym.partnerId }),
       await payoutRuleVersions(store.db, { partnerId: gym.partnerId, gymId }),
     ];
-    const rules = { partnerId: gym.partnerId, timeZone: gym.timezone ?? config.timezone, partner, gym: own };
+    const partnerTiered = partner.length + own.length > 0 && (await partnerHasTiers(store.db, gym.partnerId));
+    const rules = {
+      partnerId: gym.partnerId,
+      timeZone: gym.timezone ?? config.timezone,
+      partner,
+      gym: own,
+      partnerTiered,
+    };
     if (entries.size >= MAX_ENTRIES) entries.clear();
     entries.set(gymId, rules);
     return rules;
@@ -48,7 +59,14 @@ export function createPayoutRuleCache({ store, config }: Pick<ServiceDependencie
       const rules = entries.get(gymId) ?? (await load(gymId));
       if (rules === undefined) return undefined;
       const found = rulesAt(rules.partner, rules.gym, gymId, now);
-      return found && { partnerId: rules.partnerId, ...found, month: monthOf(now, rules.timeZone) };
+      return (
+        found && {
+          partnerId: rules.partnerId,
+          ...found,
+          month: monthOf(now, rules.timeZone),
+          partnerTiered: rules.partnerTiered,
+        }
+      );
     },
 
     /** Rules were set by this process: every gym's are read again. */

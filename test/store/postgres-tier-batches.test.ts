@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { pgAvailable } from '../fixtures/postgres.js';
@@ -54,8 +55,14 @@ describe.skipIf(!pgAvailable)(
       };
     }
 
-    /** The partner's network with tiers: the list price while the month's paid total is not above `afterCents`. */
+    /**
+     * The partner's network with tiers: the list price while the month's paid total is not above `afterCents`. Its
+     * partner's id is drawn at random: advisory locks are the database's, and another test's partner of the same id
+     * in a schema of its own would wait for the lock this test holds too.
+     */
     async function tieredNetwork(t: TestApp, afterCents: number) {
+      const id = 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+      await sql`select setval(pg_get_serial_sequence('partners', 'id'), ${id})`.execute(t.store.db);
       const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
       const rules = {
         monthly_paid_visits_per_member: null,
@@ -128,5 +135,50 @@ describe.skipIf(!pgAvailable)(
       ]);
       expect(await partnerTotal(t, n.partner.id)).toEqual({ visits: 2, paid_cents: 1250 + 625 });
     });
+
+    test.each([
+      ['through its batches', 'this'],
+      ["through the query builder's unit of work", 'other'],
+    ] as const)(
+      "when a gym has a cap of its own beside its partner's tiers, then its visit %s waits for the partner's lock too, and the tiered visit queued behind it prices from the total it leaves",
+      async (_path, capped) => {
+        const clock = new TestClock(op.T0_MS);
+        const t = await app({ clock });
+        const other = await app({ clock, databaseUrl: t.databaseUrl, groupCommit: false });
+        const n = await tieredNetwork(t, 1000);
+        const ownGym = await op.createGym(t, n.partner.id);
+        const ownProduct = await op.createProduct(t, ownGym.id, { payout_cents: 1250 });
+        const cap = { monthly_paid_visits_per_member: 5, tiers: [] };
+        op.ok(await op.admin(t, 'PUT', `/gyms/${ownGym.id}/payout-rules`, cap), 200);
+        const atOwnGym = platformId();
+        await op.createCheckin(t, ownProduct, { platform_id: atOwnGym });
+        const [tiered] = await membersWaiting(t, n, 1);
+        const lock = await holdPayoutLock(t, n.partner.id);
+        // The next id drawn from the transactions' sequence is logged, which gives the drawing transaction its id
+        // (the ledger's commit order) there and then: a visit that drew it before waiting for the lock would be
+        // ordered before the visit that waited first.
+        await sql`select setval(pg_get_serial_sequence('transactions', 'id'),
+                                nextval(pg_get_serial_sequence('transactions', 'id')))`.execute(t.store.db);
+
+        // The capped gym's visit adds its 1250 to the total that tiers read: it takes the partner's lock first.
+        const cappedVisit = op.validate(capped === 'this' ? t : other, n.key.key, ownGym.id, atOwnGym);
+        await expect.poll(() => lock.waiting()).toBe(1);
+        const tieredVisit = op.validate(capped === 'this' ? other : t, n.key.key, n.gym.id, tiered ?? '');
+        await expect.poll(() => lock.waiting()).toBe(2);
+        await lock.release();
+        const replies = await Promise.all([cappedVisit, tieredVisit]);
+
+        const now = secondsOf(t.clock.now());
+        expect(replies.map((reply) => [reply.statusCode, JSON.parse(reply.body) as unknown])).toEqual([
+          [200, validationBody(ownGym, ownProduct, { platform_id: atOwnGym }, now)],
+          [200, answered(t, n, tiered ?? '')],
+        ]);
+        expect(await pricesInCommitOrder(t, n.partner.id)).toEqual([
+          { member: atOwnGym, price: 'list:1250' },
+          { member: tiered, price: 'volume-tier:625' },
+        ]);
+        expect(await partnerTotal(t, n.partner.id)).toEqual({ visits: 2, paid_cents: 1250 + 625 });
+      },
+    );
   },
 );

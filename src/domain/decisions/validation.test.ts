@@ -193,6 +193,7 @@ describe('decideValidation', () => {
       rules: { version: 2, monthlyPaidVisitsPerMember: 1, tiers: [], effectiveFrom: 0 },
       scope: 0,
       month: '2026-11',
+      partnerTiered: false,
     };
     const state = {
       latest: latest(),

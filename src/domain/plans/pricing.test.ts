@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { PayoutRules } from './payout-rules.js';
-import { listPricing, monthOf, priceUnder, rulesAt, type PricingTerms } from './pricing.js';
+import {
+  followsPartnerOrder,
+  listPricing,
+  monthOf,
+  priceUnder,
+  rulesAt,
+  type PricingTerms,
+} from './pricing.js';
 
 const NOW = Date.UTC(2026, 10, 24, 9, 30, 0);
 const version = (n: number, from: number, rules: Partial<PayoutRules> = {}): PayoutRules => ({
@@ -64,6 +71,7 @@ describe('priceUnder', () => {
     rules: version(4, 0, { monthlyPaidVisitsPerMember: 1, tiers: [{ afterCents: 1000, ratePct: 50 }] }),
     scope: 0,
     month: '2026-11',
+    partnerTiered: true,
   };
 
   test('when no terms apply, then the list price under no version', () => {
@@ -91,5 +99,24 @@ describe('priceUnder', () => {
       rule: 'list',
       version: 4,
     });
+  });
+});
+
+describe('followsPartnerOrder', () => {
+  const terms = (tiers: PayoutRules['tiers'], partnerTiered: boolean): PricingTerms => ({
+    partnerId: 2,
+    rules: version(1, 0, { tiers }),
+    scope: 7,
+    month: '2026-11',
+    partnerTiered,
+  });
+
+  test("when a visit's rules have tiers, or tiers elsewhere of its partner read the total it adds to, then it follows the partner's order; a partner without tiers anywhere does not", () => {
+    const tiers = [{ afterCents: 1000, ratePct: 50 }];
+    expect([
+      followsPartnerOrder(terms(tiers, true)),
+      followsPartnerOrder(terms([], true)),
+      followsPartnerOrder(terms([], false)),
+    ]).toEqual([true, true, false]);
   });
 });

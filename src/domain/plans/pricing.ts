@@ -9,6 +9,11 @@ export interface PricingTerms {
   readonly scope: number;
   /** The visit's calendar month in the gym's zone (the network's where it names none): `YYYY-MM`. */
   readonly month: string;
+  /**
+   * Some payout rules of the partner (its own or a gym's, of any version) have tiers: the paid total every priced
+   * visit adds to is then read by tiered visits.
+   */
+  readonly partnerTiered: boolean;
 }
 
 /** What the month's counters held before the visit, in commit order. */
@@ -82,8 +87,16 @@ export function priceUnder(
   });
 }
 
-/** Whether the rules read the partner's paid total, which then follows the partner's commit order. */
+/** Whether the rules read the partner's paid total. */
 export const readsPartnerTotal = (terms: PricingTerms): boolean => terms.rules.tiers.length > 0;
+
+/**
+ * Whether a visit is priced and counted in its partner's commit order, under the partner's payout lock: when its
+ * tiers read the partner's paid total, and when tiers elsewhere read the total it adds to (a gym's own cap beside
+ * its partner's tiers: a tiered visit must not price from a total that misses a visit committed before it).
+ */
+export const followsPartnerOrder = (terms: PricingTerms): boolean =>
+  terms.partnerTiered || readsPartnerTotal(terms);
 
 /** The lock that orders a partner's priced visits when tiers read its paid total; it sorts after members' locks. */
 export const payoutLockKey = (partnerId: number): string => `payout:${partnerId}`;

@@ -8,7 +8,7 @@ import { findCustomCode } from '../members/custom-code-repository.js';
 import { USAGE_LOOKBACK_MS } from '../../domain/plans/admission.js';
 import { memberPlanVersionAt, planUsage } from '../plans/plan-repository.js';
 import type { Database } from '../database.js';
-import { payoutLockKey, readsPartnerTotal } from '../../domain/plans/pricing.js';
+import { followsPartnerOrder, payoutLockKey } from '../../domain/plans/pricing.js';
 import { readCounts } from '../plans/payout-counter-repository.js';
 import { reserveId, reservedTransactionId } from './id-reservation.js';
 import { memberLockKeys } from './member-lock.js';
@@ -74,6 +74,11 @@ async function codeState(ctx: ReadContext, key: { gymId: number; platformId: str
 export const readers: { [K in ChangeKind]: Reader<K> } = {
   async validate(ctx, request) {
     await lockMember(ctx, request);
+    const terms = request.pricing;
+    // Where tiers read the partner's paid total, its visits follow the partner's commit order under its lock, taken
+    // before anything that can give this transaction its id (the reservation below may: a sequence that logs does),
+    // so that the ids, which are the ledger's commit order on PostgreSQL, follow the lock's order.
+    if (terms !== undefined && followsPartnerOrder(terms)) await ctx.lock(payoutLockKey(terms.partnerId));
     const row = await latestCheckin(ctx.trx, ctx.postgres, request);
     const latest = row && toLatestCheckin(row);
     // The code before matters only where one may be stored: a request that carries one, for a member with a
@@ -81,11 +86,9 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     const stores = request.customCode !== undefined && latest !== undefined;
     const code = stores ? await findCustomCode(ctx.trx, request) : undefined;
     const transactionId = toReservedId(row?.transaction_id ?? null);
-    const terms = request.pricing;
-    // Counts matter only to a visit that will be priced; tiers follow the partner's commit order under its lock.
+    // Counts matter only to a visit that will be priced.
     if (terms === undefined || transactionId === undefined)
       return { latest, code: code?.code, transactionId };
-    if (readsPartnerTotal(terms)) await ctx.lock(payoutLockKey(terms.partnerId));
     const counts = await readCounts(ctx.trx, terms, request.platformId);
     return { latest, code: code?.code, transactionId, counts };
   },

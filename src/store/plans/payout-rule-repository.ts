@@ -63,3 +63,15 @@ export async function payoutRuleVersions(db: Db, owner: PayoutRulesOwner): Promi
     effectiveFrom: Number(row.effective_from),
   }));
 }
+
+/** Whether any version of the partner's payout rules, its own or a gym's, has tiers. */
+export async function partnerHasTiers(db: Db, partnerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('payout_rules')
+    .select('version')
+    .where('partner_id', '=', partnerId)
+    .where('tiers', '<>', '[]')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

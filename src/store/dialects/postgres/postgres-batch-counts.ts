@@ -1,6 +1,6 @@
 import {
+  followsPartnerOrder,
   payoutLockKey,
-  readsPartnerTotal,
   type PricingCounts,
   type PricingTerms,
 } from '../../../domain/plans/pricing.js';
@@ -18,15 +18,15 @@ const keyOf = (partnerId: number, month: string, gymId: number, platformId: stri
 const termsOf = (item: BatchItem): PricingTerms | undefined =>
   item.kind === 'validate' ? (item.request as ValidationRequest).pricing : undefined;
 
-/** The partner's payout lock a visit takes, when its tiers read the partner's paid total. */
+/** The partner's payout lock a visit takes, when it follows the partner's commit order (pricing.ts). */
 export function partnerLockKey(item: BatchItem): string | undefined {
   const terms = termsOf(item);
-  return terms !== undefined && readsPartnerTotal(terms) ? payoutLockKey(terms.partnerId) : undefined;
+  return terms !== undefined && followsPartnerOrder(terms) ? payoutLockKey(terms.partnerId) : undefined;
 }
 
 /**
- * The advisory locks a batch takes: each member·gym's (member-lock.ts) and, for a visit whose tiers read its
- * partner's paid total, the partner's payout lock (which sorts after every member's, as the unit of work takes it).
+ * The advisory locks a batch takes: each member·gym's (member-lock.ts) and, for a visit in its partner's commit
+ * order, the partner's payout lock (which sorts after every member's, as the unit of work takes it).
  */
 export function batchLockKeys(items: readonly BatchItem[]): string[] {
   const keys = new Set<string>();
