@@ -7,17 +7,19 @@ import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
 import { runLoad, startServer } from './processes.js';
 import { BENCH_ADMIN_TOKEN } from './seed.js';
+import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { median } from './stats.js';
 import { freshDatabase } from './variants.js';
 import { startReceiver } from './webhooks.js';
 
 /**
  * `node dist-bench/bench/cpu-cost.js --dialect sqlite --mode create|validate [--webhooks] [--cli a.js,b.js]
- * [--sql "drop index …"] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
+ * [--sql "drop index …"] [--plans] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
  * /proc) per request (and the bytes it wrote to storage), at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
- * measure an index by dropping it), for the builds after the first.
+ * measure an index by dropping it), for the builds after the first. `--plans` runs each build on the plans bench's
+skewed seed twice a round, without and with its plans and payout rules.
  */
 const { values } = parseArgs({
   options: {
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '600' },
     rounds: { type: 'string', default: '3' },
     profile: { type: 'string' },
+    plans: { type: 'boolean', default: false },
   },
 });
 const dialect = values.dialect === 'postgres' ? 'postgres' : 'sqlite';
@@ -65,11 +68,12 @@ async function runSql(url: string, text: string): Promise<void> {
   await client.end();
 }
 
-async function one(build: string, index: number): Promise<{ cpu: number; written: number }> {
-  const database = await freshDatabase(dialect, count * 2 + 2000);
+async function one(build: string, index: number, plans: boolean): Promise<{ cpu: number; written: number }> {
+  const database = await freshDatabase(dialect, count * 2 + 2000, 0, values.plans);
   const receiver = values.webhooks ? await startReceiver() : undefined;
   try {
     if (values.sql !== undefined && index > 0) await runSql(database.url, values.sql);
+    if (plans) await setUpPlansAndRules(database.url);
     if (receiver !== undefined) {
       const config = loadConfig({ GATEHOUSE_DATABASE_URL: database.url, ...ENV });
       const store = createStore(config);
@@ -94,6 +98,8 @@ async function one(build: string, index: number): Promise<{ cpu: number; written
         GATEHOUSE_LOG_LEVEL: 'info',
         GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         GATEHOUSE_MIGRATE: index > 0 ? 'false' : 'true',
+        ...(values.plans ? { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' } : {}),
+        ...(plans ? { GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN } : {}),
         ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
         ...ENV,
       },
@@ -135,16 +141,19 @@ async function one(build: string, index: number): Promise<{ cpu: number; written
   }
 }
 
-const samples = builds.map(() => [] as number[]);
+// With --plans, each build runs twice a round on the skewed seed: without plans, then under the plans bench's.
+const runs = builds.flatMap((build, index) =>
+  (values.plans ? [false, true] : [false]).map((plans) => ({ build, index, plans })),
+);
+const label = (run: (typeof runs)[number]) => `${run.build}${run.plans ? ' (plans)' : ''}`;
+const samples = runs.map(() => [] as number[]);
 for (let round = 0; round < Number(values.rounds); round++) {
-  for (const [index, build] of builds.entries()) {
-    const { cpu, written } = await one(build, index);
-    samples[index]?.push(cpu);
+  for (const [at, run] of runs.entries()) {
+    const { cpu, written } = await one(run.build, run.index, run.plans);
+    samples[at]?.push(cpu);
     console.log(
-      `round ${round + 1}: ${build}: ${cpu.toFixed(0)} µs CPU, ${(written / 1024).toFixed(1)} KiB written per request`,
+      `round ${round + 1}: ${label(run)}: ${cpu.toFixed(0)} µs CPU, ${(written / 1024).toFixed(1)} KiB written per request`,
     );
   }
 }
-builds.forEach((build, index) =>
-  console.log(`median ${build}: ${median(samples[index] ?? []).toFixed(0)} µs`),
-);
+runs.forEach((run, at) => console.log(`median ${label(run)}: ${median(samples[at] ?? []).toFixed(0)} µs`));
