@@ -16,6 +16,7 @@ import * as plans from './0014-plans.js';
 import * as pricing from './0015-pricing.js';
 import * as webhookAttempts from './0016-webhook-attempts.js';
 import * as auditNamedEntries from './0017-audit-named-entries.js';
+import * as memberCheckinsByExpiry from './0018-member-checkins-by-expiry.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0015-pricing': pricing,
   '0016-webhook-attempts': webhookAttempts,
   '0017-audit-named-entries': auditNamedEntries,
+  '0018-member-checkins-by-expiry': memberCheckinsByExpiry,
 };

@@ -131,7 +131,10 @@ export async function memberPlanVersionAt(
   return row && toVersion(row);
 }
 
-/** The member's check-ins at any gym that may use a plan's visits: validated since `since`, or unexpired at `now`. */
+/**
+ * The member's check-ins at any gym that may use a plan's visits: validated since `since`, or unexpired at `now`;
+ * all of them expire at `since` or later (plan-state.ts says why).
+ */
 export async function planUsage(
   db: Db,
   platformId: string,
@@ -150,6 +153,7 @@ export async function planUsage(
       'checkins.validated_at',
     ])
     .where('checkins.platform_id', '=', platformId)
+    .where('checkins.expires_at', '>=', since)
     .where((eb) => eb.or([eb('checkins.validated_at', '>=', since), eb('checkins.expires_at', '>', now)]))
     .execute();
   return rows.map(toPlanUsage);

@@ -17,10 +17,16 @@ export function memberPlanVersionSql(platformId: string, now: string, defaultPla
    order by v.effective_from desc, v.version desc limit 1`;
 }
 
+/**
+ * The member's check-ins that may use a plan's visits. Every one expires at `since` or later — a check-in is
+ * validated before it expires, and `since` is before `now` — which the first condition states so that the read
+ * seeks to them through the member's check-ins by expiry (migration 0018) rather than reading every one.
+ */
 export function planUsageSql(platformId: string, since: string, now: string): string {
   return `select c.id, c.gym_id, g.partner_id, p.category, c.status, c.checked_in_at, c.expires_at, c.validated_at
    from checkins c join gyms g on g.id = c.gym_id join products p on p.id = c.product_id
-   where c.platform_id = ${platformId} and (c.validated_at >= ${since} or c.expires_at > ${now})`;
+   where c.platform_id = ${platformId} and c.expires_at >= ${since}
+     and (c.validated_at >= ${since} or c.expires_at > ${now})`;
 }
 
 type Num = number | string;
