@@ -60,7 +60,7 @@ export const ListedTransaction = Type.Object({
     }),
   ),
 });
-/** With include_sandbox=true the CSV says on each row whether it is a sandbox partner's. */
+/** With include_sandbox=true (or sandbox=true) the CSV says on each row whether it is a sandbox partner's. */
 const SANDBOX_COLUMNS = [...TRANSACTION_COLUMNS, 'sandbox'];
 export const Payout = Type.Object({
   partner_id: Id,
@@ -158,13 +158,14 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       const flag = (entry: { sandbox: boolean }) =>
         filter.sandbox === undefined || entry.sandbox ? { sandbox: entry.sandbox } : {};
       if (request.query.format === 'csv') {
-        const both = filter.sandbox === undefined;
+        // The CSV has the flag's column wherever the rows carry it; the sandbox's own listing is named so.
+        const flagged = filter.sandbox !== false;
         return sendCsv(
           reply,
-          'transactions.csv',
-          both ? SANDBOX_COLUMNS : TRANSACTION_COLUMNS,
+          filter.sandbox === true ? 'sandbox-transactions.csv' : 'transactions.csv',
+          flagged ? SANDBOX_COLUMNS : TRANSACTION_COLUMNS,
           ledger.exportAll(filter),
-          (entry) => ({ ...withFlatPricing(presentTransaction(entry)), ...(both ? flag(entry) : {}) }),
+          (entry) => ({ ...withFlatPricing(presentTransaction(entry)), ...flag(entry) }),
         );
       }
       const page = await ledger.list(filter, pageRequest(request.query));

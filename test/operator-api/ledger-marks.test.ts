@@ -55,7 +55,7 @@ describe.each(dialects)('operator API: sandbox rows and reversed visits in the l
     expect(items.filter((item) => item.kind === 'reversal')).toHaveLength(3);
   });
 
-  test('when the ledger is exported, then sandbox visits are left out unless include_sandbox=true asks for them, and then every row and the CSV say which are sandbox', async () => {
+  test("when the ledger is exported, then sandbox visits are left out unless include_sandbox=true asks for them, and then every row and the CSV say which are sandbox, as the sandbox's own listing does", async () => {
     const t = app();
     const n = await op.arrangeNetwork(t);
     const live = await op.validatedVisit(t, n);
@@ -92,15 +92,24 @@ describe.each(dialects)('operator API: sandbox rows and reversed visits in the l
       const response = await op.admin(t, 'GET', `/transactions?${PERIOD}&format=csv${query}`);
       const [head = '', ...lines] = response.body.trim().split(/\r?\n/);
       const ours = lines.filter((line) => [live.checkin.id, checkin.id].includes(Number(line.split(',')[2])));
-      return { status: response.statusCode, head, ours };
+      const file = /filename="([^"]+)"/.exec(String(response.headers['content-disposition']))?.[1];
+      return { status: response.statusCode, file, head, ours };
     };
     const liveLine = `${live.transactionId},visit,${live.checkin.id},${n.partner.id},${n.gym.id},${n.product.id},${live.checkin.platform_id},1250,BRL,2026-03-02T12:00:00Z,2026-03-02T12:00:00Z,,,1250,list,`;
     const labLine = `${sandboxRow.id},visit,${checkin.id},${lab.partner.id},${lab.gym.id},${lab.product.id},${checkin.platform_id},900,BRL,2026-03-02T12:00:00Z,2026-03-02T12:00:00Z,,,900,list,`;
-    expect(await csv('')).toEqual({ status: 200, head: header, ours: [liveLine] });
+    expect(await csv('')).toEqual({ status: 200, file: 'transactions.csv', head: header, ours: [liveLine] });
     expect(await csv('&include_sandbox=true')).toEqual({
       status: 200,
+      file: 'transactions.csv',
       head: `${header},sandbox`,
       ours: [`${liveLine},false`, `${labLine},true`],
+    });
+    // The sandbox's own listing, as its JSON rows do, says so on each row, in a file named so.
+    expect(await csv('&sandbox=true')).toEqual({
+      status: 200,
+      file: 'sandbox-transactions.csv',
+      head: `${header},sandbox`,
+      ours: [`${labLine},true`],
     });
 
     // Payouts never count the sandbox, whatever is asked.
