@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Migrator, sql } from 'kysely';
+import { afterEach, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { createStore } from '../../src/store/create-store.js';
+import { migrations } from '../../src/store/migrations/index.js';
+import { migrateToLatest } from '../../src/store/migrator.js';
+import { createPgSchema } from '../fixtures/postgres.js';
+import { dialects } from '../fixtures/test-app.js';
+
+type Store = ReturnType<typeof createStore>;
+
+/** The check-ins table's indexes by member, as the database lists them. */
+async function memberIndexes(store: Store, dialect: string): Promise<string[]> {
+  const { rows } =
+    dialect === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master
+          where type = 'index' and tbl_name = 'checkins' and sql is not null order by name`.execute(store.db)
+      : await sql<{ name: string }>`select indexname as name from pg_indexes
+          where tablename = 'checkins' and schemaname = current_schema() order by indexname`.execute(
+          store.db,
+        );
+  return rows.map((row) => row.name).filter((name) => name.startsWith('checkins_member'));
+}
+
+/**
+ * An index a migration builds can be built by the operator first (on PostgreSQL without holding writes, with
+ * `create index concurrently`): the migration then keeps it.
+ */
+describe.each(dialects)('the member-by-expiry index built before its migration (%s)', (dialect) => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function storeBefore0018(): Promise<Store> {
+    let url: string;
+    if (dialect === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'gatehouse-index-'));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      url = `sqlite:${join(dir, 'gatehouse.db')}`;
+    } else {
+      const schema = await createPgSchema();
+      cleanups.push(schema.drop);
+      url = schema.url;
+    }
+    const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: url }));
+    cleanups.push(() => store.close());
+    const migrator = new Migrator({
+      db: store.db,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+    });
+    const { error } = await migrator.migrateTo('0017-audit-named-entries');
+    expect(error).toBeUndefined();
+    return store;
+  }
+
+  test('when the operator built it by hand, then the migration keeps it, drops the index by member alone, and is recorded', async () => {
+    const store = await storeBefore0018();
+    const concurrently = dialect === 'postgres' ? sql`concurrently` : sql``;
+    await sql`create index ${concurrently} checkins_member_expiry on checkins (platform_id, expires_at)`.execute(
+      store.db,
+    );
+    expect(await memberIndexes(store, dialect)).toEqual([
+      'checkins_member',
+      'checkins_member_expiry',
+      'checkins_member_latest',
+    ]);
+
+    await migrateToLatest(store.db);
+
+    expect(await memberIndexes(store, dialect)).toEqual(['checkins_member_expiry', 'checkins_member_latest']);
+    const applied = await store.db
+      .selectFrom('kysely_migration' as never)
+      .select(sql<string>`name`.as('name'))
+      .where(sql`name`, '=', '0018-member-checkins-by-expiry')
+      .execute();
+    expect(applied).toEqual([{ name: '0018-member-checkins-by-expiry' }]);
+  });
+});
