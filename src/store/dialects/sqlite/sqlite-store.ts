@@ -38,6 +38,9 @@ function open(options: StoreOptions): SqliteDatabase.Database {
   return database;
 }
 
+const hasValueSamples = (database: SqliteDatabase.Database): boolean =>
+  database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get() !== undefined;
+
 /**
  * Drops the per-value samples an ANALYZE leaves in `sqlite_stat4` (better-sqlite3 builds SQLite with STAT4), if any;
  * true when it did. While they are there, SQLite compiles a statement again each time a parameter compared with an
@@ -48,8 +51,7 @@ function open(options: StoreOptions): SqliteDatabase.Database {
  * past the timeout) keeps them.
  */
 function droppedValueSamples(database: SqliteDatabase.Database): boolean {
-  const sampled = database.prepare("select 1 from sqlite_master where name = 'sqlite_stat4'").get();
-  if (sampled === undefined) return false;
+  if (!hasValueSamples(database)) return false;
   try {
     database.exec('drop table if exists sqlite_stat4');
     return true;
@@ -83,11 +85,31 @@ function keepingStatements(database: SqliteDatabase.Database) {
   };
 }
 
+/**
+ * An ANALYZE run by another connection while this process serves (an operator's, or `PRAGMA optimize`) brings the
+ * samples back. Whenever another connection has committed, this one looks for them, and drops them from a
+ * connection of its own, opened for that: this one then reloads the schema without them, as every other does.
+ * Never while this connection is in a transaction (the dropping one would wait for it); a busy file is tried again
+ * at the next change.
+ */
+function dropSamplesAnalysedLater(database: SqliteDatabase.Database, path: string): () => void {
+  return watchDataVersion(database, () => {
+    if (database.inTransaction || !hasValueSamples(database)) return;
+    const dropping = new SqliteDatabase(path, { timeout: 0 });
+    try {
+      droppedValueSamples(dropping);
+    } finally {
+      dropping.close();
+    }
+  });
+}
+
 /** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
 export function createSqliteStore(options: StoreOptions): Store {
   const database = open(options);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
-  const unwatch: (() => void)[] = [];
+  const path = options.databaseUrl.slice('sqlite:'.length);
+  const unwatch: (() => void)[] = path === ':memory:' ? [] : [dropSamplesAnalysedLater(database, path)];
   const inTransaction = async <T>(
     connection: Kysely<Database>,
     work: (trx: Kysely<Database>) => Promise<T>,
