@@ -13,6 +13,9 @@ import { VARIANTS, freshDatabase, type Variant } from './variants.js';
  * (`--webhook-count N`, `--webhook-dialects sqlite,postgres`; `--only none --webhooks` runs the webhooks alone): every variant in
  * alternating rounds on fresh seeded databases, load from a separate process; prints a markdown table with ratios and
  * writes JSON to bench/results/. `--base` adds gatehouse built from that revision (bench/base-build.ts).
+ * `--interleave K` runs the chosen variants side by side instead: in each round all of them serve at once, and the
+ * load goes to each in turn K times (seconds/K each, the order reversed every other time), so a drift of the
+ * machine's speed lands on all of them alike — for ratios of a few percent on a machine others share.
  */
 const { values } = parseArgs({
   options: {
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     'no-webhooks': { type: 'boolean' },
     'webhook-count': { type: 'string' },
     'webhook-dialects': { type: 'string' },
+    interleave: { type: 'string' },
   },
 });
 const quick = values.quick === true;
@@ -53,43 +57,113 @@ interface Sample extends LoadResult {
   rssEnd: number;
 }
 
-async function measure(variant: Variant): Promise<Sample> {
+/** A variant serving on its fresh seeded database, warmed up; each load goes on from the check-ins the last used. */
+async function serve(variant: Variant) {
   const database = await freshDatabase(variant.dialect, checkins, 0, variant.skewed === true);
-  const server = await variant.start(database);
-  try {
-    // A short warm-up on check-ins of its own, then the measured run on the next ones.
-    const wrap = variant.stateless === true ? 'wrap' : '';
-    const mode = variant.load ?? 'validate';
-    const warm = await runLoad([server.url, database.fixtures, connections, '1', '0', '0', wrap, mode]);
+  const server = await variant.start(database).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  const wrap = variant.stateless === true ? 'wrap' : '';
+  const mode = variant.load ?? 'validate';
+  let used = 0;
+  const load = async (forSeconds: number) => {
     const result = await runLoad([
       server.url,
       database.fixtures,
       connections,
-      String(seconds),
+      String(forSeconds),
       '0',
-      String(warm.used),
+      String(used),
       wrap,
       mode,
     ]);
-    return { ...result, rssPeak: Math.max(...server.rss), rssEnd: server.rss.at(-1) ?? 0 };
-  } finally {
+    used += result.used;
+    return result;
+  };
+  const stop = async () => {
     await server.stop();
     await database.drop();
+  };
+  try {
+    // A short warm-up on check-ins of its own; the measured loads use the next ones.
+    await load(1);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { load, stop, rss: () => server.rss };
+}
+
+async function measure(variant: Variant): Promise<Sample> {
+  const serving = await serve(variant);
+  try {
+    const result = await serving.load(seconds);
+    return { ...result, rssPeak: Math.max(...serving.rss()), rssEnd: serving.rss().at(-1) ?? 0 };
+  } finally {
+    await serving.stop();
+  }
+}
+
+/** Loads of one server taken in turns, as one sample: its requests over their time, the median of their latencies. */
+function merged(loads: LoadResult[], rss: number[]): Sample {
+  const sum = (of: (load: LoadResult) => number) => loads.reduce((total, load) => total + of(load), 0);
+  const requests = sum((load) => load.requests);
+  const busySeconds = sum((load) => (load.end - load.start) / 1000);
+  return {
+    requests,
+    rps: busySeconds > 0 ? requests / busySeconds : 0,
+    p50: median(loads.map((load) => load.p50)),
+    mean: median(loads.map((load) => load.mean)),
+    p90: median(loads.map((load) => load.p90)),
+    p99: median(loads.map((load) => load.p99)),
+    errors: sum((load) => load.errors),
+    non2xx: sum((load) => load.non2xx),
+    used: sum((load) => load.used),
+    start: loads[0]?.start ?? 0,
+    end: loads.at(-1)?.end ?? 0,
+    rssPeak: Math.max(...rss),
+    rssEnd: rss.at(-1) ?? 0,
+  };
+}
+
+/** One round of --interleave: every variant serving at once, the load on each in turn, `slices` times. */
+async function measureInterleaved(order: Variant[], slices: number): Promise<Sample[]> {
+  const serving: Awaited<ReturnType<typeof serve>>[] = [];
+  try {
+    for (const variant of order) serving.push(await serve(variant));
+    const loads = order.map(() => [] as LoadResult[]);
+    for (let turn = 0; turn < slices; turn += 1) {
+      const indexes = order.map((_, i) => i);
+      for (const i of turn % 2 === 0 ? indexes : indexes.reverse()) {
+        loads[i]?.push(await (serving[i] as (typeof serving)[number]).load(seconds / slices));
+      }
+    }
+    return order.map((_, i) => merged(loads[i] ?? [], serving[i]?.rss() ?? []));
+  } finally {
+    for (const running of serving) await running.stop();
   }
 }
 
 const samples = new Map<string, Sample[]>(variants.map((v) => [v.name, []]));
+const slices = values.interleave === undefined ? undefined : Number(values.interleave);
+if (slices !== undefined && !(Number.isInteger(slices) && slices >= 1))
+  throw new Error(`--interleave takes a whole number of turns from 1 up, not ${values.interleave}`);
+const reported = (round: number, variant: Variant, sample: Sample) => {
+  samples.get(variant.name)?.push(sample);
+  process.stderr.write(
+    `round ${round + 1}/${rounds}: ${variant.name}: ${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.errors + sample.non2xx} bad\n`,
+  );
+};
 for (let round = 0; round < rounds; round += 1) {
   // Alternate the order so no variant always runs first (or last) on a warming machine.
   const order = round % 2 === 0 ? variants : [...variants].reverse();
-  for (const variant of order) {
-    process.stderr.write(`round ${round + 1}/${rounds}: ${variant.name} … `);
-    const sample = await measure(variant);
-    samples.get(variant.name)?.push(sample);
-    process.stderr.write(
-      `${Math.round(sample.rps)} req/s, p99 ${sample.p99} ms, ${sample.errors + sample.non2xx} bad\n`,
-    );
+  if (slices !== undefined && variants.length > 0) {
+    const measured = await measureInterleaved(order, slices);
+    order.forEach((variant, i) => reported(round, variant, measured[i] as Sample));
+    continue;
   }
+  for (const variant of order) reported(round, variant, await measure(variant));
 }
 
 const summary = variants.map((variant) => {
@@ -207,7 +281,7 @@ const webhooks =
 const webhookLines = webhooks === undefined ? [] : describeWebhooks(webhooks);
 
 const lines = [
-  `Machine: ${machine}. ${rounds} round(s) × ${seconds} s, ${connections} connections, medians.`,
+  `Machine: ${machine}. ${rounds} round(s) × ${seconds} s${slices === undefined ? '' : `, side by side in ${slices} turns each`}, ${connections} connections, medians.`,
   '',
   '| variant | req/s | p50 ms | p90 ms | p99 ms | errors | peak RSS MiB |',
   '|---|---|---|---|---|---|---|',
@@ -232,7 +306,18 @@ const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 writeFileSync(
   new URL(`../../bench/results/${stamp}${quick ? '-quick' : ''}.json`, import.meta.url),
   JSON.stringify(
-    { machine, rounds, seconds, connections, checkins, summary, ratios, extras, webhooks },
+    {
+      machine,
+      rounds,
+      seconds,
+      interleave: slices,
+      connections,
+      checkins,
+      summary,
+      ratios,
+      extras,
+      webhooks,
+    },
     null,
     2,
   ),
