@@ -66,7 +66,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const memberPlanVersion = lazy<[string, number, string | null, number], PlanVersionRow>(
     memberPlanVersionSql('?', '?', '?'),
   );
-  const planUsage = lazy<[string, number, number], PlanUsageRow>(planUsageSql('?', '?', '?'));
+  // The window's start is compared twice: with the expiry the read seeks by, and with the validation.
+  const planUsage = lazy<[string, number, number, number], PlanUsageRow>(planUsageSql('?', '?', '?'));
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
     `select validated_at from checkins c
      where c.gym_id = ? and c.platform_id = ? and ${validatedBetween('c', '?', '?')}`,
@@ -198,7 +199,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     ): { version: PlanVersion; usage: PlanUsage[] } | undefined {
       const row = memberPlanVersion().get(platformId, now, defaultPlan ?? null, now);
       if (row === undefined) return undefined;
-      const usage = planUsage().all(platformId, now - USAGE_LOOKBACK_MS, now);
+      const since = now - USAGE_LOOKBACK_MS;
+      const usage = planUsage().all(platformId, since, since, now);
       return { version: toPlanVersion(row), usage: usage.map(toPlanUsage) };
     },
     validationsBetween(member: { gymId: number; platformId: string }, start: number, end: number): number[] {
