@@ -63,7 +63,8 @@ describe.each(dialects)('the SDK when an answer is lost (%s)', (dialect) => {
   it('when validate times out while the server validates, then the retry reads validated-earlier', async () => {
     const a = await live.arrange();
     const checkin = await arrangeCheckin(live.app(), a);
-    const client = await behindProxy(a, firstOnly('hold-answer'), 500);
+    // Each attempt's timeout is the retry's too: long enough for a validation on a loaded machine.
+    const client = await behindProxy(a, firstOnly('hold-answer'), 2000);
 
     const result = await client.validate(
       { platformId: checkin.platformId },
