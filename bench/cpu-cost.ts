@@ -19,7 +19,7 @@ import { startReceiver } from './webhooks.js';
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
  * measure an index by dropping it), for the builds after the first. `--plans` runs each build on the plans bench's
-skewed seed twice a round, without and with its plans and payout rules.
+ * skewed seed twice a round, without and with its plans and payout rules.
  */
 const { values } = parseArgs({
   options: {

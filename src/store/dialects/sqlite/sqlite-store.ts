@@ -11,8 +11,7 @@ import { watchDataVersion } from './sqlite-change-feed.js';
 import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 
-function open(options: StoreOptions): SqliteDatabase.Database {
-  const path = options.databaseUrl.slice('sqlite:'.length);
+function open(path: string, options: StoreOptions): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const timeout = options.sqliteBusyTimeoutMs ?? 250;
   let database = new SqliteDatabase(path, { timeout });
@@ -106,9 +105,9 @@ function dropSamplesAnalysedLater(database: SqliteDatabase.Database, path: strin
 
 /** SQLite through better-sqlite3: one connection, WAL, synchronous=FULL unless told otherwise. */
 export function createSqliteStore(options: StoreOptions): Store {
-  const database = open(options);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
   const path = options.databaseUrl.slice('sqlite:'.length);
+  const database = open(path, options);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(database) }) });
   const unwatch: (() => void)[] = path === ':memory:' ? [] : [dropSamplesAnalysedLater(database, path)];
   const inTransaction = async <T>(
     connection: Kysely<Database>,
