@@ -69,8 +69,7 @@ export async function partnerHasTiers(db: Db, partnerId: number): Promise<boolea
   const row = await db
     .selectFrom('payout_rules')
     .select('version')
-    .where('partner_id', '=', partnerId)
-    .where('tiers', '<>', '[]')
+    .where((eb) => eb.and([eb('partner_id', '=', partnerId), eb('tiers', '<>', '[]')]))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
