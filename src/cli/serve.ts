@@ -92,6 +92,7 @@ export async function serve(config: Config): Promise<void> {
   // too, not a stray line on stderr beside the message a failed start exits with.
   const store = createStore({
     ...config,
+    sqliteCheckpointThread: true,
     onBackgroundError: (error) => logger.warn({ error: loggableError(error) }, 'database connection error'),
   });
   try {

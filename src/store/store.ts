@@ -65,6 +65,11 @@ export interface StoreOptions {
   readonly sqliteBusyTimeoutMs?: number;
   /** Group commit for every state change on SQLite (default true); false runs the query-builder unit of work. */
   readonly sqliteGroupCommit?: boolean;
+  /**
+   * SQLite files: checkpoints taken by a thread of their own rather than by the commit that fills the log (a
+   * serving process's choice; a short-lived command keeps SQLite's own).
+   */
+  readonly sqliteCheckpointThread?: boolean;
   /** Batched state changes on PostgreSQL (default true); false runs the query-builder unit of work. */
   readonly pgBatchedChanges?: boolean;
   readonly pgPoolSize?: number;
