@@ -7,9 +7,18 @@ import type { PlanRule, PlanVersion } from '../../domain/plans/plan.js';
  * default plan, by name), and the
  * member's check-ins at any gym that may use its visits (validated since `since`, or not expired at `now`).
  */
-export function memberPlanVersionSql(platformId: string, now: string, defaultPlan: string): string {
+export function memberPlanVersionSql(
+  platformId: string,
+  now: string,
+  defaultPlan: string,
+  /**
+   * A condition on the outer row that must hold for anything to be read: inside the read, so that PostgreSQL
+   * checks it once before any of its lookups (in a lateral join's ON it would only filter what they found).
+   */
+  onlyWhen = 'true',
+): string {
   return `select v.plan_id, v.version, v.rules, v.effective_from from plan_versions v
-   where v.plan_id = coalesce((select mp.plan_id from member_plans mp
+   where ${onlyWhen} and v.plan_id = coalesce((select mp.plan_id from member_plans mp
                                where mp.platform_id = ${platformId} and mp.effective_from <= ${now}
                                order by mp.effective_from desc, mp.id desc limit 1),
                               (select d.id from plans d where d.name = ${defaultPlan}))

@@ -113,7 +113,7 @@ from rows from (json_to_recordset($1::json)
   with ordinality as r(gym_id, platform_id, product_id, since, until, now, usage_since, plans, default_plan, ord)
 left join gyms g on g.id = r.gym_id
 left join products p on p.id = r.product_id
-left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now', 'r.default_plan')}) v on r.plans
+left join lateral (${memberPlanVersionSql('r.platform_id', 'r.now', 'r.default_plan', 'r.plans')}) v on true
 order by r.ord`;
 
 export interface CreationStateRow {
