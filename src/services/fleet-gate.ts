@@ -31,6 +31,24 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
   let noPlansUntil = 0;
   /** A plan was seen: plans are never deleted, so that holds for good and is not asked again. */
   let plansExist = false;
+  /**
+   * The reads in flight, shared: the requests that find an answer expired together ask once, not once each. A plan
+   * created here drops the plans' one, so that no answer read before it counts after it.
+   */
+  const asking = new Map<string, Promise<boolean>>();
+  /** Counts the plans created here: a read begun before one of them does not re-arm "no plan yet". */
+  let plansCreated = 0;
+
+  function once(key: string, read: () => Promise<boolean>): Promise<boolean> {
+    let answer = asking.get(key);
+    if (answer === undefined) {
+      answer = read().finally(() => {
+        if (asking.get(key) === answer) asking.delete(key);
+      });
+      asking.set(key, answer);
+    }
+    return answer;
+  }
 
   const beat = () =>
     store.write(async (trx) => {
@@ -42,13 +60,28 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
   /** No live process runs a release older than `migration`; an open answer is trusted for a heartbeat interval. */
   async function everyProcessKnows(migration: string): Promise<boolean> {
     if (performance.now() < (openUntil.get(migration) ?? 0)) return true;
-    const since = clock.now() - STALE_AFTER_MS;
-    // No registry (the migrations have not run): nothing new is in effect either.
-    const older = await olderReleaseAlive(store.db, migration, since).catch(() => true);
-    if (older) return false;
-    openUntil.set(migration, performance.now() + HEARTBEAT_MS);
-    return true;
+    return once(migration, async () => {
+      const since = clock.now() - STALE_AFTER_MS;
+      // No registry (the migrations have not run): nothing new is in effect either.
+      const older = await olderReleaseAlive(store.db, migration, since).catch(() => true);
+      if (older) return false;
+      openUntil.set(migration, performance.now() + HEARTBEAT_MS);
+      return true;
+    });
   }
+
+  /** Whether a plan exists, read once for every request that asks meanwhile. */
+  const anyPlanYet = () =>
+    once('plans', async () => {
+      const before = plansCreated;
+      // A failed read decides as if plans existed (the creation then reads the member's plan itself) once.
+      const exists = await anyPlan(store.db).then(
+        (found) => (plansExist = found),
+        () => true,
+      );
+      if (!exists && before === plansCreated) noPlansUntil = performance.now() + HEARTBEAT_MS;
+      return exists;
+    });
 
   return {
     id,
@@ -75,13 +108,7 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
       if (performance.now() < noPlansUntil) return false;
       if (!(await everyProcessKnows(PLANS_MIGRATION))) return false;
       if (plansExist) return true;
-      // A failed read decides as if plans existed (the creation then reads the member's plan itself) once.
-      const exists = await anyPlan(store.db).then(
-        (found) => (plansExist = found),
-        () => true,
-      );
-      if (!exists) noPlansUntil = performance.now() + HEARTBEAT_MS;
-      return exists;
+      return anyPlanYet();
     },
 
     /**
@@ -96,6 +123,8 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
     /** A plan was just created by this process: the next creation reads plans again. */
     planCreated(): void {
       noPlansUntil = 0;
+      plansCreated += 1;
+      asking.delete('plans');
     },
   };
 }
