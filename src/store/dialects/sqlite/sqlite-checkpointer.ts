@@ -52,7 +52,12 @@ export function startCheckpointer(path: string, onFailure: () => void): () => Pr
     if (running) onFailure();
   });
   return async () => {
-    if (running) worker.postMessage('stop');
+    // Referenced while it stops: a process with nothing else left to do (a start that failed) would otherwise end
+    // here with the stop unfinished, its exit code and last words unwritten.
+    if (running) {
+      worker.ref();
+      worker.postMessage('stop');
+    }
     await exited;
   };
 }
