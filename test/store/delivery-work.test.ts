@@ -54,6 +54,7 @@ async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise
     .values({
       partner_id: partner.id,
       url: 'http://127.0.0.1:9/hooks',
+      format: 'standard',
       timeout_ms: 5_000,
       secret: 'whsec_work',
       status: 'enabled',

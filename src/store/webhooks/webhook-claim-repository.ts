@@ -36,6 +36,11 @@ export type DueDelivery = Omit<ClaimedDelivery, 'claimedUntil'>;
  * the rows it reads, not the backlog: a busy endpoint's rows are passed over, and the fair share
  * (src/domain/webhooks/fair-share.ts) chooses among the rest. With `fromId`, only the deliveries a dispatch has
  * just written (from that id on, in id order). Nothing is claimed yet: see `claimDeliveries`.
+ *
+ * The deliveries are read alone, the endpoints they may not come from as a set the database builds once, and the
+ * chosen deliveries' endpoints afterwards: joined in one read, PostgreSQL (whose row estimates for a queue that
+ * fills and empties are rarely current) walked every endpoint's pending deliveries and sorted them all, the whole
+ * backlog read for each claim of 128.
  */
 export async function dueDeliveries(
   db: Db,
@@ -49,23 +54,21 @@ export async function dueDeliveries(
   const { now, limit, busy } = options;
   let due = db
     .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'd.event_position',
-      'd.event_id',
-      'd.round_failures',
-      'e.partner_id',
-      'e.url',
-      'e.format',
-      'e.timeout_ms',
-      'e.failing_since',
-    ])
+    .select(['d.id', 'd.endpoint_id', 'd.event_position', 'd.event_id', 'd.round_failures'])
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
-    .where('e.status', '=', 'enabled')
+    .where('d.endpoint_id', 'not in', (eb) =>
+      eb
+        .selectFrom('webhook_endpoints as e')
+        .select('e.id')
+        .where((ee) =>
+          ee.or([
+            ee('e.status', '<>', 'enabled'),
+            ...(busy.partners.length > 0 ? [ee('e.partner_id', 'in', busy.partners)] : []),
+          ]),
+        ),
+    )
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -80,24 +83,42 @@ export async function dueDeliveries(
       ),
     );
   if (busy.endpoints.length > 0) due = due.where('d.endpoint_id', 'not in', busy.endpoints);
-  if (busy.partners.length > 0) due = due.where('e.partner_id', 'not in', busy.partners);
   due =
     options.fromId === undefined
       ? due.orderBy('d.next_attempt_at').orderBy('d.id')
       : due.where('d.id', '>=', options.fromId).orderBy('d.id');
   const rows = await due.limit(limit).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    endpointId: row.endpoint_id,
-    partnerId: row.partner_id,
-    url: row.url,
-    format: row.format as WebhookFormat,
-    timeoutMs: row.timeout_ms,
-    eventPosition: Number(row.event_position),
-    eventId: row.event_id,
-    roundFailures: row.round_failures,
-    failingSince: row.failing_since === null ? null : Number(row.failing_since),
-  }));
+  if (rows.length === 0) return [];
+  const endpoints = new Map(
+    (
+      await db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'partner_id', 'url', 'format', 'timeout_ms', 'failing_since'])
+        .where('id', 'in', [...new Set(rows.map((row) => row.endpoint_id))])
+        .where('status', '=', 'enabled')
+        .execute()
+    ).map((endpoint) => [endpoint.id, endpoint]),
+  );
+  return rows.flatMap((row) => {
+    // An endpoint disabled or removed since the first read: its deliveries wait for another claim.
+    const endpoint = endpoints.get(row.endpoint_id);
+    return endpoint === undefined
+      ? []
+      : [
+          {
+            id: row.id,
+            endpointId: row.endpoint_id,
+            partnerId: endpoint.partner_id,
+            url: endpoint.url,
+            format: endpoint.format as WebhookFormat,
+            timeoutMs: endpoint.timeout_ms,
+            eventPosition: Number(row.event_position),
+            eventId: row.event_id,
+            roundFailures: row.round_failures,
+            failingSince: endpoint.failing_since === null ? null : Number(endpoint.failing_since),
+          },
+        ];
+  });
 }
 
 /**
