@@ -43,13 +43,13 @@ async function appendEvents(trx: Kysely<Database>, count: number): Promise<numbe
   return first + count - 1;
 }
 
-async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise<void> {
+async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise<number> {
   const partner = await trx
     .insertInto('partners')
     .values({ name: 'Work partner', created_at: 1_700_000_000_000 })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await trx
+  const endpoint = await trx
     .insertInto('webhook_endpoints')
     .values({
       partner_id: partner.id,
@@ -62,7 +62,40 @@ async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise
       created_at: 1_700_000_000_000,
       updated_at: 1_700_000_000_000,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(endpoint.id);
+}
+
+/**
+ * `count` deliveries to `endpointId`, due at `dueAt`, claimed until `claimedUntil` (null: unclaimed), pending unless
+ * `status` says otherwise.
+ */
+async function addDeliveries(
+  trx: Kysely<Database>,
+  endpointId: number,
+  count: number,
+  dueAt: number,
+  claimedUntil: number | null,
+  status = 'pending',
+): Promise<void> {
+  const rows = Array.from({ length: count }, (_, index) => ({
+    endpoint_id: endpointId,
+    event_position: index + 1,
+    event_id: `evt_due_${dueAt}_${index}`,
+    event_type: 'checkin.created',
+    member_key: `1:member-${index}`,
+    status,
+    next_attempt_at: dueAt,
+    claimed_until: claimedUntil,
+    created_at: 1_700_000_000_000,
+  }));
+  for (let start = 0; start < rows.length; start += 500) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(start, start + 500))
+      .execute();
+  }
 }
 
 const placeDispatcher = (trx: Kysely<Database>, position: number) =>
@@ -95,6 +128,36 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
       expect(await deliveryWork(trx, 0)).toEqual({ events: false, due: false });
     });
   });
+
+  test('when every due delivery is claimed, then none is due; one unclaimed is, one not yet due is not', async () => {
+    const now = 1_800_000_000_000;
+    await insideRolledBack(t, async (trx) => {
+      const endpoint = await addEndpoint(trx, 0);
+      await addDeliveries(trx, endpoint, EVENTS, now - 1_000, now + 60_000);
+      expect((await deliveryWork(trx, now)).due).toBe(false);
+      await addDeliveries(trx, endpoint, 1, now + 1_000, null);
+      expect((await deliveryWork(trx, now)).due).toBe(false);
+      await addDeliveries(trx, endpoint, 1, now, null);
+      expect((await deliveryWork(trx, now)).due).toBe(true);
+    });
+  });
+
+  test.runIf(dialect === 'postgres')(
+    'when the log of deliveries is long, a few are in flight and it is analysed, then PostgreSQL looks for a due one through the index of due deliveries',
+    async () => {
+      const now = 1_800_000_000_000;
+      await insideRolledBack(t, async (trx) => {
+        const endpoint = await addEndpoint(trx, 0);
+        await addDeliveries(trx, endpoint, EVENTS, now - 60_000, null, 'delivered');
+        await addDeliveries(trx, endpoint, 200, now - 1_000, now + 60_000);
+        await sql`analyze webhook_deliveries`.execute(trx);
+        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${deliveryWorkQuery(now)}`.execute(trx);
+        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).not.toContain('Seq Scan on webhook_deliveries');
+        expect(plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/);
+      });
+    },
+  );
 
   test.runIf(dialect === 'postgres')(
     'when the log is long and analysed, then PostgreSQL reads the newest position from its index, not the whole log',
