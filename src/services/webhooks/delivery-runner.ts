@@ -19,7 +19,6 @@ import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js
 import { deliveryRequest } from './delivery-request.js';
 import { DISPATCH_BATCH, dispatchInTransaction, type Dispatched } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
-import { createDueStatistics } from './due-statistics.js';
 import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
 
@@ -92,7 +91,6 @@ export function createDeliveryRunner(options: RunnerOptions) {
     return true;
   });
   const failures = createFailureLog(store, log);
-  const statistics = createDueStatistics(store, clock, log);
 
   const count = (map: Map<number, number>, key: number, by: number) => {
     const next = (map.get(key) ?? 0) + by;
@@ -219,7 +217,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
         const fresh = events ? await dispatchInTransaction(trx, store.dialect, clock, take) : undefined;
         // Again while it claims anything: an endpoint or partner at its cap is passed over by the next claim.
         if (due && total < caps.total) await take(trx);
-        return fresh ?? { read: 0, events: new Map(), claimed: [], written: 0 };
+        return fresh ?? { read: 0, events: new Map(), claimed: [] };
       });
     } catch (error) {
       claimed.forEach((delivery) => hold(delivery, -1));
@@ -227,7 +225,6 @@ export function createDeliveryRunner(options: RunnerOptions) {
       throw error;
     }
     recorded?.committed();
-    statistics.wrote(dispatched.written);
     // What the attempts need, read once for the round: a fresh delivery is sent from the event in hand; a retry
     // reads its event by position (it is in the log for good, so no horizon to wait for).
     const [retried, secrets] = await Promise.all([
@@ -309,7 +306,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
       // Attempts that finished since the last round are written now; those finishing later write alone.
       const flushed = recorder.flush();
       abort.abort();
-      await Promise.all([...attempts, flushed, statistics.settled()]);
+      await Promise.all([...attempts, flushed]);
       sender.close();
     },
   };

@@ -24,11 +24,9 @@ export interface Dispatched {
   readonly events: ReadonlyMap<number, LoggedEvent>;
   /** The fresh deliveries this process claimed in the dispatch's own transaction. */
   readonly claimed: readonly ClaimedDelivery[];
-  /** How many deliveries it wrote. */
-  readonly written: number;
 }
 
-const NOTHING: Dispatched = { read: 0, events: new Map(), claimed: [], written: 0 };
+const NOTHING: Dispatched = { read: 0, events: new Map(), claimed: [] };
 
 /**
  * Follows the event log from the stored cursor and writes one delivery per event and matching enabled endpoint,
@@ -74,7 +72,6 @@ export async function dispatchInTransaction(
     read: events.length,
     events: new Map(events.map((event) => [event.position, event])),
     claimed,
-    written: deliveries.length,
   };
 }
 

@@ -302,15 +302,3 @@ export async function noteEndpointFailing(db: Db, endpointId: number, now: numbe
     .where('id', '=', endpointId)
     .execute();
 }
-
-/**
- * Brings PostgreSQL's statistics of the due deliveries up to date (the two columns a claim's read is planned on):
- * the planner chooses between walking the index of due deliveries in order and sorting them all by how many it
- * believes are pending, and a queue filled since the last ANALYZE is believed empty. False on SQLite, whose plan
- * for that read does not depend on statistics.
- */
-export async function refreshDueStatistics(db: Db, dialect: 'sqlite' | 'postgres'): Promise<boolean> {
-  if (dialect !== 'postgres') return false;
-  await sql`analyze webhook_deliveries (status, next_attempt_at)`.execute(db);
-  return true;
-}
