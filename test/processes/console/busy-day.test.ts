@@ -14,6 +14,7 @@ import {
   signInAtDesk,
   useBrowser,
   type ConsolePage,
+  BROWSER_TEST,
 } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-busy-day-0123456789';
@@ -28,7 +29,7 @@ const PAGE = 100;
  * the newest first, a page at a time, so today's latest action is the first row of the Ledger, a delivery log and
  * Audit, and every page down to the day's first can be read.
  */
-describe('a busy day in the console', () => {
+describe('a busy day in the console', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses('file');
   const openConsole = useBrowser();
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-busy-'));

@@ -9,6 +9,7 @@ import {
   signInAtDesk,
   useBrowser,
   type ConsolePage,
+  BROWSER_TEST,
 } from '../../fixtures/processes/browser.js';
 
 const AMBER = 'rgb(245, 181, 10)';
@@ -20,7 +21,7 @@ const GREEN = 'rgb(11, 107, 47)';
  * check-in stays pending until a try goes through; a retry that finds the visit made shows green. SQLite: what is
  * tried here is the console's, whatever the dialect behind it.
  */
-describe('the front desk when gatehouse does not answer', () => {
+describe('the front desk when gatehouse does not answer', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();

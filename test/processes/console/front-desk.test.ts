@@ -5,12 +5,18 @@ import { customCodeRow, transactionsOf } from '../../fixtures/store-state.js';
 import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { DENY_MESSAGE } from '../../fixtures/wire-bodies.js';
-import { expectClean, screenshots, signInAtDesk, useBrowser } from '../../fixtures/processes/browser.js';
+import {
+  expectClean,
+  screenshots,
+  signInAtDesk,
+  useBrowser,
+  BROWSER_TEST,
+} from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 const dialects = pgAvailable ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 
-describe.each(dialects)('the front desk in a browser (%s)', (dialect) => {
+describe.each(dialects)('the front desk in a browser (%s)', BROWSER_TEST, (dialect) => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();

@@ -7,6 +7,7 @@ import {
   signInAsOperator,
   useBrowser,
   type ConsolePage,
+  BROWSER_TEST,
 } from '../../fixtures/processes/browser.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
 import { validate } from '../../fixtures/processes/http.js';
@@ -17,7 +18,7 @@ const ADMIN_TOKEN = 'operator-secret-money-0123456789';
  * The Money view's actions against a real `gatehouse serve` on SQLite: a visit reversed, a period closed and its
  * settlement marked paid, as a finance operator would; a readonly operator is shown none of it.
  */
-describe('money in the console', () => {
+describe('money in the console', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses('file');
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase('file');

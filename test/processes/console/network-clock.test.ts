@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useOwnDatabase } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, signInAsOperator, useBrowser } from '../../fixtures/processes/browser.js';
+import { expectClean, signInAsOperator, useBrowser, BROWSER_TEST } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
@@ -10,7 +10,7 @@ const ADMIN_TOKEN = 'operator-secret-0123456789';
  * (1 December, 01:30 UTC) Live counts from São Paulo's midnight, Money opens on November, named in the network's
  * zone, the period asked of the API starts and ends at São Paulo's midnights, and times show São Paulo's hour.
  */
-describe("the console's clock", () => {
+describe("the console's clock", BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();

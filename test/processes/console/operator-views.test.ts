@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { arrangePartner, platformId } from '../../fixtures/factories.js';
 import { arrangeCheckins, useOwnDatabase, type Operator } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, screenshots, useBrowser, type ConsolePage } from '../../fixtures/processes/browser.js';
+import {
+  expectClean,
+  screenshots,
+  useBrowser,
+  type ConsolePage,
+  BROWSER_TEST,
+} from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
@@ -11,7 +17,7 @@ const ADMIN_TOKEN = 'operator-secret-0123456789';
  * The operator's views against a real `gatehouse serve` on SQLite: what they read and change goes through the same
  * APIs whose storage is tested on both dialects (test/console, test/operator-api).
  */
-describe('the operator views in a browser', () => {
+describe('the operator views in a browser', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();

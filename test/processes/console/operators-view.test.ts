@@ -9,6 +9,7 @@ import {
   signInAsOperator,
   useBrowser,
   type ConsolePage,
+  BROWSER_TEST,
 } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-operators-0123456789';
@@ -18,7 +19,7 @@ const ADMIN_TOKEN = 'operator-secret-operators-0123456789';
  * member's data is erased after the page said what would happen, a sandbox partner is added in Network, plans and
  * payout rules are set there; each role is shown only what it may do there.
  */
-describe('operators, erasure and sandbox partners in the console', () => {
+describe('operators, erasure and sandbox partners in the console', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses('file');
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase('file');

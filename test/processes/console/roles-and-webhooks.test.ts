@@ -12,6 +12,7 @@ import {
   screenshots,
   signInAsOperator,
   useBrowser,
+  BROWSER_TEST,
 } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-roles-0123456789';
@@ -20,7 +21,7 @@ const ADMIN_TOKEN = 'operator-secret-roles-0123456789';
  * The Network view's webhooks, and what each role is shown, against one real `gatehouse serve` on SQLite shared by
  * the file; the webhook is delivered to a real HTTP receiver on loopback.
  */
-describe('the console by role, and webhooks in the Network view', () => {
+describe('the console by role, and webhooks in the Network view', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses('file');
   const openConsole = useBrowser();
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-roles-'));

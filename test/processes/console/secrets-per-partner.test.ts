@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { arrangePartner } from '../../fixtures/factories.js';
 import { useOwnDatabase } from '../../fixtures/processes/arrange.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, signInAsOperator, useBrowser } from '../../fixtures/processes/browser.js';
+import { expectClean, signInAsOperator, useBrowser, BROWSER_TEST } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
 /** A secret shown once belongs to what it was made for: it leaves the screen when the selected partner changes. */
-describe('secrets shown once in the console', () => {
+describe('secrets shown once in the console', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();

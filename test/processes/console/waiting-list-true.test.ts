@@ -3,7 +3,7 @@ import { platformId } from '../../fixtures/factories.js';
 import { arrangeCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
 import { useDeskGateway } from '../../fixtures/processes/desk-gateway.js';
 import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
-import { expectClean, signInAtDesk, useBrowser } from '../../fixtures/processes/browser.js';
+import { expectClean, signInAtDesk, useBrowser, BROWSER_TEST } from '../../fixtures/processes/browser.js';
 
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
@@ -12,7 +12,7 @@ const ADMIN_TOKEN = 'operator-secret-0123456789';
  * a check-in leaves the list at its expiry (which makes no event), and what happened while the desk was cut off
  * is there once it is back.
  */
-describe('the waiting list at the desk, over time', () => {
+describe('the waiting list at the desk, over time', BROWSER_TEST, () => {
   const spawnGatehouse = useGatehouseProcesses();
   const openConsole = useBrowser();
   const ownDatabase = useOwnDatabase();
