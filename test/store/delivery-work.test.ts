@@ -18,6 +18,17 @@ async function insideRolledBack(t: TestApp, work: (trx: Kysely<Database>) => Pro
   ).rejects.toBeInstanceOf(RolledBack);
 }
 
+/** `rows` handed to `insert` 500 at a time (SQLite takes only so many parameters in one statement). */
+async function inChunks<T>(rows: readonly T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < rows.length; start += 500) await insert(rows.slice(start, start + 500));
+}
+
+/** The plan PostgreSQL makes for the look at `now`, one line per node. */
+async function planOfLook(trx: Kysely<Database>, now: number): Promise<string> {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${deliveryWorkQuery(now)}`.execute(trx);
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
 /** `count` events after the greatest position, as a long log would hold them; the greatest position after them. */
 async function appendEvents(trx: Kysely<Database>, count: number): Promise<number> {
   const before = await trx
@@ -34,12 +45,7 @@ async function appendEvents(trx: Kysely<Database>, count: number): Promise<numbe
     gym_id: 1,
     data: '{}',
   }));
-  for (let start = 0; start < rows.length; start += 500) {
-    await trx
-      .insertInto('events')
-      .values(rows.slice(start, start + 500))
-      .execute();
-  }
+  await inChunks(rows, (chunk) => trx.insertInto('events').values(chunk).execute());
   return first + count - 1;
 }
 
@@ -90,12 +96,7 @@ async function addDeliveries(
     claimed_until: claimedUntil,
     created_at: 1_700_000_000_000,
   }));
-  for (let start = 0; start < rows.length; start += 500) {
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(rows.slice(start, start + 500))
-      .execute();
-  }
+  await inChunks(rows, (chunk) => trx.insertInto('webhook_deliveries').values(chunk).execute());
 }
 
 const placeDispatcher = (trx: Kysely<Database>, position: number) =>
@@ -151,8 +152,7 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
         await addDeliveries(trx, endpoint, EVENTS, now - 60_000, null, 'delivered');
         await addDeliveries(trx, endpoint, 200, now - 1_000, now + 60_000);
         await sql`analyze webhook_deliveries`.execute(trx);
-        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${deliveryWorkQuery(now)}`.execute(trx);
-        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        const plan = await planOfLook(trx, now);
         expect(plan).not.toContain('Seq Scan on webhook_deliveries');
         expect(plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/);
       });
@@ -167,8 +167,7 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
         await addEndpoint(trx, 0);
         await placeDispatcher(trx, last - 1);
         await sql`analyze events`.execute(trx);
-        const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${deliveryWorkQuery(0)}`.execute(trx);
-        const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        const plan = await planOfLook(trx, 0);
         expect(plan).not.toContain('Seq Scan on events');
         expect(plan).toMatch(/Index Only Scan Backward using events_position_key on events/);
       });
