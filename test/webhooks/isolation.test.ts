@@ -233,3 +233,58 @@ describe.each(dialects)('one partner never slows another (%s)', (dialect) => {
     expect(sent.slice(0, -1).every((id) => id === stuck.id) && sent.at(-1)).toBe(missedOther.id);
   }, 40_000);
 });
+
+describe.each(dialects)('attempts in flight per process (%s)', (dialect) => {
+  const app = webhookApp({ dialect });
+
+  test('when 20 partners each have two endpoints that never answer and 16 events each, then the process holds 128 attempts in flight on SQLite and 512 on PostgreSQL, each endpoint 16 and each partner 32, and the next event finds no room', async () => {
+    const t = app();
+    const dead = await silentServer();
+    try {
+      const room = dialect === 'postgres' ? 512 : 128;
+      const byPartner = new Map<number, number[]>();
+      for (let p = 0; p < 20; p += 1) {
+        const network = await arrangeNetwork(t);
+        const ids: number[] = [];
+        for (const k of [0, 1]) {
+          ids.push(
+            (await register(t, network.partner.id, { url: dead.url(`p${p}e${k}`), timeout_ms: 30_000 })).id,
+          );
+        }
+        byPartner.set(network.partner.id, ids);
+        for (let i = 0; i < 16; i += 1) await createCheckin(t, network.product);
+      }
+      const everyEndpoint = [...byPartner.values()].flat();
+      /** The deliveries under a claim that has not lapsed: the attempts in flight. */
+      const inFlight = async (ids: number[]) =>
+        (await rowsOf(t, ids)).filter(
+          (row) => row.claimed_until !== null && Number(row.claimed_until) > Date.now(),
+        );
+
+      await eventually(async () => (await inFlight(everyEndpoint)).length === room, 30_000);
+      await dispatched(t);
+      const held = await inFlight(everyEndpoint);
+      const perEndpoint = new Map<number, number>();
+      for (const row of held) perEndpoint.set(row.endpoint_id, (perEndpoint.get(row.endpoint_id) ?? 0) + 1);
+      expect(Math.max(...perEndpoint.values())).toBeLessThanOrEqual(16);
+      for (const ids of byPartner.values()) {
+        expect(held.filter((row) => ids.includes(row.endpoint_id)).length).toBeLessThanOrEqual(32);
+      }
+      expect(await rowsOf(t, everyEndpoint)).toHaveLength(640);
+
+      // Another partner's event is fanned out and its claim tried in the same round: the process has no room left.
+      const late = await arrangeNetwork(t);
+      const lateEndpoint = await register(t, late.partner.id, { url: dead.url('late'), timeout_ms: 30_000 });
+      await createCheckin(t, late.product);
+      await dispatched(t);
+      expect(
+        (await rowsOf(t, [lateEndpoint.id])).map((row) => [row.status, row.attempts, row.claimed_until]),
+      ).toEqual([['pending', 0, null]]);
+      expect(await inFlight(everyEndpoint)).toHaveLength(room);
+
+      for (const id of [...everyEndpoint, lateEndpoint.id]) await admin(t, 'DELETE', `/webhooks/${id}`);
+    } finally {
+      dead.close();
+    }
+  }, 60_000);
+});
