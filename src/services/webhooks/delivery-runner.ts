@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attempt-outcome.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
@@ -254,7 +254,7 @@ export function createDeliveryRunner(options: RunnerOptions) {
     // A few at a time, the event loop let go in between: starting hundreds of requests at once would hold the
     // validations that arrived meanwhile until the last one was on its way.
     for (const [at, delivery] of claimed.entries()) {
-      if (at > 0 && at % LAUNCH_SLICE === 0) await setImmediate();
+      if (at > 0 && at % LAUNCH_SLICE === 0) await nextTurn();
       const position = delivery.eventPosition;
       launch(delivery, {
         event: dispatched.events.get(position) ?? retried.get(position),
