@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformId } from '../../fixtures/factories.js';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { useConsoleServer } from '../../fixtures/processes/arrange.js';
 import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
 import {
   expectClean,
@@ -30,28 +26,14 @@ const PAGE = 100;
  * Audit, and every page down to the day's first can be read.
  */
 describe('a busy day in the console', BROWSER_TEST, () => {
-  const spawnGatehouse = useGatehouseProcesses('file');
+  const { baseUrl, operator, desk } = useConsoleServer('busy', ADMIN_TOKEN, 0);
   const openConsole = useBrowser();
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-busy-'));
-  let baseUrl: string;
-  let operator: Operator;
   let receiver: Receiver;
-  let desk: Awaited<ReturnType<typeof arrangeCheckins>>;
   let webhookId: number;
 
   beforeAll(async () => {
-    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    const server = await spawnGatehouse({
-      GATEHOUSE_DATABASE_URL: url,
-      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
-      GATEHOUSE_KEY_CACHE_SECONDS: '0',
-      GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
-    });
-    baseUrl = server.baseUrl;
-    operator = openOperator(url);
-    desk = await arrangeCheckins(operator.services, 0);
     receiver = await startReceiver();
-    const registered = await fetch(`${baseUrl}/admin/v1/partners/${desk.partner.id}/webhooks`, {
+    const registered = await fetch(`${baseUrl()}/admin/v1/partners/${desk().partner.id}/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ url: receiver.url }),
@@ -60,28 +42,24 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     webhookId = ((await registered.json()) as { id: number }).id;
     for (let i = 0; i < CHECKINS; i += 1) {
       const member = platformId();
-      const { checkins, validation } = operator.services;
-      await checkins.create({ platformId: member, gymId: desk.gym.id, productId: desk.product.id });
+      const { checkins, validation } = operator().services;
+      await checkins.create({ platformId: member, gymId: desk().gym.id, productId: desk().product.id });
       if (i >= CHECKINS - VALIDATED)
-        await validation.validate({ gymId: desk.gym.id, platformId: member, customCode: undefined });
+        await validation.validate({ gymId: desk().gym.id, platformId: member, customCode: undefined });
     }
     await eventually(() => receiver.received.length === CHECKINS + VALIDATED, 90_000);
     const pending = () =>
-      operator.store.db
-        .selectFrom('webhook_deliveries')
+      operator()
+        .store.db.selectFrom('webhook_deliveries')
         .select('id')
         .where('status', '!=', 'delivered')
         .execute();
     await eventually(async () => (await pending()).length === 0);
   }, 180_000);
-  afterAll(async () => {
-    await receiver.close();
-    await operator.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => receiver.close());
 
   async function signIn(width: number): Promise<ConsolePage> {
-    const console = await signInAsOperator(await openConsole(baseUrl, width), ADMIN_TOKEN);
+    const console = await signInAsOperator(await openConsole(baseUrl(), width), ADMIN_TOKEN);
     await console.page.getByRole('navigation', { name: 'Views' }).waitFor();
     return console;
   }
@@ -105,8 +83,8 @@ describe('a busy day in the console', BROWSER_TEST, () => {
   }
 
   it('when the ledger holds more than a page, then Money lists the newest visit first and Older entries reads on to the first', async () => {
-    const visits = await operator.store.db
-      .selectFrom('transactions')
+    const visits = await operator()
+      .store.db.selectFrom('transactions')
       .select(['id', 'gym_id', 'platform_id'])
       .orderBy('id', 'desc')
       .execute();
@@ -119,7 +97,7 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     const shown = async () => (await rowsOf(ledger)).map((cells) => cells.slice(1, 4));
     await expect
       .poll(async () => (await shown()).slice(0, 1))
-      .toEqual([[`visit ${visits[0]?.id}`, String(desk.gym.id), visits[0]?.platform_id]]);
+      .toEqual([[`visit ${visits[0]?.id}`, String(desk().gym.id), visits[0]?.platform_id]]);
     const expected = visits.map((visit) => [`visit ${visit.id}`, String(visit.gym_id), visit.platform_id]);
     await readsEveryPage(shown, page.getByRole('button', { name: 'Older entries' }), expected);
     await page.getByRole('button', { name: 'Newest entries' }).click();
@@ -129,8 +107,8 @@ describe('a busy day in the console', BROWSER_TEST, () => {
   });
 
   it("when a webhook's log holds more than a page, then the newest delivery comes first with its attempt and answer, older ones a page at a time", async () => {
-    const deliveries = await operator.store.db
-      .selectFrom('webhook_deliveries')
+    const deliveries = await operator()
+      .store.db.selectFrom('webhook_deliveries')
       .select(['event_type', 'event_id', 'status', 'attempts', 'last_status_code'])
       .where('endpoint_id', '=', webhookId)
       .orderBy('id', 'desc')
@@ -140,7 +118,7 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     const console = await signIn(390);
     const { page } = console;
     await page.getByRole('link', { name: 'Network' }).click();
-    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk().partner.id}$`) }).click();
     await page.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
     const log = page.getByRole('region', { name: 'Deliveries table' });
 
@@ -165,7 +143,7 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     const audit = page.getByRole('region', { name: 'Audit table' });
     await audit.getByRole('cell').first().waitFor();
     // The day's last action, once the console has opened (its live view's stream is audited as it opens).
-    const issued = await operator.services.apiKeys.issue(desk.partner.id, {
+    const issued = await operator().services.apiKeys.issue(desk().partner.id, {
       label: 'evening desk',
       gymIds: null,
     });
@@ -175,8 +153,8 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     await expect
       .poll(async () => (await rowsOf(audit))[0]?.slice(2))
       .toEqual(['issue', `key ${issued.key.id}`]);
-    const [last] = await operator.store.db
-      .selectFrom('audit_log')
+    const [last] = await operator()
+      .store.db.selectFrom('audit_log')
       .select(['action', 'entity', 'entity_id'])
       .orderBy('id', 'desc')
       .limit(1)
@@ -184,7 +162,7 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     expect(last).toEqual({ action: 'issue', entity: 'key', entity_id: String(issued.key.id) });
 
     await page.getByRole('link', { name: 'Network' }).click();
-    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk().partner.id}$`) }).click();
     const keys = page.getByRole('region', { name: 'Keys table' });
     await expect
       .poll(async () => (await rowsOf(keys)).map((cells) => cells[1]))
@@ -193,15 +171,18 @@ describe('a busy day in the console', BROWSER_TEST, () => {
     await expectClean(console);
   });
   it("when the desk's day holds more than a page of visits and a reversal, then Today lists visits only, newest first, a page at a time", async () => {
-    const visits = await operator.store.db
-      .selectFrom('transactions')
+    const visits = await operator()
+      .store.db.selectFrom('transactions')
       .select(['id', 'platform_id'])
-      .where('gym_id', '=', desk.gym.id)
+      .where('gym_id', '=', desk().gym.id)
       .orderBy('id', 'desc')
       .execute();
     const [reversed] = visits.slice(-1);
-    await operator.services.ledger.reverse({ transactionId: Number(reversed?.id), reason: 'charged twice' });
-    const console = await signInAtDesk(await openConsole(baseUrl, 390), desk.key, desk.gym.id);
+    await operator().services.ledger.reverse({
+      transactionId: Number(reversed?.id),
+      reason: 'charged twice',
+    });
+    const console = await signInAtDesk(await openConsole(baseUrl(), 390), desk().key, desk().gym.id);
     const { page } = console;
     const today = page.getByRole('region', { name: "Today's validations table" });
 
@@ -214,10 +195,10 @@ describe('a busy day in the console', BROWSER_TEST, () => {
   });
 
   it("when an operator searches a member id, then the member's check-ins, visits and audit entries show, and the link opens them again", async () => {
-    const [visit] = await operator.store.db
-      .selectFrom('transactions')
+    const [visit] = await operator()
+      .store.db.selectFrom('transactions')
       .select(['id', 'checkin_id', 'platform_id'])
-      .where('gym_id', '=', desk.gym.id)
+      .where('gym_id', '=', desk().gym.id)
       .orderBy('id', 'desc')
       .limit(1)
       .execute();
@@ -237,8 +218,8 @@ describe('a busy day in the console', BROWSER_TEST, () => {
       audit: (await rowsOf(audit)).map((cells) => cells.slice(2)),
     });
     const expected = {
-      checkins: [[String(visit?.checkin_id), String(desk.gym.id), 'validated']],
-      visits: [[`visit ${visit?.id}`, String(desk.gym.id)]],
+      checkins: [[String(visit?.checkin_id), String(desk().gym.id), 'validated']],
+      visits: [[`visit ${visit?.id}`, String(desk().gym.id)]],
       audit: [['create', `checkin ${visit?.checkin_id}`]],
     };
     await expect.poll(shown).toEqual(expected);
@@ -253,7 +234,7 @@ describe('a busy day in the console', BROWSER_TEST, () => {
   });
 
   it('when an operator filters partners by part of a name in another case, then only those partners are offered, and the link keeps the filter', async () => {
-    const yoga = await operator.services.catalog.createPartner('Yoga Ação Centro');
+    const yoga = await operator().services.catalog.createPartner('Yoga Ação Centro');
     const console = await signIn(390);
     const { page } = console;
     await page.getByRole('link', { name: 'Network' }).click();

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { useConsoleServer } from '../../fixtures/processes/arrange.js';
 import { eventually } from '../../fixtures/webhook-receiver.js';
 import {
   expectClean,
@@ -55,45 +51,27 @@ describe(
   "the console: a partner's compatibility profile, test events and endpoint health",
   BROWSER_TEST,
   () => {
-    const spawnGatehouse = useGatehouseProcesses('file');
+    const { baseUrl, operator, desk } = useConsoleServer('integration', ADMIN_TOKEN, 1);
     const openConsole = useBrowser();
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-integration-'));
-    let baseUrl: string;
-    let operator: Operator;
-    let desk: Awaited<ReturnType<typeof arrangeCheckins>>;
     let receiver: Awaited<ReturnType<typeof startVerifyingReceiver>>;
     let receiverSecret = '';
 
     beforeAll(async () => {
-      const url = `sqlite:${join(dir, 'gatehouse.db')}`;
-      const server = await spawnGatehouse({
-        GATEHOUSE_DATABASE_URL: url,
-        GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
-        GATEHOUSE_KEY_CACHE_SECONDS: '0',
-        GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
-      });
-      baseUrl = server.baseUrl;
-      operator = openOperator(url);
-      desk = await arrangeCheckins(operator.services, 1);
       receiver = await startVerifyingReceiver(() => receiverSecret);
     });
-    afterAll(async () => {
-      await receiver.close();
-      await operator.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => receiver.close());
 
     const openPartner = async (token: string) => {
-      const console = await signInAsOperator(await openConsole(baseUrl), token);
+      const console = await signInAsOperator(await openConsole(baseUrl()), token);
       await console.page.getByRole('link', { name: 'Network' }).click();
-      await console.page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+      await console.page.getByRole('button', { name: new RegExp(`#${desk().partner.id}$`) }).click();
       return console;
     };
     const profileRow = () =>
-      operator.store.db
-        .selectFrom('partners')
+      operator()
+        .store.db.selectFrom('partners')
         .select(['cancelled_spelling', 'gym_from_key'])
-        .where('id', '=', desk.partner.id)
+        .where('id', '=', desk().partner.id)
         .executeTakeFirstOrThrow();
 
     it('when the operator sets the profile, then it is shown and stored, and the partner API answers with it', async () => {
@@ -106,7 +84,7 @@ describe(
           "Cancelled check-ins are spelt cancelled (the spec's); a key limited to one gym may not leave X-Gym-Id out.",
         );
 
-      const form = page.getByRole('form', { name: `Compatibility profile of ${desk.partner.name}` });
+      const form = page.getByRole('form', { name: `Compatibility profile of ${desk().partner.name}` });
       await form.getByLabel('Spelling of a cancelled check-in').selectOption('canceled');
       await form.getByLabel('A key limited to one gym may leave X-Gym-Id out').check();
       await form.getByRole('button', { name: 'Save profile' }).click();
@@ -120,8 +98,8 @@ describe(
       await expect(form.getByLabel('Spelling of a cancelled check-in').inputValue()).resolves.toBe(
         'canceled',
       );
-      const integration = await fetch(`${baseUrl}/access/v1/integration`, {
-        headers: { authorization: `Bearer ${desk.key}` },
+      const integration = await fetch(`${baseUrl()}/access/v1/integration`, {
+        headers: { authorization: `Bearer ${desk().key}` },
       });
       expect(
         ((await integration.json()) as { results: { compatibility: unknown } }).results.compatibility,
@@ -136,7 +114,7 @@ describe(
     });
 
     it('when the operator sends a test event, then the outcome is shown, nothing is logged, and the health cell follows the deliveries', async () => {
-      const registered = await fetch(`${baseUrl}/admin/v1/partners/${desk.partner.id}/webhooks`, {
+      const registered = await fetch(`${baseUrl()}/admin/v1/partners/${desk().partner.id}/webhooks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ url: receiver.url }),
@@ -158,7 +136,8 @@ describe(
         .poll(() => outcome.innerText().catch(() => ''))
         .toMatch(new RegExp(`^Test event test\\.ping to ${receiver.url}: delivered, HTTP 204, \\d+ ms$`));
       expect(receiver.verified).toEqual([expect.objectContaining({ type: 'test.ping' })]);
-      const deliveries = () => operator.store.db.selectFrom('webhook_deliveries').select('status').execute();
+      const deliveries = () =>
+        operator().store.db.selectFrom('webhook_deliveries').select('status').execute();
       expect(await deliveries()).toEqual([]);
 
       // The receiver loses the secret: the next test says why it was refused.
@@ -171,14 +150,14 @@ describe(
 
       // A real visit is delivered; the health cell shows it after the next action.
       receiverSecret = created.secret;
-      const validated = await fetch(`${baseUrl}/access/v1/validate`, {
+      const validated = await fetch(`${baseUrl()}/access/v1/validate`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${desk.key}`,
-          'x-gym-id': String(desk.gym.id),
+          authorization: `Bearer ${desk().key}`,
+          'x-gym-id': String(desk().gym.id),
           'content-type': 'application/json',
         },
-        body: JSON.stringify({ platform_id: desk.checkins[0]?.platformId }),
+        body: JSON.stringify({ platform_id: desk().checkins[0]?.platformId }),
       });
       expect(validated.status).toBe(200);
       await eventually(async () => (await deliveries()).every((delivery) => delivery.status === 'delivered'));
@@ -192,7 +171,7 @@ describe(
     });
 
     it('when a readonly operator opens the partner, then it sees the profile and health but no form or test button', async () => {
-      const console = await openPartner(await issueOperator(baseUrl, ADMIN_TOKEN, 'rosa', 'readonly'));
+      const console = await openPartner(await issueOperator(baseUrl(), ADMIN_TOKEN, 'rosa', 'readonly'));
       const { page } = console;
       await page.getByTestId('compatibility-profile').waitFor();
       await page
@@ -205,34 +184,37 @@ describe(
     });
 
     it("when a desk enters its key, then the key's gyms are offered with their time zones, and one picked opens the desk", async () => {
-      await operator.services.catalogChanges.updateGym(desk.gym.id, { timezone: 'America/Sao_Paulo' });
-      const second = await operator.services.catalog.createGym({
-        partnerId: desk.partner.id,
+      await operator().services.catalogChanges.updateGym(desk().gym.id, { timezone: 'America/Sao_Paulo' });
+      const second = await operator().services.catalog.createGym({
+        partnerId: desk().partner.id,
         name: 'Second gym',
       });
-      const console = await openConsole(baseUrl, 390);
+      const console = await openConsole(baseUrl(), 390);
       const { page } = console;
 
-      await page.getByLabel('Partner API key').fill(desk.key);
+      await page.getByLabel('Partner API key').fill(desk().key);
       await page.keyboard.press('Tab');
 
       const offered = page.getByRole('group', { name: "This key's gyms" });
       await expect
         .poll(() => offered.getByRole('button').allInnerTexts())
-        .toEqual([`${desk.gym.name} #${desk.gym.id} · America/Sao_Paulo`, `Second gym #${second.id} · UTC`]);
-      await offered.getByRole('button', { name: new RegExp(`#${desk.gym.id} `) }).click();
-      await expect(page.getByLabel('Gym id').inputValue()).resolves.toBe(String(desk.gym.id));
+        .toEqual([
+          `${desk().gym.name} #${desk().gym.id} · America/Sao_Paulo`,
+          `Second gym #${second.id} · UTC`,
+        ]);
+      await offered.getByRole('button', { name: new RegExp(`#${desk().gym.id} `) }).click();
+      await expect(page.getByLabel('Gym id').inputValue()).resolves.toBe(String(desk().gym.id));
       await page.getByRole('button', { name: 'Open the front desk' }).click();
       await page.getByText('Live', { exact: true }).waitFor();
       await expectClean(console);
     });
 
     it('when the key entered is refused, then no gym is offered and the gym id is typed as before', async () => {
-      const console = await openConsole(baseUrl, 390);
+      const console = await openConsole(baseUrl(), 390);
       const { page } = console;
       await page.getByLabel('Partner API key').fill('ghk_00000000_not-a-key');
       await page.keyboard.press('Tab');
-      await page.getByLabel('Gym id').fill(String(desk.gym.id));
+      await page.getByLabel('Gym id').fill(String(desk().gym.id));
       await expect.poll(() => console.problems.length).toBe(2);
 
       await expect(page.getByRole('group', { name: "This key's gyms" }).count()).resolves.toBe(0);

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrangeCheckins, openOperator, type Operator } from '../../fixtures/processes/arrange.js';
-import { useGatehouseProcesses } from '../../fixtures/processes/gatehouse-process.js';
+import { useConsoleServer } from '../../fixtures/processes/arrange.js';
 import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
 import {
   expectClean,
@@ -22,42 +18,24 @@ const ADMIN_TOKEN = 'operator-secret-roles-0123456789';
  * the file; the webhook is delivered to a real HTTP receiver on loopback.
  */
 describe('the console by role, and webhooks in the Network view', BROWSER_TEST, () => {
-  const spawnGatehouse = useGatehouseProcesses('file');
+  const { baseUrl, operator, desk } = useConsoleServer('roles', ADMIN_TOKEN, 1);
   const openConsole = useBrowser();
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-console-roles-'));
-  let baseUrl: string;
-  let operator: Operator;
   let receiver: Receiver;
-  let desk: Awaited<ReturnType<typeof arrangeCheckins>>;
 
   beforeAll(async () => {
-    const url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    const server = await spawnGatehouse({
-      GATEHOUSE_DATABASE_URL: url,
-      GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
-      GATEHOUSE_KEY_CACHE_SECONDS: '0',
-      GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
-    });
-    baseUrl = server.baseUrl;
-    operator = openOperator(url);
-    desk = await arrangeCheckins(operator.services, 1);
     // An answer with an escape sequence: the console shows it written out, never as a control character.
     receiver = await startReceiver(() => ({ status: 200, body: 'thanks\u001b[0m' }));
   });
-  afterAll(async () => {
-    await receiver.close();
-    await operator.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => receiver.close());
 
-  const signIn = async (token: string) => signInAsOperator(await openConsole(baseUrl), token);
-  const issue = (name: string, role: string) => issueOperator(baseUrl, ADMIN_TOKEN, name, role);
+  const signIn = async (token: string) => signInAsOperator(await openConsole(baseUrl()), token);
+  const issue = (name: string, role: string) => issueOperator(baseUrl(), ADMIN_TOKEN, name, role);
 
   it('when the operator registers a webhook, then its secret is shown once, a validation is delivered signed with it, and the log shows it, sends it again and lists its attempts when expanded', async () => {
     const console = await signIn(ADMIN_TOKEN);
     const { page } = console;
     await page.getByRole('link', { name: 'Network' }).click();
-    await page.getByRole('button', { name: new RegExp(`#${desk.partner.id}$`) }).click();
+    await page.getByRole('button', { name: new RegExp(`#${desk().partner.id}$`) }).click();
     const add = page.getByRole('form', { name: 'Register a webhook' });
     await add.getByLabel('Receiver URL').fill(receiver.url);
     await add.getByLabel('Only these event types').fill('checkin.validated');
@@ -72,12 +50,12 @@ describe('the console by role, and webhooks in the Network view', BROWSER_TEST, 
     await page.getByRole('button', { name: 'I have stored it' }).click();
     await expect.poll(() => page.getByText(secret).count()).toBe(0);
 
-    const member = desk.checkins[0]?.platformId ?? '';
-    const validated = await fetch(`${baseUrl}/access/v1/validate`, {
+    const member = desk().checkins[0]?.platformId ?? '';
+    const validated = await fetch(`${baseUrl()}/access/v1/validate`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${desk.key}`,
-        'x-gym-id': String(desk.gym.id),
+        authorization: `Bearer ${desk().key}`,
+        'x-gym-id': String(desk().gym.id),
         'content-type': 'application/json',
       },
       body: JSON.stringify({ platform_id: member }),
@@ -95,7 +73,7 @@ describe('the console by role, and webhooks in the Network view', BROWSER_TEST, 
       data: { platform_id: string; gym_id: number };
     };
     expect(payload.type).toBe('checkin.validated');
-    expect(payload.data).toMatchObject({ platform_id: member, gym_id: desk.gym.id });
+    expect(payload.data).toMatchObject({ platform_id: member, gym_id: desk().gym.id });
 
     await page.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
     const log = page.getByRole('region', { name: 'Deliveries table' });
@@ -112,8 +90,8 @@ describe('the console by role, and webhooks in the Network view', BROWSER_TEST, 
       await page.getByRole('button', { name: 'Refresh' }).click();
       return /delivered\t2\t[^\t]+\tHTTP 200\t/.test(await row.innerText().catch(() => ''));
     });
-    const stored = await operator.store.db
-      .selectFrom('webhook_deliveries')
+    const stored = await operator()
+      .store.db.selectFrom('webhook_deliveries')
       .select(['event_type', 'status', 'attempts'])
       .execute();
     expect(stored).toEqual([{ event_type: 'checkin.validated', status: 'delivered', attempts: 2 }]);
@@ -130,8 +108,8 @@ describe('the console by role, and webhooks in the Network view', BROWSER_TEST, 
     await expect(second.locator('pre.answer').innerText()).resolves.toBe('thanks\\u001b[0m');
     await second.getByText('Body sent').click();
     await expect(second.locator('details pre').innerText()).resolves.toBe(first?.body);
-    const kept = await operator.store.db
-      .selectFrom('webhook_attempts')
+    const kept = await operator()
+      .store.db.selectFrom('webhook_attempts')
       .select(['attempt', 'status_code', 'request_body', 'response_excerpt'])
       .orderBy('id')
       .execute();
@@ -151,7 +129,7 @@ describe('the console by role, and webhooks in the Network view', BROWSER_TEST, 
     const readonly = await issue('rita', 'readonly');
     const support = await issue('sam', 'support');
     const memberApp = await issue('the-app', 'member-app');
-    const partnerButton = new RegExp(`#${desk.partner.id}$`);
+    const partnerButton = new RegExp(`#${desk().partner.id}$`);
 
     const reader = await signIn(readonly);
     await reader.page.getByTestId('signed-in-as').getByText('rita · readonly').waitFor();
