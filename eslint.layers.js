@@ -167,6 +167,8 @@ export const ENTRY_POINTS = [
   'src/cli/log-output.ts',
   'src/cli/context.ts',
   'src/cli/database-check.ts',
+  // The webhook delivery thread of `serve`: it opens a store of its own, as serve does.
+  'src/cli/delivery-thread-main.ts',
   // Copies the SQLite database file itself (SQLite's online backup), with no store or service around it.
   'src/cli/backup-commands.ts',
 ];

@@ -31,7 +31,7 @@ import { connectRateLimitRedis } from './partner-api/rate-limits.js';
 import { createServices, type Services } from './services/index.js';
 import { isStoreUnavailable } from './store/create-store.js';
 import type { Store } from './store/store.js';
-import type { DeliveryRunner } from './services/webhooks/delivery-runner.js';
+import type { DeliveryLoop, DeliveryObserver, RunnerLog } from './services/webhooks/delivery-runner.js';
 import type { Resolver } from './services/webhooks/resolver.js';
 
 export interface AppDependencies {
@@ -51,6 +51,11 @@ export interface AppDependencies {
    * that builds many apps (the test suite) passes compilers that compile each schema once.
    */
   readonly schemaController?: FastifyServerOptions['schemaController'];
+  /**
+   * Runs webhook delivery elsewhere (`serve`: on a thread of its own), told what to report to `/metrics` and the
+   * log; default: the loop on this event loop (src/services/webhooks/delivery-runner.ts).
+   */
+  readonly deliveryLoop?: (log: RunnerLog, observer: DeliveryObserver) => DeliveryLoop;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -73,7 +78,7 @@ export interface App {
   /** Every operator route as registered, with the permission it declared (the role-matrix test reads it). */
   readonly operatorRoutes: readonly OperatorRoute[];
   /** Webhook delivery: not started here; `serve` starts it once the store is migrated (tests start their own). */
-  readonly webhookRunner: DeliveryRunner;
+  readonly webhookRunner: DeliveryLoop;
   /** The broker feed, when GATEHOUSE_NATS_URL is set: started like webhook delivery. */
   readonly natsFeed: NatsFeed | undefined;
 }
@@ -175,13 +180,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   });
   await server.register(consolePlugin, deps.consoleDir === undefined ? {} : { dir: deps.consoleDir });
   guard.register();
-  const webhookRunner = services.webhooks.runner(
-    config,
-    server.log,
-    registerWebhookMetrics(metrics.registry, services.webhooks.deliveries.pendingByEndpoint, () =>
-      services.clock.now(),
-    ),
+  const deliveryObserver = registerWebhookMetrics(
+    metrics.registry,
+    services.webhooks.deliveries.pendingByEndpoint,
+    () => services.clock.now(),
   );
+  const webhookRunner =
+    deps.deliveryLoop?.(server.log, deliveryObserver) ??
+    services.webhooks.runner(config, server.log, deliveryObserver);
   server.addHook('onClose', () => webhookRunner.stop());
   const natsFeed =
     config.natsUrl === undefined

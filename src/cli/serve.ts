@@ -15,6 +15,7 @@ import { assertDatabaseAccepts } from './database-check.js';
 import { logOutput } from './log-output.js';
 import { scheduleDailyPurge } from './purge-schedule.js';
 import { createDeliverySettingsCheck } from '../services/webhooks/delivery-settings-check.js';
+import { deliveryThread } from './delivery-thread.js';
 
 const MIGRATION_RETRY_MS = 1000;
 
@@ -114,6 +115,10 @@ export async function serve(config: Config): Promise<void> {
     store,
     logger,
     isAccepting: () => state.migrated,
+    // A database in memory is this connection's alone: a thread could not open it.
+    ...(config.webhookThread && config.databaseUrl !== 'sqlite::memory:'
+      ? { deliveryLoop: (runnerLog, observer) => deliveryThread(config, runnerLog, observer) }
+      : {}),
   });
   const shutdown = closeWithGrace(
     { delay: config.shutdownGraceMs, skip: FAULT_SIGNALS },

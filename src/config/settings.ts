@@ -100,6 +100,8 @@ export const SETTINGS = {
   }),
   /** Webhooks may go to loopback, private and link-local addresses (tests, private networks). */
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: setting('webhookAllowPrivate', 'boolean', { default: false }),
+  /** `serve` delivers webhooks from a thread of its own (README, "What delivery costs"); false: the serving thread. */
+  GATEHOUSE_WEBHOOK_THREAD: setting('webhookThread', 'boolean', { default: true }),
   /** At most this many webhook endpoints per partner, disabled ones included (README, "Webhooks"). */
   GATEHOUSE_WEBHOOK_ENDPOINTS_PER_PARTNER: setting('webhookEndpointsPerPartner', 'integer', {
     default: 10,

@@ -54,6 +54,14 @@ export interface DeliveryObserver {
   disabled(reason: string): void;
 }
 
+/** What `serve` starts once the store is migrated and stops before it closes: this loop, or a thread running it. */
+export interface DeliveryLoop {
+  start(): void;
+  /** Ask for a look now (after a commit that appended events, or a retry). */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
 export interface RunnerOptions {
   readonly store: Store;
   readonly clock: Clock;
@@ -76,7 +84,7 @@ export interface RunnerOptions {
  * 32 per partner and MAX_IN_FLIGHT per process, and the next claim passes over those at their cap, so one slow
  * endpoint delays no other partner's.
  */
-export function createDeliveryRunner(options: RunnerOptions) {
+export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
   const { store, clock, sender, log } = options;
   const pollMs = options.pollMs ?? 100;
   const caps = {
@@ -310,7 +318,6 @@ export function createDeliveryRunner(options: RunnerOptions) {
       running = true;
       run();
     },
-    /** Ask for a look now (after a commit that appended events, or a retry). */
     wake,
     /** Stops claiming; attempts in flight are cut short and left to be sent again by the next start. */
     async stop(): Promise<void> {
@@ -326,5 +333,3 @@ export function createDeliveryRunner(options: RunnerOptions) {
     },
   };
 }
-
-export type DeliveryRunner = ReturnType<typeof createDeliveryRunner>;

@@ -1,0 +1,69 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config/index.js';
+import type { DeliveryLoop, DeliveryObserver, RunnerLog } from '../services/webhooks/delivery-runner.js';
+import type { ThreadData, ThreadReport } from './delivery-thread-main.js';
+
+/** How long a delivery thread that ended on its own waits before it is started again. */
+const RESTART_MS = 1000;
+
+/**
+ * The webhook delivery loop of a `serve` process on a thread of its own (src/cli/delivery-thread-main.ts): it has
+ * its own connection to the database, so dispatching, claiming, sending and recording never hold the event loop
+ * that answers validations. What it observes comes back here: attempt outcomes and disabled endpoints for
+ * `/metrics`, and its warnings for the server's log. A thread that ends unasked is logged and started again.
+ */
+export function deliveryThread(
+  config: Config,
+  log: RunnerLog,
+  observer: DeliveryObserver | undefined,
+): DeliveryLoop {
+  let running = false;
+  let thread: Worker | undefined;
+  let exited: Promise<void> = Promise.resolve();
+  let restart: NodeJS.Timeout | undefined;
+
+  function heard(report: ThreadReport): void {
+    if (report.kind === 'log') {
+      log[report.level](report.details, report.message);
+      return;
+    }
+    for (const [outcome, seconds] of report.attempts) observer?.attempt(outcome, seconds);
+    for (const reason of report.disabled) observer?.disabled(reason);
+  }
+
+  function spawn(): void {
+    const data: ThreadData = { config };
+    const worker = new Worker(new URL('./delivery-thread-main.js', import.meta.url), { workerData: data });
+    thread = worker;
+    worker.on('message', heard);
+    worker.on('error', (error) => log.error({ error: error.message }, 'webhook delivery thread failed'));
+    exited = new Promise((resolve) => {
+      worker.once('exit', (code) => {
+        thread = undefined;
+        if (running) {
+          log.error({ code }, 'webhook delivery thread ended; starting it again');
+          restart = setTimeout(spawn, RESTART_MS);
+        }
+        resolve();
+      });
+    });
+  }
+
+  return {
+    start(): void {
+      if (running) return;
+      running = true;
+      spawn();
+    },
+    wake(): void {
+      thread?.postMessage('wake');
+    },
+    /** The thread stops claiming, releases what it holds as the loop does, closes its connection and ends. */
+    async stop(): Promise<void> {
+      running = false;
+      clearTimeout(restart);
+      thread?.postMessage('stop');
+      await exited;
+    },
+  };
+}
