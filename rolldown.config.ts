@@ -5,15 +5,19 @@ import { defineConfig } from 'rolldown';
  * and the modules it imports). Node then opens a few files at start instead of some 600 (Kysely alone is 280
  * modules): every `gatehouse` command and `serve` starts in about half the CPU time. They sit two folders down
  * from the checkout like the modules they hold, so the paths those find from their own location (package.json,
- * dist/console) hold in both. The webhook delivery thread's code (dist/cli/delivery-thread-main.js) is bundled
- * the same way, in place: `serve` starts that file beside its own.
+ * dist/console) hold in both. The webhook threads' code (dist/cli/delivery-thread-main.js and
+ * sender-thread-main.js) is bundled the same way, in place: `serve` starts those files beside its own.
  *
  * Left out, loaded from node_modules as before: native addons, what reads files beside its own code (the docs
  * page's assets), and what is loaded only when configured (Redis, NATS, pretty logs).
  */
 export default defineConfig({
   // The webhook delivery thread's code is an entry of its own, sharing the chunks it needs with the command line.
-  input: { main: 'dist/cli/program.js', 'delivery-thread-main': 'dist/cli/delivery-thread-main.js' },
+  input: {
+    main: 'dist/cli/program.js',
+    'delivery-thread-main': 'dist/cli/delivery-thread-main.js',
+    'sender-thread-main': 'dist/cli/sender-thread-main.js',
+  },
   platform: 'node',
   external: [
     /^node:/,

@@ -33,6 +33,7 @@ import { isStoreUnavailable } from './store/create-store.js';
 import type { Store } from './store/store.js';
 import type { DeliveryLoop, DeliveryObserver, RunnerLog } from './services/webhooks/delivery-runner.js';
 import type { Resolver } from './services/webhooks/resolver.js';
+import type { Sender } from './services/webhooks/sender.js';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -56,6 +57,8 @@ export interface AppDependencies {
    * log; default: the loop on this event loop (src/services/webhooks/delivery-runner.ts).
    */
   readonly deliveryLoop?: (log: RunnerLog, observer: DeliveryObserver) => DeliveryLoop;
+  /** Sends the webhook requests of the loop on this event loop (`serve` on SQLite: from a thread); default: here. */
+  readonly webhookSender?: Sender;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -187,7 +190,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
   );
   const webhookRunner =
     deps.deliveryLoop?.(server.log, deliveryObserver) ??
-    services.webhooks.runner(config, server.log, deliveryObserver);
+    services.webhooks.runner(config, server.log, deliveryObserver, deps.webhookSender);
   server.addHook('onClose', () => webhookRunner.stop());
   const natsFeed =
     config.natsUrl === undefined

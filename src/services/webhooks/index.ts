@@ -5,7 +5,7 @@ import { createDeliveryLogService } from './delivery-log-service.js';
 import { createDeliveryRunner, type DeliveryObserver } from './delivery-runner.js';
 import { createEndpointService } from './endpoint-service.js';
 import { systemResolver } from './resolver.js';
-import { createSender } from './sender.js';
+import { createSender, type Sender } from './sender.js';
 import { createTestEventService } from './test-event-service.js';
 
 export function createWebhookServices(deps: ServiceDependencies) {
@@ -19,12 +19,14 @@ export function createWebhookServices(deps: ServiceDependencies) {
       config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivate'>,
       log: RunnerLog,
       observer?: DeliveryObserver,
+      /** Sends the requests (default: from this thread, through the app's resolver). */
+      sender?: Sender,
     ) {
       return createDeliveryRunner({
         store: deps.store,
         clock: deps.clock,
         endpoints,
-        sender: createSender(deps.resolver ?? systemResolver, config.webhookAllowPrivate),
+        sender: sender ?? createSender(deps.resolver ?? systemResolver, config.webhookAllowPrivate),
         schedule: config.webhookRetrySchedule,
         log,
         ...(observer === undefined ? {} : { observer }),

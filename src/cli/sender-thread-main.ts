@@ -1,0 +1,58 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
+import { systemResolver } from '../services/webhooks/resolver.js';
+import { createSender, type SendRequest } from '../services/webhooks/sender.js';
+
+/** What the sending thread is started with. */
+export interface SenderData {
+  readonly allowPrivate: boolean;
+}
+
+/** A request as the serving thread posts it: a `SendRequest` with an id instead of its abort signal. */
+export type PostedRequest = Omit<SendRequest, 'signal'> & { readonly id: number };
+
+/** What the serving thread posts: requests to send, ids to cut short, or the end. */
+export type SenderCommand =
+  | { readonly kind: 'send'; readonly requests: readonly PostedRequest[] }
+  | { readonly kind: 'abort'; readonly ids: readonly number[] }
+  | { readonly kind: 'close' };
+
+/** The answers, a batch per turn of this thread's event loop. */
+export type SenderReport = readonly (readonly [number, AttemptResult])[];
+
+/** The thread's body: sends what it is given with the process's sender and posts each result back by id. */
+function main(port: NonNullable<typeof parentPort>, { allowPrivate }: SenderData): void {
+  const sender = createSender(systemResolver, allowPrivate);
+  const inFlight = new Map<number, AbortController>();
+  let results: [number, AttemptResult][] = [];
+  let flushing = false;
+  const flush = () => {
+    flushing = false;
+    port.postMessage(results satisfies SenderReport);
+    results = [];
+  };
+  const answered = (id: number, result: AttemptResult) => {
+    inFlight.delete(id);
+    results.push([id, result]);
+    if (flushing) return;
+    flushing = true;
+    setImmediate(flush);
+  };
+  port.on('message', (command: SenderCommand) => {
+    if (command.kind === 'send') {
+      for (const { id, ...request } of command.requests) {
+        const abort = new AbortController();
+        inFlight.set(id, abort);
+        void sender.send({ ...request, signal: abort.signal }).then((result) => answered(id, result));
+      }
+    } else if (command.kind === 'abort') {
+      for (const id of command.ids) inFlight.get(id)?.abort();
+    } else {
+      for (const abort of inFlight.values()) abort.abort();
+      sender.close();
+      port.close();
+    }
+  });
+}
+
+if (parentPort !== null) main(parentPort, workerData as SenderData);

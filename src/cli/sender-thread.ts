@@ -1,0 +1,75 @@
+import { Worker } from 'node:worker_threads';
+import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
+import type { Sender, SendRequest } from '../services/webhooks/sender.js';
+import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
+
+/** What a request gets when the sending thread ended before answering it. */
+const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending thread ended' };
+
+/**
+ * Webhook requests sent from a thread of their own (src/cli/sender-thread-main.ts), for a delivery loop that stays
+ * on the serving thread: the HTTP client's work (connections, sockets, parsing answers) leaves the event loop that
+ * answers validations, while the loop's reads and writes keep the store's connection. Requests and answers cross
+ * in batches, one message per turn of each event loop. A thread that ends unasked answers what it held as no
+ * answer (the deliveries are retried as any failed attempt) and is started again for the next request.
+ */
+export function threadSender(allowPrivate: boolean): Sender {
+  const waiting = new Map<number, (result: AttemptResult) => void>();
+  let nextId = 1;
+  let thread: Worker | undefined;
+  let queued: PostedRequest[] = [];
+  let posting = false;
+
+  function spawn(): Worker {
+    const data: SenderData = { allowPrivate };
+    const worker = new Worker(new URL('./sender-thread-main.js', import.meta.url), { workerData: data });
+    worker.on('message', (report: SenderReport) => {
+      for (const [id, result] of report) {
+        waiting.get(id)?.(result);
+        waiting.delete(id);
+      }
+    });
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      if (thread === worker) thread = undefined;
+      for (const resolve of waiting.values()) resolve(THREAD_ENDED);
+      waiting.clear();
+    });
+    // The delivery loop keeps the process alive while it runs; an idle sending thread does not.
+    worker.unref();
+    return worker;
+  }
+
+  const post = (command: SenderCommand) => (thread ??= spawn()).postMessage(command);
+  const flush = () => {
+    posting = false;
+    post({ kind: 'send', requests: queued });
+    queued = [];
+  };
+
+  return {
+    send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
+      const id = nextId++;
+      return new Promise((resolve) => {
+        if (signal.aborted) {
+          resolve({ kind: 'no-answer', error: 'aborted' });
+          return;
+        }
+        const onAbort = () => post({ kind: 'abort', ids: [id] });
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiting.set(id, (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(result);
+        });
+        queued.push({ ...request, id });
+        if (posting) return;
+        posting = true;
+        setImmediate(flush);
+      });
+    },
+    close(): void {
+      thread?.postMessage({ kind: 'close' } satisfies SenderCommand);
+      thread = undefined;
+    },
+  };
+}
