@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { systemClock } from '../../../src/domain/clock.js';
-import { createServices, type Services } from '../../../src/services/index.js';
-import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { arrangePartner, platformId } from '../../fixtures/factories.js';
+import { arrangePartner } from '../../fixtures/factories.js';
+import { createCheckins, openOperator } from '../../fixtures/processes/arrange.js';
 import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
 import { eventually, startReceiver, type Receiver } from '../../fixtures/webhook-receiver.js';
 import { useServeProcesses } from '../../fixtures/processes/serve-process.js';
@@ -16,27 +13,6 @@ const ENV = {
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
   GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2,0.2,0.2',
 };
-
-/** The operator, in this test process, on the database the gatehouse processes use. */
-function openOperator(databaseUrl: string): { store: Store; services: Services } {
-  const config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, GATEHOUSE_LOG_LEVEL: 'silent', ...ENV });
-  const store = createStore(config);
-  return { store, services: createServices({ store, clock: systemClock, config }) };
-}
-
-async function checkins(
-  services: Services,
-  arranged: Awaited<ReturnType<typeof arrangePartner>>,
-  count: number,
-) {
-  for (let i = 0; i < count; i += 1) {
-    await services.checkins.create({
-      platformId: platformId(),
-      gymId: arranged.gym.id,
-      productId: arranged.product.id,
-    });
-  }
-}
 
 async function eventIds(store: Store, partnerId: number): Promise<string[]> {
   const rows = await store.db
@@ -75,7 +51,7 @@ describe.each(databases)('webhook delivery across gatehouse processes (%s)', (_d
   test('when gatehouse is killed with SIGKILL with a delivery in flight and others pending, then after a restart every event is delivered, the in-flight one again with the same webhook-id', async () => {
     const database = await open();
     cleanups.push(() => database.drop());
-    const operator = openOperator(database.url);
+    const operator = openOperator(database.url, ENV);
     cleanups.push(() => operator.store.close());
     await operator.store.migrate();
     let answering = false;
@@ -86,14 +62,14 @@ describe.each(databases)('webhook delivery across gatehouse processes (%s)', (_d
       url: hook.url,
       timeoutMs: 3000,
     });
-    await checkins(operator.services, arranged, 3);
+    await createCheckins(operator.services, arranged, 3);
 
     const first = await start({ GATEHOUSE_DATABASE_URL: database.url, ...ENV });
     await eventually(() => hook.received.length >= 1);
     first.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     const inFlight = idsOf(hook.received);
-    await checkins(operator.services, arranged, 3);
+    await createCheckins(operator.services, arranged, 3);
     answering = true;
     await start({ GATEHOUSE_DATABASE_URL: database.url, ...ENV });
 
@@ -116,7 +92,7 @@ describe.each(databases)('webhook delivery across gatehouse processes (%s)', (_d
     async () => {
       const database = await open();
       cleanups.push(() => database.drop());
-      const operator = openOperator(database.url);
+      const operator = openOperator(database.url, ENV);
       cleanups.push(() => operator.store.close());
       await operator.store.migrate();
       const firstSeen = new Set<string>();
@@ -136,7 +112,7 @@ describe.each(databases)('webhook delivery across gatehouse processes (%s)', (_d
         start({ GATEHOUSE_DATABASE_URL: database.url, ...ENV }),
         start({ GATEHOUSE_DATABASE_URL: database.url, ...ENV }),
       ]);
-      await checkins(operator.services, arranged, 60);
+      await createCheckins(operator.services, arranged, 60);
 
       const all = await eventIds(operator.store, arranged.partner.id);
       const delivered = async () =>

@@ -1,23 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { systemClock } from '../../../src/domain/clock.js';
+import { describe, expect, test } from 'vitest';
 import { deliveryBody } from '../../../src/domain/webhooks/endpoint.js';
-import { createServices, type Services } from '../../../src/services/index.js';
-import { createStore } from '../../../src/store/create-store.js';
 import { findEvents } from '../../../src/store/events/event-repository.js';
 import type { Store } from '../../../src/store/store.js';
-import { arrangePartner, platformId, type Arranged } from '../../fixtures/factories.js';
-import { createPgSchema, pgAvailable } from '../../fixtures/postgres.js';
+import { pgAvailable } from '../../fixtures/postgres.js';
+import { arrangePartner } from '../../fixtures/factories.js';
+import { createCheckins, useOwnDatabase } from '../../fixtures/processes/arrange.js';
 import { useServeProcesses } from '../../fixtures/processes/serve-process.js';
 import { eventually, useReceivers } from '../../fixtures/webhook-receiver.js';
 
 /**
- * `serve` delivers webhooks from a thread of its own (GATEHOUSE_WEBHOOK_THREAD, default true) or from its serving
- * thread (false): what a receiver, `/metrics`, the server's log and the delivery log show is the same either way.
+ * `serve` takes webhook delivery off its serving thread (GATEHOUSE_WEBHOOK_THREAD, default true: on PostgreSQL the
+ * whole loop on a thread of its own, on SQLite the requests sent from a thread) or keeps it there (false): what a
+ * receiver, `/metrics`, the server's log and the delivery log show is the same either way.
  */
 const ENV = {
   GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -25,42 +20,8 @@ const ENV = {
   GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '60,60',
 };
 
-interface Database {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function sqliteDatabase(): Promise<Database> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-thread-'));
-  return {
-    url: `sqlite:${join(dir, 'gatehouse.db')}`,
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
-
-const databases: [string, () => Promise<Database>][] = [['sqlite', sqliteDatabase]];
-if (pgAvailable) databases.push(['postgres', createPgSchema]);
-
-const cases = databases.flatMap(([dialect, open]) =>
-  ['true', 'false'].map((thread) => [dialect, thread, open] as const),
-);
-
-/** The operator, in this test process, on the database the gatehouse process uses. */
-function openOperator(databaseUrl: string): { store: Store; services: Services } {
-  const config = loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl, GATEHOUSE_LOG_LEVEL: 'silent', ...ENV });
-  const store = createStore(config);
-  return { store, services: createServices({ store, clock: systemClock, config }) };
-}
-
-async function checkins(services: Services, arranged: Arranged, count: number): Promise<void> {
-  for (let i = 0; i < count; i += 1) {
-    await services.checkins.create({
-      platformId: platformId(),
-      gymId: arranged.gym.id,
-      productId: arranged.product.id,
-    });
-  }
-}
+const dialects = pgAvailable ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
+const cases = dialects.flatMap((dialect) => ['true', 'false'].map((thread) => [dialect, thread] as const));
 
 /** The partner's events, oldest first, as the log keeps them. */
 async function loggedEvents(store: Store, partnerId: number) {
@@ -91,35 +52,24 @@ const metric = (text: string, name: string): string[] =>
 
 describe.each(cases)(
   'webhook delivery of a serve process (%s, GATEHOUSE_WEBHOOK_THREAD=%s)',
-  (_d, thread, open) => {
+  (dialect, thread) => {
     const start = useServeProcesses();
     const receiver = useReceivers();
-    const cleanups: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    });
-
-    async function arranged() {
-      const database = await open();
-      cleanups.push(() => database.drop());
-      const operator = openOperator(database.url);
-      cleanups.push(() => operator.store.close());
-      await operator.store.migrate();
-      return { database, operator, partner: await arrangePartner(operator.services) };
-    }
+    const ownDatabase = useOwnDatabase('test', ENV);
 
     test('when one endpoint answers 200 and another 500, then the first gets every event signed, /metrics counts each attempt, and the failing one is one warning line in the log', async () => {
-      const { database, operator, partner } = await arranged();
+      const { url, operator } = await ownDatabase(dialect);
+      const partner = await arrangePartner(operator.services);
       const healthy = await receiver(() => ({ status: 200 }));
       const failing = await receiver(() => ({ status: 500 }));
       const good = await operator.services.webhooks.endpoints.create(partner.partner.id, {
         url: healthy.url,
       });
       const bad = await operator.services.webhooks.endpoints.create(partner.partner.id, { url: failing.url });
-      await checkins(operator.services, partner, 3);
+      await createCheckins(operator.services, partner, 3);
 
       const gatehouse = await start({
-        GATEHOUSE_DATABASE_URL: database.url,
+        GATEHOUSE_DATABASE_URL: url,
         GATEHOUSE_WEBHOOK_THREAD: thread,
         ...ENV,
       });
@@ -196,15 +146,16 @@ describe.each(cases)(
     });
 
     test('when serve is stopped with SIGTERM while a delivery waits for its answer, then it ends at once, the claim is released with no attempt counted, and the next start sends it again with the same webhook-id', async () => {
-      const { database, operator, partner } = await arranged();
+      const { url, operator } = await ownDatabase(dialect);
+      const partner = await arrangePartner(operator.services);
       let answering = false;
       const hook = await receiver(() => (answering ? { status: 200 } : 'hang'));
       await operator.services.webhooks.endpoints.create(partner.partner.id, {
         url: hook.url,
         timeoutMs: 20_000,
       });
-      await checkins(operator.services, partner, 1);
-      const env = { GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_WEBHOOK_THREAD: thread, ...ENV };
+      await createCheckins(operator.services, partner, 1);
+      const env = { GATEHOUSE_DATABASE_URL: url, GATEHOUSE_WEBHOOK_THREAD: thread, ...ENV };
 
       const first = await start(env);
       await eventually(() => hook.received.length === 1);
