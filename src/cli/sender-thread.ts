@@ -12,6 +12,7 @@ const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending
  * answers validations, while the loop's reads and writes keep the store's connection. Requests and answers cross
  * in batches, one message per turn of each event loop. A thread that ends unasked answers what it held as no
  * answer (the deliveries are retried as any failed attempt) and is started again for the next request.
+ * Unreferenced: it never keeps the process alive on its own.
  */
 export function threadSender(allowPrivate: boolean): Sender {
   const waiting = new Map<number, (result: AttemptResult) => void>();
@@ -40,6 +41,8 @@ export function threadSender(allowPrivate: boolean): Sender {
     return worker;
   }
 
+  // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
+  thread = spawn();
   const post = (command: SenderCommand) => (thread ??= spawn()).postMessage(command);
   const flush = () => {
     posting = false;

@@ -160,8 +160,10 @@ describe(
         body: JSON.stringify({ platform_id: desk().checkins[0]?.platformId }),
       });
       expect(validated.status).toBe(200);
-      await eventually(async () => (await deliveries()).every((delivery) => delivery.status === 'delivered'));
-      await eventually(async () => (await deliveries()).length > 0);
+      await eventually(async () => {
+        const made = await deliveries();
+        return made.length > 0 && made.every((delivery) => delivery.status === 'delivered');
+      });
       await row.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
       await expect
         .poll(() => row.innerText())
