@@ -12,7 +12,7 @@ import { defineConfig } from 'rolldown';
  * page's assets), and what is loaded only when configured (Redis, NATS, pretty logs).
  */
 export default defineConfig({
-  // The webhook delivery thread's code is an entry of its own, sharing the chunks it needs with the command line.
+  // Each webhook thread's code is an entry of its own, sharing the chunks it needs with the command line.
   input: {
     main: 'dist/cli/program.js',
     'delivery-thread-main': 'dist/cli/delivery-thread-main.js',

@@ -4,6 +4,7 @@ import type { AttemptOutcome } from '../domain/webhooks/attempt-outcome.js';
 import { createWebhookServices } from '../services/webhooks/index.js';
 import type { Config } from '../config/index.js';
 import { createStore } from '../store/create-store.js';
+import { perTurn } from './per-turn.js';
 
 /** What the thread is started with: the process's settings, read as the serving thread reads them. */
 export interface ThreadData {
@@ -18,11 +19,12 @@ export type ThreadReport =
       readonly details: object;
       readonly message: string;
     }
-  | {
-      readonly kind: 'observed';
-      readonly attempts: readonly (readonly [AttemptOutcome['outcome'] | 'error', number])[];
-      readonly disabled: readonly string[];
-    };
+  | { readonly kind: 'observed'; readonly observations: readonly Observation[] };
+
+/** What the delivery loop told its observer: an attempt's outcome and time, or an endpoint disabled. */
+export type Observation =
+  | { readonly attempt: AttemptOutcome['outcome'] | 'error'; readonly seconds: number }
+  | { readonly disabled: string };
 
 /**
  * PostgreSQL connections of the delivery thread, beside the serving thread's pool: a round's transaction, the two
@@ -37,36 +39,15 @@ function main(port: NonNullable<typeof parentPort>, { config }: ThreadData): voi
     warn: (details: object, message: string) => post({ kind: 'log', level: 'warn', details, message }),
     error: (details: object, message: string) => post({ kind: 'log', level: 'error', details, message }),
   };
-  // Observations are sent in batches, once per turn of the thread's event loop.
-  let attempts: [AttemptOutcome['outcome'] | 'error', number][] = [];
-  let disabled: string[] = [];
-  let flushing = false;
-  const flush = () => {
-    flushing = false;
-    if (attempts.length === 0 && disabled.length === 0) return;
-    post({ kind: 'observed', attempts, disabled });
-    attempts = [];
-    disabled = [];
-  };
-  const soon = () => {
-    if (flushing) return;
-    flushing = true;
-    setImmediate(flush);
-  };
+  const observed = perTurn<Observation>((observations) => post({ kind: 'observed', observations }));
   const store = createStore({
     ...config,
     pgPoolSize: Math.min(config.pgPoolSize, THREAD_POOL_SIZE),
     onBackgroundError: (error) => log.warn({ error: error.message }, 'database connection error'),
   });
   const runner = createWebhookServices({ store, clock: systemClock, config }).runner(config, log, {
-    attempt: (outcome, seconds) => {
-      attempts.push([outcome, seconds]);
-      soon();
-    },
-    disabled: (reason) => {
-      disabled.push(reason);
-      soon();
-    },
+    attempt: (outcome, seconds) => observed({ attempt: outcome, seconds }),
+    disabled: (reason) => observed({ disabled: reason }),
   });
   let stopping = false;
   port.on('message', (message: 'wake' | 'stop') => {
@@ -83,8 +64,8 @@ function main(port: NonNullable<typeof parentPort>, { config }: ThreadData): voi
         log.error({ error: (error as Error).message }, 'webhook delivery thread stop'),
       )
       .finally(() => {
-        flush();
-        port.close();
+        // The last observations, posted at this turn's end, before the port closes.
+        setImmediate(() => port.close());
         // Anything still open (a socket the sender's agent has not let go of yet) does not hold the thread.
         setTimeout(() => process.exit(0), 1000).unref();
       });

@@ -12,11 +12,7 @@ const RESTART_MS = 1000;
  * that answers validations. What it observes comes back here: attempt outcomes and disabled endpoints for
  * `/metrics`, and its warnings for the server's log. A thread that ends unasked is logged and started again.
  */
-export function deliveryThread(
-  config: Config,
-  log: RunnerLog,
-  observer: DeliveryObserver | undefined,
-): DeliveryLoop {
+export function deliveryThread(config: Config, log: RunnerLog, observer: DeliveryObserver): DeliveryLoop {
   let running = false;
   let thread: Worker | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -27,8 +23,10 @@ export function deliveryThread(
       log[report.level](report.details, report.message);
       return;
     }
-    for (const [outcome, seconds] of report.attempts) observer?.attempt(outcome, seconds);
-    for (const reason of report.disabled) observer?.disabled(reason);
+    for (const seen of report.observations) {
+      if ('disabled' in seen) observer.disabled(seen.disabled);
+      else observer.attempt(seen.attempt, seen.seconds);
+    }
   }
 
   function spawn(): void {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import { systemResolver } from '../services/webhooks/resolver.js';
 import { createSender, type SendRequest } from '../services/webhooks/sender.js';
+import { perTurn } from './per-turn.js';
 
 /** What the sending thread is started with. */
 export interface SenderData {
@@ -24,19 +25,12 @@ export type SenderReport = readonly (readonly [number, AttemptResult])[];
 function main(port: NonNullable<typeof parentPort>, { allowPrivate }: SenderData): void {
   const sender = createSender(systemResolver, allowPrivate);
   const inFlight = new Map<number, AbortController>();
-  let results: [number, AttemptResult][] = [];
-  let flushing = false;
-  const flush = () => {
-    flushing = false;
-    port.postMessage(results satisfies SenderReport);
-    results = [];
-  };
+  const report = perTurn<readonly [number, AttemptResult]>((results) =>
+    port.postMessage(results satisfies SenderReport),
+  );
   const answered = (id: number, result: AttemptResult) => {
     inFlight.delete(id);
-    results.push([id, result]);
-    if (flushing) return;
-    flushing = true;
-    setImmediate(flush);
+    report([id, result]);
   };
   port.on('message', (command: SenderCommand) => {
     if (command.kind === 'send') {

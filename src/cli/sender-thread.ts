@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import type { Sender, SendRequest } from '../services/webhooks/sender.js';
+import { perTurn } from './per-turn.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
 
 /** What a request gets when the sending thread ended before answering it. */
@@ -18,8 +19,6 @@ export function threadSender(allowPrivate: boolean): Sender {
   const waiting = new Map<number, (result: AttemptResult) => void>();
   let nextId = 1;
   let thread: Worker | undefined;
-  let queued: PostedRequest[] = [];
-  let posting = false;
 
   function spawn(): Worker {
     const data: SenderData = { allowPrivate };
@@ -44,11 +43,7 @@ export function threadSender(allowPrivate: boolean): Sender {
   // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
   thread = spawn();
   const post = (command: SenderCommand) => (thread ??= spawn()).postMessage(command);
-  const flush = () => {
-    posting = false;
-    post({ kind: 'send', requests: queued });
-    queued = [];
-  };
+  const queue = perTurn<PostedRequest>((requests) => post({ kind: 'send', requests }));
 
   return {
     send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
@@ -64,10 +59,7 @@ export function threadSender(allowPrivate: boolean): Sender {
           signal.removeEventListener('abort', onAbort);
           resolve(result);
         });
-        queued.push({ ...request, id });
-        if (posting) return;
-        posting = true;
-        setImmediate(flush);
+        queue({ ...request, id });
       });
     },
     close(): void {

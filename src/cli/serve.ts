@@ -91,9 +91,12 @@ function boundHeapGrowth(): void {
  * connection and only its requests go out from a thread: a second connection's writes would contend with the
  * validations' group commit for the one write lock (measured: fewer deliveries a second, not more).
  */
-function deliveryOffThread(config: Config): Pick<AppDependencies, 'deliveryLoop' | 'webhookSender'> {
+function deliveryOffThread(
+  config: Config,
+  dialect: Store['dialect'],
+): Pick<AppDependencies, 'deliveryLoop' | 'webhookSender'> {
   if (!config.webhookThread) return {};
-  if (!config.databaseUrl.startsWith('sqlite:')) {
+  if (dialect === 'postgres') {
     return { deliveryLoop: (runnerLog, observer) => deliveryThread(config, runnerLog, observer) };
   }
   return { webhookSender: threadSender(config.webhookAllowPrivate) };
@@ -130,7 +133,7 @@ export async function serve(config: Config): Promise<void> {
     store,
     logger,
     isAccepting: () => state.migrated,
-    ...deliveryOffThread(config),
+    ...deliveryOffThread(config, store.dialect),
   });
   const shutdown = closeWithGrace(
     { delay: config.shutdownGraceMs, skip: FAULT_SIGNALS },
