@@ -31,7 +31,8 @@ export function deliveryThread(config: Config, log: RunnerLog, observer: Deliver
 
   function spawn(): void {
     const data: ThreadData = { config };
-    const worker = new Worker(new URL('./delivery-thread-main.js', import.meta.url), { workerData: data });
+    // The bundle rolldown.config.ts makes of delivery-thread-main.ts, beside the command line's own.
+    const worker = new Worker(new URL('./delivery-thread-bundle.js', import.meta.url), { workerData: data });
     thread = worker;
     worker.on('message', heard);
     worker.on('error', (error) => log.error({ error: error.message }, 'webhook delivery thread failed'));

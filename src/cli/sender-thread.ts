@@ -22,7 +22,8 @@ export function threadSender(allowPrivate: boolean): Sender {
 
   function spawn(): Worker {
     const data: SenderData = { allowPrivate };
-    const worker = new Worker(new URL('./sender-thread-main.js', import.meta.url), { workerData: data });
+    // The bundle rolldown.config.ts makes of sender-thread-main.ts, beside the command line's own.
+    const worker = new Worker(new URL('./sender-thread-bundle.js', import.meta.url), { workerData: data });
     worker.on('message', (report: SenderReport) => {
       for (const [id, result] of report) {
         waiting.get(id)?.(result);
