@@ -1,6 +1,5 @@
 import { isSandboxEvent, type LoggedEvent } from '../../domain/events.js';
 import { deliveryBody, type WebhookFormat } from '../../domain/webhooks/endpoint.js';
-import { signedHeaders } from '../../domain/webhooks/signature.js';
 import {
   WELLHUB_SANDBOX_HEADER,
   WELLHUB_SIGNATURE_HEADER,
@@ -9,10 +8,13 @@ import {
 } from '../../domain/webhooks/wellhub-format.js';
 import { findGym } from '../../store/catalog/catalog-repository.js';
 import type { Store } from '../../store/store.js';
+import type { Signing } from './sender.js';
 
 export interface DeliveryRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The Standard Webhooks signature, made by the sender (src/services/webhooks/sender.ts). */
+  readonly signing?: Signing;
   /**
    * The body as the delivery log keeps it with the attempt: null for the standard format, whose body is the
    * event's own on every attempt (rebuilt from the event when read); a Wellhub body names the gym as it was then.
@@ -41,5 +43,10 @@ export async function deliveryRequest(
     return { body, headers, kept: body };
   }
   const body = deliveryBody(event);
-  return { body, headers: signedHeaders(secrets, claim.eventId, Math.floor(now / 1000), body), kept: null };
+  return {
+    body,
+    headers: {},
+    signing: { secrets, id: claim.eventId, timestampSeconds: Math.floor(now / 1000) },
+    kept: null,
+  };
 }

@@ -15,10 +15,10 @@ import {
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import { ATTEMPT_EXCERPT_BYTES, safeExcerpt } from '../../domain/webhooks/attempt-excerpt.js';
-import { fairShare } from '../../domain/webhooks/fair-share.js';
+import { fairShare, type ClaimCandidate } from '../../domain/webhooks/fair-share.js';
 import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js';
 import { deliveryRequest } from './delivery-request.js';
-import { DISPATCH_BATCH, dispatchInTransaction, type Dispatched } from './dispatcher.js';
+import { DISPATCH_BATCH, dispatchInTransaction, type Dispatched, type FreshCandidate } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
@@ -133,6 +133,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
             url: claim.url,
             body: request.body,
             headers: request.headers,
+            ...(request.signing === undefined ? {} : { signing: request.signing }),
             timeoutMs: claim.timeoutMs,
             signal: abort.signal,
             excerptBytes: ATTEMPT_EXCERPT_BYTES,
@@ -166,7 +167,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
   }
 
   /** Counts a claimed delivery in (or out of) the attempts in flight, by endpoint, partner and in all. */
-  function hold(claim: ClaimedDelivery, by: 1 | -1): void {
+  function hold(claim: ClaimCandidate, by: 1 | -1): void {
     count(byEndpoint, claim.endpointId, by);
     count(byPartner, claim.partnerId, by);
     total += by;
@@ -195,8 +196,12 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     attempts.add(done);
   }
 
-  /** In a write transaction: the fair share of the due deliveries (from `fromId` on, when given), claimed. */
-  async function claim(trx: StoreTransaction, fromId?: number): Promise<ClaimedDelivery[]> {
+  /** The fair share of these candidates (in their order), given the attempts in flight. */
+  const share = <T extends ClaimCandidate>(candidates: readonly T[]): T[] =>
+    fairShare(candidates, { byEndpoint, byPartner, total }, caps);
+
+  /** In a write transaction: the fair share of the due deliveries, claimed. */
+  async function claim(trx: StoreTransaction): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     const atCap = (map: Map<number, number>, cap: number) =>
       [...map].filter(([, n]) => n >= cap).map(([id]) => id);
@@ -204,9 +209,8 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       now,
       limit: caps.total,
       busy: { endpoints: atCap(byEndpoint, caps.perEndpoint), partners: atCap(byPartner, caps.perPartner) },
-      ...(fromId === undefined ? {} : { fromId }),
     });
-    const chosen = fairShare(due, { byEndpoint, byPartner, total }, caps);
+    const chosen = share(due);
     return chosen.length === 0 ? [] : claimDeliveries(trx, chosen, now);
   }
 
@@ -222,28 +226,38 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     const { events } = work;
     const due = work.due && total < caps.total;
     if (!recorder.queued && !events && !due) return 'done';
-    const claimed: ClaimedDelivery[] = [];
-    const take = async (trx: StoreTransaction, fromId?: number) => {
-      const taken = await claim(trx, fromId);
-      taken.forEach((delivery) => hold(delivery, 1));
-      claimed.push(...taken);
-      return taken;
+    // Counted in flight as they are chosen; given back if the round's transaction fails.
+    const held: ClaimCandidate[] = [];
+    const chooseFresh = (candidates: readonly FreshCandidate[]) => {
+      const chosen = share(candidates);
+      chosen.forEach((delivery) => hold(delivery, 1));
+      held.push(...chosen);
+      return chosen;
     };
+    const retries: ClaimedDelivery[] = [];
     let recorded: RecordedBatch | undefined;
     let dispatched: Dispatched;
     try {
       dispatched = await store.writeWithoutFlush(async (trx) => {
         recorded = await recorder.writeQueued(trx);
-        const fresh = events ? await dispatchInTransaction(trx, store.dialect, clock, take) : undefined;
-        // Again while it claims anything: an endpoint or partner at its cap is passed over by the next claim.
-        if (due && total < caps.total) await take(trx);
+        const fresh = events
+          ? await dispatchInTransaction(trx, store.dialect, clock, chooseFresh)
+          : undefined;
+        // A claim of the rest while there is room: an endpoint or partner at its cap is passed over.
+        if (due && total < caps.total) {
+          const taken = await claim(trx);
+          taken.forEach((delivery) => hold(delivery, 1));
+          held.push(...taken);
+          retries.push(...taken);
+        }
         return fresh ?? { read: 0, events: new Map(), claimed: [] };
       });
     } catch (error) {
-      claimed.forEach((delivery) => hold(delivery, -1));
+      held.forEach((delivery) => hold(delivery, -1));
       recorded?.failed(error);
       throw error;
     }
+    const claimed = [...dispatched.claimed, ...retries];
     recorded?.committed();
     // What the attempts need, read once for the round: a fresh delivery is sent from the event in hand; a retry
     // reads its event by position (it is in the log for good, so no horizon to wait for).

@@ -2,8 +2,14 @@ import { endpointWants, memberKey } from '../../domain/webhooks/endpoint.js';
 import type { Clock } from '../../domain/clock.js';
 import type { LoggedEvent } from '../../domain/events.js';
 import type { Store, StoreTransaction } from '../../store/store.js';
-import { deliveryWork, type ClaimedDelivery } from '../../store/webhooks/webhook-claim-repository.js';
-import { dispatchTargets } from '../../store/webhooks/webhook-endpoint-repository.js';
+import {
+  deliveryWork,
+  leaseUntil,
+  pendingMembers,
+  type ClaimedDelivery,
+} from '../../store/webhooks/webhook-claim-repository.js';
+import type { ClaimCandidate } from '../../domain/webhooks/fair-share.js';
+import { dispatchTargets, type DispatchTarget } from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
   lockDispatchCursor,
@@ -14,8 +20,43 @@ import {
 /** The most events one dispatch reads. */
 export const DISPATCH_BATCH = 1000;
 
-/** In the dispatch's transaction: claims what it may of the deliveries it just wrote (from `fromId` on). */
-export type ClaimFresh = (trx: StoreTransaction, fromId: number) => Promise<ClaimedDelivery[]>;
+/** A delivery the dispatch is about to write, with the endpoint it goes to. */
+export interface FreshCandidate extends NewDelivery, ClaimCandidate {
+  readonly target: DispatchTarget;
+}
+
+/**
+ * Which of the fresh deliveries that may go out at once (in order; none waits for an earlier one of its member·gym)
+ * the process takes, counted in flight by the caller: they are written claimed.
+ */
+export type ChooseFresh = (candidates: readonly FreshCandidate[]) => readonly FreshCandidate[];
+
+/**
+ * The fresh deliveries claimed as they are written: of those that wait for no earlier delivery of the same
+ * member·gym to the same endpoint (one still pending in the store, or one before it in this batch), what `choose`
+ * takes. The order per member·gym is the claim's rule (see `dueDeliveries`), kept here for what is not yet written.
+ */
+async function freshClaims(
+  trx: StoreTransaction,
+  deliveries: readonly FreshCandidate[],
+  choose: ChooseFresh,
+): Promise<Set<FreshCandidate>> {
+  const pair = (endpointId: number, key: string) => `${endpointId} ${key}`;
+  const pairs = new Map(
+    deliveries.map((d) => [pair(d.endpointId, d.memberKey), [d.endpointId, d.memberKey] as const]),
+  );
+  const waiting = new Set(
+    (await pendingMembers(trx, [...pairs.values()])).map((p) => pair(p.endpointId, p.memberKey)),
+  );
+  const free: FreshCandidate[] = [];
+  for (const delivery of deliveries) {
+    const key = pair(delivery.endpointId, delivery.memberKey);
+    if (!waiting.has(key)) free.push(delivery);
+    // The pair's later deliveries in this batch wait for this one.
+    waiting.add(key);
+  }
+  return new Set(choose(free));
+}
 
 export interface Dispatched {
   /** How many events it read. */
@@ -34,9 +75,9 @@ const NOTHING: Dispatched = { read: 0, events: new Map(), claimed: [] };
  * release's dispatcher included), and none is missed (positions are in commit order). A disabled endpoint gets
  * nothing fanned out: `enable` and `recover` send it what it missed from the log (src/services/webhooks/catch-up.ts).
  *
- * In the same transaction it claims the fresh deliveries it may send at once (`claimFresh`: the fair share, and the
- * order per member·gym), so a delivery to a healthy endpoint costs one row written here and one update with its
- * result, both in batches, and is sent from the event in hand.
+ * The fresh deliveries it may send at once (`chooseFresh`: the fair share, and the order per member·gym) are written
+ * already claimed, so a delivery to a healthy endpoint costs one row written here and one update with its result,
+ * both in batches, and is sent from the event in hand.
  *
  * Its callers look first, in one read (`deliveryWork`), whether there is anything past the cursor for an endpoint:
  * the delivery loop runs every 100 ms on every process, and with no endpoint at all a write transaction would cost a
@@ -48,7 +89,7 @@ export async function dispatchInTransaction(
   trx: StoreTransaction,
   dialect: Store['dialect'],
   clock: Clock,
-  claimFresh?: ClaimFresh,
+  chooseFresh?: ChooseFresh,
 ): Promise<Dispatched> {
   const cursor = await lockDispatchCursor(trx, dialect);
   const endpoints = await dispatchTargets(trx);
@@ -58,16 +99,54 @@ export async function dispatchInTransaction(
   const last = events.at(-1);
   if (last === undefined) return NOTHING;
   const enabled = endpoints.filter((endpoint) => endpoint.status === 'enabled');
-  const deliveries: NewDelivery[] = [];
+  const deliveries: FreshCandidate[] = [];
   for (const event of events) {
     for (const endpoint of enabled) {
       if (event.position > endpoint.fromPosition && endpointWants(endpoint, event)) {
-        deliveries.push({ endpointId: endpoint.id, event, memberKey: memberKey(event) });
+        deliveries.push({
+          endpointId: endpoint.id,
+          partnerId: endpoint.partnerId,
+          event,
+          memberKey: memberKey(event),
+          target: endpoint,
+        });
       }
     }
   }
-  const fromId = await recordDispatch(trx, deliveries, last.position, clock.now());
-  const claimed = fromId === undefined || claimFresh === undefined ? [] : await claimFresh(trx, fromId);
+  const now = clock.now();
+  const fresh =
+    chooseFresh === undefined ? new Set<FreshCandidate>() : await freshClaims(trx, deliveries, chooseFresh);
+  const written = await recordDispatch(
+    trx,
+    deliveries.map((delivery) =>
+      fresh.has(delivery)
+        ? { ...delivery, claimedUntil: leaseUntil(now, delivery.target.timeoutMs) }
+        : delivery,
+    ),
+    last.position,
+    now,
+  );
+  // One delivery per event and endpoint: the rows written are told apart by those two.
+  const ids = new Map(written.map((row) => [`${row.endpointId} ${row.eventPosition}`, row.id]));
+  const claimed = [...fresh].map(({ target, event }): ClaimedDelivery => {
+    const id = ids.get(`${target.id} ${event.position}`);
+    // Every delivery is written, so this fails the round (its claims are given back) only if that stops holding.
+    if (id === undefined)
+      throw new Error(`delivery of event ${event.id} to webhook ${target.id} not written`);
+    return {
+      id,
+      endpointId: target.id,
+      partnerId: target.partnerId,
+      url: target.url,
+      format: target.format,
+      timeoutMs: target.timeoutMs,
+      eventPosition: event.position,
+      eventId: event.id,
+      roundFailures: 0,
+      failingSince: target.failingSince,
+      claimedUntil: leaseUntil(now, target.timeoutMs),
+    };
+  });
   return {
     read: events.length,
     events: new Map(events.map((event) => [event.position, event])),

@@ -3,12 +3,25 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { AttemptResult } from '../../domain/webhooks/attempt-outcome.js';
 import { isPublicAddress, literalAddress } from '../../domain/webhooks/address-rules.js';
+import { signedHeaders } from '../../domain/webhooks/signature.js';
 import type { Resolver } from './resolver.js';
+
+/** What the Standard Webhooks signature headers are made of, besides the body. */
+export interface Signing {
+  readonly secrets: readonly string[];
+  readonly id: string;
+  readonly timestampSeconds: number;
+}
 
 export interface SendRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /**
+   * Signed as it is sent (Standard Webhooks headers added to `headers`): where requests go out from a thread of
+   * their own, so does the HMAC of every body.
+   */
+  readonly signing?: Signing;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   /** Keep the first this many bytes of the answer's body (a test event shows them); none unless asked. */
@@ -100,6 +113,14 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
           'content-length': Buffer.byteLength(request.body),
           'user-agent': 'gatehouse-webhooks',
           ...request.headers,
+          ...(request.signing === undefined
+            ? {}
+            : signedHeaders(
+                request.signing.secrets,
+                request.signing.id,
+                request.signing.timestampSeconds,
+                request.body,
+              )),
         },
       });
       const timer = setTimeout(() => {

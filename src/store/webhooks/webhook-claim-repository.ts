@@ -2,6 +2,7 @@ import type { WebhookFormat } from '../../domain/webhooks/endpoint.js';
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus } from '../../domain/webhooks/delivery.js';
 import type { Database } from '../database.js';
+import { jsonRows, type JsonColumn } from '../json-rows.js';
 
 type Db = Kysely<Database>;
 
@@ -26,6 +27,11 @@ export interface ClaimedDelivery {
  */
 const CLAIM_MARGIN_MS = 5_000;
 
+/** Until when a claim made now holds: the endpoint's timeout and the margin. */
+export function leaseUntil(now: number, timeoutMs: number): number {
+  return now + timeoutMs + CLAIM_MARGIN_MS;
+}
+
 /** A due delivery a claim may take, before it is taken. */
 export type DueDelivery = Omit<ClaimedDelivery, 'claimedUntil'>;
 
@@ -34,8 +40,7 @@ export type DueDelivery = Omit<ClaimedDelivery, 'claimedUntil'>;
  * endpoints and partners (those at their cap of attempts in flight) and every delivery that waits for an earlier one
  * of the same member·gym to the same endpoint. Read through the index of due deliveries, in order, so a claim costs
  * the rows it reads, not the backlog: a busy endpoint's rows are passed over, and the fair share
- * (src/domain/webhooks/fair-share.ts) chooses among the rest. With `fromId`, only the deliveries a dispatch has
- * just written (from that id on, in id order). Nothing is claimed yet: see `claimDeliveries`.
+ * (src/domain/webhooks/fair-share.ts) chooses among the rest. Nothing is claimed yet: see `claimDeliveries`.
  *
  * The deliveries are read alone, the endpoints they may not come from as a set the database builds once, and the
  * chosen deliveries' endpoints afterwards: joined in one read, PostgreSQL (whose row estimates for a queue that
@@ -48,7 +53,6 @@ export async function dueDeliveries(
     now: number;
     limit: number;
     busy: { readonly endpoints: readonly number[]; readonly partners: readonly number[] };
-    fromId?: number;
   },
 ): Promise<DueDelivery[]> {
   const { now, limit, busy } = options;
@@ -83,11 +87,7 @@ export async function dueDeliveries(
       ),
     );
   if (busy.endpoints.length > 0) due = due.where('d.endpoint_id', 'not in', busy.endpoints);
-  due =
-    options.fromId === undefined
-      ? due.orderBy('d.next_attempt_at').orderBy('d.id')
-      : due.where('d.id', '>=', options.fromId).orderBy('d.id');
-  const rows = await due.limit(limit).execute();
+  const rows = await due.orderBy('d.next_attempt_at').orderBy('d.id').limit(limit).execute();
   if (rows.length === 0) return [];
   const endpoints = new Map(
     (
@@ -135,7 +135,7 @@ export async function claimDeliveries(
   // One statement per lease length (one per endpoint timeout), not one per row.
   const byLease = new Map<number, DueDelivery[]>();
   for (const delivery of due) {
-    const until = now + delivery.timeoutMs + CLAIM_MARGIN_MS;
+    const until = leaseUntil(now, delivery.timeoutMs);
     byLease.set(until, [...(byLease.get(until) ?? []), delivery]);
   }
   const claimed: ClaimedDelivery[] = [];
@@ -144,9 +144,11 @@ export async function claimDeliveries(
       .updateTable('webhook_deliveries')
       .set({ claimed_until: claimedUntil })
       .where(
-        'id',
-        'in',
-        deliveries.map((delivery) => delivery.id),
+        sql<boolean>`id in (select v.id from ${jsonRows(
+          db,
+          deliveries.map((delivery) => [delivery.id]),
+          ID,
+        )} as v)`,
       )
       .where('status', '=', 'pending')
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
@@ -156,6 +158,30 @@ export async function claimDeliveries(
     for (const delivery of deliveries) if (ids.has(delivery.id)) claimed.push({ ...delivery, claimedUntil });
   }
   return claimed;
+}
+
+const MEMBER_OF_ENDPOINT: readonly JsonColumn[] = [
+  ['endpoint_id', 'bigint'],
+  ['member_key', 'text'],
+];
+
+/**
+ * Of these endpoint·member·gym pairs, those with a delivery still pending (claimed or not): a new delivery of the
+ * pair waits for it, so one member·gym's deliveries to one endpoint go out in event order. One probe of the index
+ * by member per pair.
+ */
+export async function pendingMembers(
+  db: Db,
+  pairs: readonly (readonly [endpointId: number, memberKey: string])[],
+): Promise<{ endpointId: number; memberKey: string }[]> {
+  if (pairs.length === 0) return [];
+  const { rows } = await sql<{ endpoint_id: number | string; member_key: string }>`
+    select v.endpoint_id, v.member_key from ${jsonRows(db, pairs, MEMBER_OF_ENDPOINT)} as v
+    where exists (select 1 from webhook_deliveries p
+      where p.endpoint_id = v.endpoint_id and p.member_key = v.member_key and p.status = 'pending')`.execute(
+    db,
+  );
+  return rows.map((row) => ({ endpointId: Number(row.endpoint_id), memberKey: row.member_key }));
 }
 
 /**
@@ -218,34 +244,63 @@ export interface AttemptToRecord {
   readonly detail: AttemptDetail;
 }
 
+const ID: readonly JsonColumn[] = [['id', 'bigint']];
+
+const RECORDED: readonly JsonColumn[] = [
+  ['id', 'bigint'],
+  ['claimed_until', 'bigint'],
+  ['status', 'text'],
+  ['round_failures', 'integer'],
+  ['next_attempt_at', 'bigint'],
+  ['last_status_code', 'integer'],
+  ['last_error', 'text'],
+  ['attempted_at', 'bigint'],
+  ['delivered_at', 'bigint'],
+];
+
+const KEPT: readonly JsonColumn[] = [
+  ['delivery_id', 'bigint'],
+  ['attempt', 'integer'],
+  ['attempted_at', 'bigint'],
+  ['duration_ms', 'integer'],
+  ['status_code', 'integer'],
+  ['error', 'text'],
+  ['request_body', 'text'],
+  ['response_excerpt', 'text'],
+];
+
 /**
  * Records attempts, each only while its claim is still this process's (a claim taken over after its lease ran out
- * is the other process's to record), in two statements per 500: an update joined to the list of their values, and
- * the insert of the recorded ones into the attempts kept (one row per attempt, in the same transaction).
- * Returns the ids of the deliveries recorded.
+ * is the other process's to record), in two statements: an update joined to the list of their values, and the
+ * insert of the recorded ones into the attempts kept (one row per attempt, in the same transaction). Returns the ids
+ * of the deliveries recorded.
  */
 export async function recordAttempts(db: Db, attempts: readonly AttemptToRecord[]): Promise<Set<number>> {
-  const recorded = new Set<number>();
-  for (let start = 0; start < attempts.length; start += 500) {
-    const values = attempts.slice(start, start + 500).map(
-      ({ claim, record, at }) =>
-        sql`(cast(${claim.id} as bigint), cast(${claim.claimedUntil} as bigint), cast(${record.status} as text),
-          cast(${record.roundFailures} as integer), cast(${record.nextAttemptAt} as bigint),
-          cast(${record.lastStatusCode} as integer), cast(${record.lastError} as text), cast(${at} as bigint),
-          cast(${record.deliveredAt} as bigint))`,
-    );
-    // VALUES names its columns column1, column2, … on both dialects.
-    const { rows } = await sql<{ id: number | string; attempts: number | string }>`
-      update webhook_deliveries set status = v.column3, attempts = attempts + 1, round_failures = v.column4,
-        next_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, last_attempt_at = v.column8,
-        delivered_at = v.column9, claimed_until = null
-      from (values ${sql.join(values)}) as v
-      where webhook_deliveries.id = v.column1 and webhook_deliveries.claimed_until = v.column2
-      returning webhook_deliveries.id, webhook_deliveries.attempts`.execute(db);
-    await keepAttempts(db, attempts.slice(start, start + 500), rows);
-    for (const row of rows) recorded.add(Number(row.id));
-  }
-  return recorded;
+  if (attempts.length === 0) return new Set();
+  const values = jsonRows(
+    db,
+    attempts.map(({ claim, record, at }) => [
+      claim.id,
+      claim.claimedUntil,
+      record.status,
+      record.roundFailures,
+      record.nextAttemptAt,
+      record.lastStatusCode,
+      record.lastError,
+      at,
+      record.deliveredAt,
+    ]),
+    RECORDED,
+  );
+  const { rows } = await sql<{ id: number | string; attempts: number | string }>`
+    update webhook_deliveries set status = v.status, attempts = attempts + 1, round_failures = v.round_failures,
+      next_attempt_at = v.next_attempt_at, last_status_code = v.last_status_code, last_error = v.last_error,
+      last_attempt_at = v.attempted_at, delivered_at = v.delivered_at, claimed_until = null
+    from ${values} as v
+    where webhook_deliveries.id = v.id and webhook_deliveries.claimed_until = v.claimed_until
+    returning webhook_deliveries.id, webhook_deliveries.attempts`.execute(db);
+  await keepAttempts(db, attempts, rows);
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 /** The recorded attempts' rows in the log of attempts, numbered by the delivery's count after each. */
@@ -260,19 +315,21 @@ async function keepAttempts(
     return attempt === undefined
       ? []
       : [
-          {
-            delivery_id: claim.id,
+          [
+            claim.id,
             attempt,
-            attempted_at: at,
-            duration_ms: detail.durationMs,
-            status_code: record.lastStatusCode,
-            error: record.lastError,
-            request_body: detail.requestBody,
-            response_excerpt: detail.responseExcerpt,
-          },
+            at,
+            detail.durationMs,
+            record.lastStatusCode,
+            record.lastError,
+            detail.requestBody,
+            detail.responseExcerpt,
+          ],
         ];
   });
-  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
+  if (rows.length === 0) return;
+  await sql`insert into webhook_attempts (${sql.join(KEPT.map(([name]) => sql.ref(name)))})
+    select * from ${jsonRows(db, rows, KEPT)} as v`.execute(db);
 }
 
 /** Gives a claim back without an attempt counted (the process is stopping): it is due again at once. */

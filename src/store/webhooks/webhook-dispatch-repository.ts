@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { LoggedEvent } from '../../domain/events.js';
 import type { Database } from '../database.js';
+import { jsonRows, type JsonColumn } from '../json-rows.js';
 import { listEvents } from '../events/event-repository.js';
 import type { Dialect } from '../store.js';
 
@@ -11,6 +12,15 @@ export interface NewDelivery {
   readonly endpointId: number;
   readonly event: LoggedEvent;
   readonly memberKey: string;
+  /** Claimed as it is written, by the process that writes it, until then (see webhook-claim-repository.ts). */
+  readonly claimedUntil?: number;
+}
+
+/** A delivery as written: its id, and the endpoint and event it is of (one delivery per event and endpoint). */
+export interface WrittenDelivery {
+  readonly id: number;
+  readonly endpointId: number;
+  readonly eventPosition: number;
 }
 
 /**
@@ -44,45 +54,63 @@ export async function eventsAfter(db: Db, position: number, limit: number): Prom
   return (await listEvents(db, position, limit, false)).slice(0, limit);
 }
 
-/** Writes pending deliveries, due now, in the caller's transaction. Returns the first new one's id. */
+const NEW_DELIVERY: readonly JsonColumn[] = [
+  ['endpoint_id', 'bigint'],
+  ['event_position', 'bigint'],
+  ['event_id', 'text'],
+  ['event_type', 'text'],
+  ['member_key', 'text'],
+  ['next_attempt_at', 'bigint'],
+  ['claimed_until', 'bigint'],
+];
+
+/** Writes pending deliveries, due now, in the caller's transaction, in order. */
 export async function insertDeliveries(
   db: Db,
   deliveries: readonly NewDelivery[],
   now: number,
-): Promise<number | undefined> {
-  let first: number | undefined;
-  for (let start = 0; start < deliveries.length; start += 500) {
-    const ids = await db
-      .insertInto('webhook_deliveries')
-      .values(
-        deliveries.slice(start, start + 500).map(({ endpointId, event, memberKey }) => ({
-          endpoint_id: endpointId,
-          event_position: event.position,
-          event_id: event.id,
-          event_type: event.type,
-          member_key: memberKey,
-          status: 'pending',
-          next_attempt_at: now,
-          created_at: now,
-        })),
-      )
-      .returning('id')
-      .execute();
-    for (const { id } of ids) first = Math.min(first ?? id, id);
-  }
-  return first;
+): Promise<WrittenDelivery[]> {
+  if (deliveries.length === 0) return [];
+  const values = jsonRows(
+    db,
+    deliveries.map(({ endpointId, event, memberKey, claimedUntil }) => [
+      endpointId,
+      event.position,
+      event.id,
+      event.type,
+      memberKey,
+      now,
+      claimedUntil ?? null,
+    ]),
+    NEW_DELIVERY,
+  );
+  const { rows } = await sql<{
+    id: number | string;
+    endpoint_id: number | string;
+    event_position: number | string;
+  }>`
+    insert into webhook_deliveries
+      (endpoint_id, event_position, event_id, event_type, member_key, next_attempt_at, claimed_until, status,
+        created_at)
+    select v.*, 'pending', v.next_attempt_at from ${values} as v
+    returning id, endpoint_id, event_position`.execute(db);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    endpointId: Number(row.endpoint_id),
+    eventPosition: Number(row.event_position),
+  }));
 }
 
-/** Writes the deliveries and moves the cursor, in the caller's transaction. Returns the first new delivery's id. */
+/** Writes the deliveries and moves the cursor, in the caller's transaction. */
 export async function recordDispatch(
   db: Db,
   deliveries: readonly NewDelivery[],
   position: number,
   now: number,
-): Promise<number | undefined> {
-  const first = await insertDeliveries(db, deliveries, now);
+): Promise<WrittenDelivery[]> {
+  const written = await insertDeliveries(db, deliveries, now);
   await db.updateTable('webhook_dispatch').set({ position }).where('id', '=', 1).execute();
-  return first;
+  return written;
 }
 
 /**

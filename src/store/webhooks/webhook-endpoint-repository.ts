@@ -88,9 +88,10 @@ export async function insertEndpoint(db: Db, endpoint: NewEndpoint, now: number)
 /** What the dispatcher matches an event against: whose endpoint, which events and gyms, and since when. */
 export type DispatchTarget = Pick<
   WebhookEndpoint,
-  'id' | 'partnerId' | 'eventTypes' | 'gymIds' | 'status'
+  'id' | 'partnerId' | 'eventTypes' | 'gymIds' | 'status' | 'url' | 'format' | 'timeoutMs'
 > & {
   readonly fromPosition: number;
+  readonly failingSince: number | null;
 };
 
 /** The lists as stored, parsed once: the dispatcher reads every endpoint on each of its rounds. */
@@ -106,18 +107,36 @@ function cachedList<T>(text: string | null): T[] | null {
   return list as T[];
 }
 
-/** Every endpoint of every partner, as the dispatcher matches events against them (only the columns it needs). */
+/**
+ * Every endpoint of every partner, as the dispatcher matches events against them and claims the fresh deliveries
+ * it writes (only the columns it needs).
+ */
 export async function dispatchTargets(db: Db): Promise<DispatchTarget[]> {
   const rows = await db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'partner_id', 'event_types', 'gym_ids', 'status', 'from_position'])
+    .select([
+      'id',
+      'partner_id',
+      'event_types',
+      'gym_ids',
+      'status',
+      'from_position',
+      'url',
+      'format',
+      'timeout_ms',
+      'failing_since',
+    ])
     .execute();
   return rows.map((row) => ({
     id: row.id,
     partnerId: row.partner_id,
     ...lists(row, cachedList),
     status: row.status as EndpointStatus,
-    fromPosition: row.from_position,
+    fromPosition: Number(row.from_position),
+    url: row.url,
+    format: row.format as WebhookFormat,
+    timeoutMs: row.timeout_ms,
+    failingSince: row.failing_since === null ? null : Number(row.failing_since),
   }));
 }
 
