@@ -15,7 +15,7 @@ import { startReceiver } from './webhooks.js';
 /**
  * `node dist-bench/bench/cpu-cost.js --dialect sqlite --mode create|validate [--webhooks] [--cli a.js,b.js]
  * [--sql "drop index …"] [--plans] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
- * /proc) per request (and the bytes it wrote to storage), at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
+ * /proc) per request (and its serving thread's alone, and the bytes it wrote to storage), at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
  * measure an index by dropping it), for the builds after the first. `--plans` runs each build on the plans bench's
@@ -48,9 +48,10 @@ function storageBytes(pid: number): number {
   return Number(line?.split(' ')[1] ?? 0);
 }
 
-/** The process's CPU seconds so far (utime + stime). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+/** The process's CPU seconds so far (utime + stime), or its main (serving) thread's alone. */
+function cpuSeconds(pid: number, mainThread = false): number {
+  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -68,7 +69,11 @@ async function runSql(url: string, text: string): Promise<void> {
   await client.end();
 }
 
-async function one(build: string, index: number, plans: boolean): Promise<{ cpu: number; written: number }> {
+async function one(
+  build: string,
+  index: number,
+  plans: boolean,
+): Promise<{ cpu: number; serving: number; written: number }> {
   const database = await freshDatabase(dialect, count * 2 + 2000, 0, values.plans);
   const receiver = values.webhooks ? await startReceiver() : undefined;
   try {
@@ -123,6 +128,7 @@ async function one(build: string, index: number, plans: boolean): Promise<{ cpu:
       while (receiver !== undefined && receiver.seen.size < warm.used)
         await new Promise((r) => setTimeout(r, 50));
       const before = cpuSeconds(pid);
+      const servingBefore = cpuSeconds(pid, true);
       const writtenBefore = storageBytes(pid);
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
@@ -130,6 +136,7 @@ async function one(build: string, index: number, plans: boolean): Promise<{ cpu:
       await new Promise((r) => setTimeout(r, 300));
       return {
         cpu: ((cpuSeconds(pid) - before) * 1e6) / run.used,
+        serving: ((cpuSeconds(pid, true) - servingBefore) * 1e6) / run.used,
         written: (storageBytes(pid) - writtenBefore) / run.used,
       };
     } finally {
@@ -147,13 +154,19 @@ const runs = builds.flatMap((build, index) =>
 );
 const label = (run: (typeof runs)[number]) => `${run.build}${run.plans ? ' (plans)' : ''}`;
 const samples = runs.map(() => [] as number[]);
+const servingSamples = runs.map(() => [] as number[]);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const [at, run] of runs.entries()) {
-    const { cpu, written } = await one(run.build, run.index, run.plans);
+    const { cpu, serving, written } = await one(run.build, run.index, run.plans);
     samples[at]?.push(cpu);
+    servingSamples[at]?.push(serving);
     console.log(
-      `round ${round + 1}: ${label(run)}: ${cpu.toFixed(0)} µs CPU, ${(written / 1024).toFixed(1)} KiB written per request`,
+      `round ${round + 1}: ${label(run)}: ${cpu.toFixed(0)} µs CPU (serving thread ${serving.toFixed(0)}), ${(written / 1024).toFixed(1)} KiB written per request`,
     );
   }
 }
-runs.forEach((run, at) => console.log(`median ${label(run)}: ${median(samples[at] ?? []).toFixed(0)} µs`));
+runs.forEach((run, at) =>
+  console.log(
+    `median ${label(run)}: ${median(samples[at] ?? []).toFixed(0)} µs (serving thread ${median(servingSamples[at] ?? []).toFixed(0)})`,
+  ),
+);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/index.js';
@@ -19,7 +20,7 @@ const CONNECTIONS = '50';
  */
 export async function startReceiver() {
   const seen = new Set<string>();
-  const state = { latencies: [] as number[], duplicates: 0, last: 0 };
+  const state = { latencies: [] as number[], arrivals: [] as number[], duplicates: 0, last: 0 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -30,6 +31,7 @@ export async function startReceiver() {
         seen.add(id);
         const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
         state.last = Date.now();
+        state.arrivals.push(state.last);
         state.latencies.push(state.last - Date.parse(timestamp));
       }
       response.writeHead(204).end();
@@ -43,6 +45,7 @@ export async function startReceiver() {
     seen,
     reset() {
       state.latencies = [];
+      state.arrivals = [];
       state.duplicates = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -65,6 +68,13 @@ async function registerEndpoints(databaseUrl: string, url: string): Promise<void
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+/** A thread's CPU time so far (ms, user + system), from /proc: the serving thread is the one whose id is the process's. */
+function threadCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits (bounded) until the receiver has `count` distinct deliveries. */
@@ -79,6 +89,11 @@ export interface WebhookCase {
   readonly duplicates: number;
   /** Validations per second, counted until the last delivery arrived (without endpoints: until the last 200). */
   readonly sustained: number;
+  /** Of those, how many had arrived by the last validation's 200, and how long the rest took after it (ms). */
+  readonly byLastAnswer: number;
+  readonly drainMs: number;
+  /** The serving thread's CPU per validation (µs), its deliveries' share included, until the last delivery. */
+  readonly servingUs: number;
   readonly steady: {
     validateP99: number;
     deliveryP50: number;
@@ -131,14 +146,19 @@ async function runCase(
     };
     const before = receiver?.seen.size ?? 0;
     receiver?.reset();
+    const serving = threadCpuMs(server.process.pid);
     const storm = await load(0, 0, used, count);
     await deliveredAll(receiver, before + storm.used, 120_000);
+    const servingMs = threadCpuMs(server.process.pid) - serving;
     const end = receiver === undefined ? storm.end : Math.max(storm.end, receiver.state.last);
     return {
       validated: storm.used,
       delivered: (receiver?.seen.size ?? before + storm.used) - before,
       duplicates: receiver?.state.duplicates ?? 0,
       sustained: (storm.used * 1000) / (end - storm.start),
+      byLastAnswer: receiver?.state.arrivals.filter((at) => at <= storm.end).length ?? storm.used,
+      drainMs: end - storm.end,
+      servingUs: (servingMs * 1000) / storm.used,
       steady,
     };
   } finally {
@@ -208,7 +228,7 @@ export async function measureWebhooks(options: {
         const r = await round(dialect, build, options.seconds, options.count);
         rounds.push(r);
         process.stderr.write(
-          `${Math.round(r.with.sustained)} vs ${Math.round(r.without.sustained)} validations/s until delivered; at ${RATE}/s delivery p99 ${r.with.steady.deliveryP99} ms, validate p99 ${r.with.steady.validateP99} vs ${r.without.steady.validateP99} ms; ${r.with.delivered}/${r.with.validated} delivered, ${r.with.duplicates} duplicates\n`,
+          `${Math.round(r.with.sustained)} vs ${Math.round(r.without.sustained)} validations/s until delivered; at ${RATE}/s delivery p99 ${r.with.steady.deliveryP99} ms, validate p99 ${r.with.steady.validateP99} vs ${r.without.steady.validateP99} ms; ${r.with.delivered}/${r.with.validated} delivered (${r.with.byLastAnswer} by the last 200, the rest in ${r.with.drainMs} ms), ${r.with.duplicates} duplicates; serving thread ${Math.round(r.with.servingUs)} vs ${Math.round(r.without.servingUs)} µs per validation\n`,
         );
       }
     }
@@ -222,6 +242,8 @@ export async function measureWebhooks(options: {
         sustainedWith: median(runs.map((r) => r.with.sustained)),
         sustainedWithout: median(runs.map((r) => r.without.sustained)),
         ratio: median(runs.map((r) => r.with.sustained / r.without.sustained)),
+        servingUsWith: median(runs.map((r) => r.with.servingUs)),
+        servingUsWithout: median(runs.map((r) => r.without.servingUs)),
         deliveryP50: median(runs.map((r) => r.with.steady.deliveryP50)),
         deliveryP99: median(runs.map((r) => r.with.steady.deliveryP99)),
         validateP99With: median(runs.map((r) => r.with.steady.validateP99)),
