@@ -24,12 +24,14 @@ import { createFailureLog } from './failure-log.js';
 import type { Sender } from './sender.js';
 
 /**
- * Attempts in flight per process. On PostgreSQL a round takes a dozen round trips to the server, and at 128 a busy
- * process left a quarter of each round's fresh deliveries to later rounds (delivery p99 at 1,000 validations/s 0.4-0.6 s;
- * 0.2-0.3 s at 512). On SQLite, whose rounds share the one connection with the validations' group commit, a larger
- * room made rounds longer (delivery p50 30 -> 60-80 ms) for the same p99.
+ * Attempts in flight per process. A delivery's room is taken from its claim to its answer, and comes round again
+ * only with the next round, so the room divided by a round's cycle bounds how fast a process delivers: at 128 a busy
+ * PostgreSQL process (a round is a dozen round trips to the server) left a quarter of each round's fresh deliveries
+ * to later rounds, and a SQLite process under full load delivered about 1,300 a second while validations came
+ * faster, its backlog's last deliveries seconds late (delivery p99 at 1,000 validations/s 1.0-2.2 s against 0.3-0.5 s
+ * at 512, on a 2-core machine).
  */
-const MAX_IN_FLIGHT = { sqlite: 128, postgres: 512 } as const;
+const MAX_IN_FLIGHT = 512;
 
 /** How many claimed deliveries are started before the event loop is let go. */
 const LAUNCH_SLICE = 16;
@@ -88,7 +90,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
   const { store, clock, sender, log } = options;
   const pollMs = options.pollMs ?? 100;
   const caps = {
-    total: options.maxInFlight ?? MAX_IN_FLIGHT[store.dialect],
+    total: options.maxInFlight ?? MAX_IN_FLIGHT,
     perEndpoint: options.maxInFlightPerEndpoint ?? 16,
     perPartner: options.maxInFlightPerPartner ?? 32,
   };
