@@ -5,7 +5,7 @@ import { createStore } from '../src/store/create-store.js';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
-import { runLoad, startServer } from './processes.js';
+import { cpuSeconds, runLoad, startServer } from './processes.js';
 import { BENCH_ADMIN_TOKEN } from './seed.js';
 import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { median } from './stats.js';
@@ -46,13 +46,6 @@ function storageBytes(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('write_bytes:'));
   return Number(line?.split(' ')[1] ?? 0);
-}
-
-/** The process's CPU seconds so far (utime + stime), or its main (serving) thread's alone. */
-function cpuSeconds(pid: number, mainThread = false): number {
-  const path = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function runSql(url: string, text: string): Promise<void> {

@@ -19,6 +19,17 @@ function rssMiB(pid: number): number | undefined {
   }
 }
 
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; with `servingThread`, only its main thread's
+ * (the thread whose id is the process's: the one that answers requests).
+ */
+export function cpuSeconds(pid: number, servingThread = false): number {
+  const stat = readFileSync(servingThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  // The command name in parentheses may hold spaces and parentheses: the fields start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const children = new Set<ChildProcess>();
 // A bench stopped half-way (Ctrl-C, a failed run) leaves no server behind holding a port and a core.
 process.on('exit', () => {

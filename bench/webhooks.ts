@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
 import { createStore } from '../src/store/create-store.js';
-import { runLoad, type LoadResult, type RunningServer } from './processes.js';
+import { cpuSeconds, runLoad, type LoadResult, type RunningServer } from './processes.js';
 import { median } from './stats.js';
 import { freshDatabase, gatehouse, type Database } from './variants.js';
 
@@ -68,13 +67,6 @@ async function registerEndpoints(databaseUrl: string, url: string): Promise<void
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
-/** A thread's CPU time so far (ms, user + system), from /proc: the serving thread is the one whose id is the process's. */
-function threadCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits (bounded) until the receiver has `count` distinct deliveries. */
@@ -146,10 +138,11 @@ async function runCase(
     };
     const before = receiver?.seen.size ?? 0;
     receiver?.reset();
-    const serving = threadCpuMs(server.process.pid);
+    const pid = server.process.pid ?? 0;
+    const serving = cpuSeconds(pid, true);
     const storm = await load(0, 0, used, count);
     await deliveredAll(receiver, before + storm.used, 120_000);
-    const servingMs = threadCpuMs(server.process.pid) - serving;
+    const servingSeconds = cpuSeconds(pid, true) - serving;
     const end = receiver === undefined ? storm.end : Math.max(storm.end, receiver.state.last);
     return {
       validated: storm.used,
@@ -158,7 +151,7 @@ async function runCase(
       sustained: (storm.used * 1000) / (end - storm.start),
       byLastAnswer: receiver?.state.arrivals.filter((at) => at <= storm.end).length ?? storm.used,
       drainMs: end - storm.end,
-      servingUs: (servingMs * 1000) / storm.used,
+      servingUs: (servingSeconds * 1e6) / storm.used,
       steady,
     };
   } finally {

@@ -230,12 +230,12 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     if (!recorder.queued && !events && !due) return 'done';
     // Counted in flight as they are chosen; given back if the round's transaction fails.
     const held: ClaimCandidate[] = [];
-    const chooseFresh = (candidates: readonly FreshCandidate[]) => {
-      const chosen = share(candidates);
+    const holding = <T extends ClaimCandidate>(chosen: T[]): T[] => {
       chosen.forEach((delivery) => hold(delivery, 1));
       held.push(...chosen);
       return chosen;
     };
+    const chooseFresh = (candidates: readonly FreshCandidate[]) => holding(share(candidates));
     const retries: ClaimedDelivery[] = [];
     let recorded: RecordedBatch | undefined;
     let dispatched: Dispatched;
@@ -246,12 +246,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
           ? await dispatchInTransaction(trx, store.dialect, clock, chooseFresh)
           : undefined;
         // A claim of the rest while there is room: an endpoint or partner at its cap is passed over.
-        if (due && total < caps.total) {
-          const taken = await claim(trx);
-          taken.forEach((delivery) => hold(delivery, 1));
-          held.push(...taken);
-          retries.push(...taken);
-        }
+        if (due && total < caps.total) retries.push(...holding(await claim(trx)));
         return fresh ?? { read: 0, events: new Map(), claimed: [] };
       });
     } catch (error) {

@@ -116,19 +116,22 @@ export async function dispatchInTransaction(
   const now = clock.now();
   const fresh =
     chooseFresh === undefined ? new Set<FreshCandidate>() : await freshClaims(trx, deliveries, chooseFresh);
+  // Each claim's lease, written with its delivery and handed to the runner with it.
+  const leases = new Map(
+    [...fresh].map((delivery) => [delivery, leaseUntil(now, delivery.target.timeoutMs)]),
+  );
   const written = await recordDispatch(
     trx,
-    deliveries.map((delivery) =>
-      fresh.has(delivery)
-        ? { ...delivery, claimedUntil: leaseUntil(now, delivery.target.timeoutMs) }
-        : delivery,
-    ),
+    deliveries.map((delivery) => {
+      const claimedUntil = leases.get(delivery);
+      return claimedUntil === undefined ? delivery : { ...delivery, claimedUntil };
+    }),
     last.position,
     now,
   );
   // One delivery per event and endpoint: the rows written are told apart by those two.
   const ids = new Map(written.map((row) => [`${row.endpointId} ${row.eventPosition}`, row.id]));
-  const claimed = [...fresh].map(({ target, event }): ClaimedDelivery => {
+  const claimed = [...leases].map(([{ target, event }, claimedUntil]): ClaimedDelivery => {
     const id = ids.get(`${target.id} ${event.position}`);
     // Every delivery is written, so this fails the round (its claims are given back) only if that stops holding.
     if (id === undefined)
@@ -144,7 +147,7 @@ export async function dispatchInTransaction(
       eventId: event.id,
       roundFailures: 0,
       failingSince: target.failingSince,
-      claimedUntil: leaseUntil(now, target.timeoutMs),
+      claimedUntil,
     };
   });
   return {
