@@ -7,6 +7,9 @@ import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './s
 /** What a request gets when the sending thread ended before answering it. */
 const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending thread ended' };
 
+/** What a request asked for after its signal aborted gets, as from the sender itself. */
+const STOPPED: AttemptResult = { kind: 'no-answer', error: 'sending stopped' };
+
 /**
  * Webhook requests sent from a thread of their own (src/cli/sender-thread-main.ts), for a delivery loop that stays
  * on the serving thread: the HTTP client's work (connections, sockets, parsing answers) leaves the event loop that
@@ -41,6 +44,23 @@ export function threadSender(allowPrivate: boolean): Sender {
     return worker;
   }
 
+  /**
+   * The requests waiting under each abort signal, which gets one listener (not one per request: a delivery loop
+   * sends hundreds under its one signal): when it aborts, the thread is asked to cut them all short.
+   */
+  const under = new WeakMap<AbortSignal, Set<number>>();
+  function waitingUnder(signal: AbortSignal): Set<number> {
+    const known = under.get(signal);
+    if (known !== undefined) return known;
+    const ids = new Set<number>();
+    under.set(signal, ids);
+    // After this turn's requests are posted (perTurn's flush is queued before), so none is missed.
+    signal.addEventListener('abort', () => setImmediate(() => post({ kind: 'abort', ids: [...ids] })), {
+      once: true,
+    });
+    return ids;
+  }
+
   // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
   thread = spawn();
   const post = (command: SenderCommand) => (thread ??= spawn()).postMessage(command);
@@ -48,16 +68,13 @@ export function threadSender(allowPrivate: boolean): Sender {
 
   return {
     send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
+      if (signal.aborted) return Promise.resolve(STOPPED);
       const id = nextId++;
+      const ids = waitingUnder(signal);
+      ids.add(id);
       return new Promise((resolve) => {
-        if (signal.aborted) {
-          resolve({ kind: 'no-answer', error: 'aborted' });
-          return;
-        }
-        const onAbort = () => post({ kind: 'abort', ids: [id] });
-        signal.addEventListener('abort', onAbort, { once: true });
         waiting.set(id, (result) => {
-          signal.removeEventListener('abort', onAbort);
+          ids.delete(id);
           resolve(result);
         });
         queue({ ...request, id });

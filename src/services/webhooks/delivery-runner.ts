@@ -1,6 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { decideAttempt, type AttemptOutcome } from '../../domain/webhooks/attempt-outcome.js';
+import {
+  decideAttempt,
+  type AttemptOutcome,
+  type AttemptResult,
+} from '../../domain/webhooks/attempt-outcome.js';
 import type { Clock } from '../../domain/clock.js';
 import type { Store } from '../../store/store.js';
 import type { LoggedEvent } from '../../domain/events.js';
@@ -44,6 +48,19 @@ interface Given {
   readonly event: LoggedEvent | undefined;
   readonly secrets: readonly string[];
 }
+
+/** What an attempt's request left behind: its answer, how long it took, and the body the log keeps. */
+interface Sent {
+  readonly result: AttemptResult;
+  readonly durationMs: number;
+  readonly requestBody: string | null;
+}
+
+const PURGED: Sent = {
+  result: { kind: 'no-answer', error: 'payload purged (GATEHOUSE_EVENT_RETENTION_DAYS)' },
+  durationMs: 0,
+  requestBody: null,
+};
 
 /** Where the runner reports what no request is waiting for (the app's logger). */
 export interface RunnerLog {
@@ -120,29 +137,45 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     else map.set(key, next);
   };
 
-  async function attempt(claim: ClaimedDelivery, given: Given, sent: () => void): Promise<void> {
-    const started = performance.now();
+  /**
+   * Sends the attempt's request. Only the answer, the time it took and the body the log keeps outlive the request:
+   * the event and the request's bytes are let go as soon as the request is handed to the sender, so the hundreds
+   * of attempts in flight hold a few fields each rather than their events (less for the garbage collector to copy).
+   */
+  async function send(claim: ClaimedDelivery, given: Given): Promise<Sent> {
     const { event, secrets } = given;
-    const request =
-      event?.data === null || event?.data === undefined
-        ? undefined
-        : await deliveryRequest(store.db, claim, { ...event, data: event.data }, secrets, clock.now());
+    if (event?.data === null || event?.data === undefined) return PURGED;
+    const request = await deliveryRequest(
+      store.db,
+      claim,
+      { ...event, data: event.data },
+      secrets,
+      clock.now(),
+    );
     const sending = performance.now();
-    const result =
-      request === undefined
-        ? ({ kind: 'no-answer', error: 'payload purged (GATEHOUSE_EVENT_RETENTION_DAYS)' } as const)
-        : await sender.send({
-            url: claim.url,
-            body: request.body,
-            headers: request.headers,
-            ...(request.signing === undefined ? {} : { signing: request.signing }),
-            timeoutMs: claim.timeoutMs,
-            signal: abort.signal,
-            excerptBytes: ATTEMPT_EXCERPT_BYTES,
-          });
+    const requestBody = request.kept;
+    const answer = sender.send({
+      url: claim.url,
+      body: request.body,
+      headers: request.headers,
+      ...(request.signing === undefined ? {} : { signing: request.signing }),
+      timeoutMs: claim.timeoutMs,
+      signal: abort.signal,
+      excerptBytes: ATTEMPT_EXCERPT_BYTES,
+    });
+    return answer.then((result) => ({
+      result,
+      durationMs: Math.round(performance.now() - sending),
+      requestBody,
+    }));
+  }
+
+  async function attempt(claim: ClaimedDelivery, sending: Promise<Sent>, sent: () => void): Promise<void> {
+    const started = performance.now();
+    const { result, durationMs, requestBody } = await sending;
     const detail: AttemptDetail = {
-      durationMs: request === undefined ? 0 : Math.round(performance.now() - sending),
-      requestBody: request?.kept ?? null,
+      durationMs,
+      requestBody,
       responseExcerpt: result.kind === 'answer' ? safeExcerpt(result.excerpt ?? '') : null,
     };
     // The answer is in: its room goes to the next claim while the outcome waits for the next round to be written
@@ -183,7 +216,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       holding = false;
       hold(claim, -1);
     };
-    const done = attempt(claim, given, release)
+    const done = attempt(claim, send(claim, given), release)
       .catch((error: unknown) => {
         options.observer?.attempt('error', 0);
         log.error(
