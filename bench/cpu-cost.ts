@@ -5,7 +5,7 @@ import { createStore } from '../src/store/create-store.js';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
-import { cpuSeconds, runLoad, startServer } from './processes.js';
+import { cpuByThread, cpuSeconds, runLoad, startServer } from './processes.js';
 import { BENCH_ADMIN_TOKEN } from './seed.js';
 import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { median } from './stats.js';
@@ -14,7 +14,7 @@ import { startReceiver } from './webhooks.js';
 
 /**
  * `node dist-bench/bench/cpu-cost.js --dialect sqlite --mode create|validate [--webhooks] [--cli a.js,b.js]
- * [--sql "drop index …"] [--plans] [--count N] [--rate R] [--rounds N] [--profile dir]`: the server's own CPU time (user + system, from
+ * [--sql "drop index …"] [--plans] [--count N] [--rate R] [--rounds N] [--profile dir] [--heap-profile dir] [--node-flags="--flag …"]`: the server's own CPU time (user + system, from
  * /proc) per request (and its serving thread's alone, and the bytes it wrote to storage), at a fixed rate for a fixed number of requests, for each build in alternating rounds. On a
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '600' },
     rounds: { type: 'string', default: '3' },
     profile: { type: 'string' },
+    'heap-profile': { type: 'string' },
+    'node-flags': { type: 'string' },
     plans: { type: 'boolean', default: false },
   },
 });
@@ -85,7 +87,11 @@ async function one(
       process.execPath,
       [
         '--max-semi-space-size=8',
+        ...(values['node-flags']?.split(' ').filter((flag) => flag !== '') ?? []),
         ...(values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
+        ...(values['heap-profile'] === undefined
+          ? []
+          : ['--heap-prof', `--heap-prof-dir=${values['heap-profile']}`, '--heap-prof-interval=65536']),
         build,
         'serve',
       ],
@@ -123,10 +129,20 @@ async function one(
       const before = cpuSeconds(pid);
       const servingBefore = cpuSeconds(pid, true);
       const writtenBefore = storageBytes(pid);
+      const threadsBefore = cpuByThread(pid);
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
+      const threads = [...cpuByThread(pid)]
+        .map(
+          ([name, seconds]) => [name, ((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / run.used] as const,
+        )
+        .filter(([, perRequest]) => perRequest >= 1)
+        .sort((a, b) => b[1] - a[1]);
+      console.log(
+        `  by thread, µs per request: ${threads.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}`,
+      );
       return {
         cpu: ((cpuSeconds(pid) - before) * 1e6) / run.used,
         serving: ((cpuSeconds(pid, true) - servingBefore) * 1e6) / run.used,
