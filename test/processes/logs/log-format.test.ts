@@ -107,3 +107,43 @@ describe('serve writes JSON lines for machines and readable lines for people', (
     expect(JSON.parse(line)).toMatchObject({ msg: expect.stringMatching(LISTENING) as unknown });
   });
 });
+
+describe('JSON lines go out in blocks and none is lost or cut', () => {
+  test('when 400 requests are logged and the server is stopped, then stdout holds one whole JSON line per request after the start line', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(
+            ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
+          ),
+        ),
+        GATEHOUSE_DATABASE_URL: `sqlite:${fresh()}.db`,
+        GATEHOUSE_PORT: '0',
+        GATEHOUSE_LOG_FORMAT: 'json',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 15_000;
+    while (!LISTENING.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const url = LISTENING.exec(output)?.[0].replace('Server listening at ', '') ?? '';
+    const paths = Array.from({ length: 400 }, (_, n) => `/health?n=${n}`);
+    for (const path of paths) expect((await fetch(`${url}${path}`)).status).toBe(200);
+    child.kill('SIGTERM');
+
+    expect(await exited).toBe(0);
+    const lines = output.split('\n');
+    expect(lines.at(-1)).toBe('');
+    const entries = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = entries.filter((entry) => entry.msg === 'request' && entry.route === '/health');
+    // The query string is never logged: each request shows as the path alone, one line each.
+    expect(requests).toHaveLength(400);
+    expect(requests.every((entry) => entry.url === '/health?[redacted]' && entry.status === 200)).toBe(true);
+    const ids = requests.map((entry) => entry.reqId);
+    expect(new Set(ids).size).toBe(400);
+    expect(entries[0]).toMatchObject({ msg: expect.stringMatching(LISTENING) as unknown });
+  });
+});
