@@ -132,7 +132,7 @@ describe('the webhook sender, against real loopback receivers', () => {
       Array.from({ length: 6 }, () => ({ kind: 'answer', statusCode: 200, retryAfter: '120' })),
     );
     const sockets = new Set(receiver.received.slice(before).map((got) => got.socket));
-    // One after another, six attempts need no more than two connections (undici frees one as the answer ends).
+    // One after another, six attempts need no more than two connections: each is kept for the next.
     expect(sockets.size).toBeLessThanOrEqual(2);
   });
 

@@ -1,8 +1,8 @@
+import http from 'node:http';
+import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent } from 'undici';
 import type { AttemptResult } from '../../domain/webhooks/attempt-outcome.js';
 import { isPublicAddress, literalAddress } from '../../domain/webhooks/address-rules.js';
-import { MAX_TIMEOUT_MS } from '../../domain/webhooks/endpoint.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
 import type { Resolver } from './resolver.js';
 
@@ -54,55 +54,44 @@ function guardedLookup(resolver: Resolver, allowPrivate: boolean): LookupFunctio
   };
 }
 
-/** The codes an error carries: undici's own, and the socket's beneath it. */
-function codesOf(error: Error & { code?: unknown; cause?: unknown }): string[] {
-  const cause = error.cause as { code?: unknown } | undefined;
-  return [error.code, cause?.code].filter((code): code is string => typeof code === 'string');
-}
-
-function describe(error: Error, timeoutMs: number, timedOut: boolean, stopped: boolean): string {
+function describe(
+  error: NodeJS.ErrnoException,
+  timeoutMs: number,
+  timedOut: boolean,
+  stopped: boolean,
+): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
   if (stopped) return 'sending stopped';
-  const codes = codesOf(error);
-  if (codes.includes('EBLOCKED')) return BLOCKED;
-  if (codes.includes('ECONNREFUSED')) return 'connection refused';
-  if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return 'host name does not resolve';
-  // The other side closed the connection before its answer (undici's "other side closed").
-  if (codes.includes('ECONNRESET') || codes.includes('UND_ERR_SOCKET')) return 'connection reset';
-  return codes[0] ?? 'connection failed';
+  if (error.code === 'EBLOCKED') return BLOCKED;
+  if (error.code === 'ECONNREFUSED') return 'connection refused';
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host name does not resolve';
+  if (error.code === 'ECONNRESET') return 'connection reset';
+  return error.code ?? 'connection failed';
 }
 
-/** The answer's body, read to its end (so the connection is kept), its first `bytes` kept when asked. */
-function readAnswer(
-  body: NodeJS.ReadableStream,
-  bytes: number | undefined,
-  done: (excerpt: string | undefined) => void,
-  cutShort: () => void,
-): void {
+/** Reads the answer's body away, keeping its first `bytes` when asked: the excerpt, as text, when it ends. */
+function keepExcerpt(response: http.IncomingMessage, bytes: number | undefined): (() => string) | undefined {
+  if (bytes === undefined) {
+    response.resume();
+    return undefined;
+  }
   const chunks: Buffer[] = [];
   let kept = 0;
-  body.on('data', (chunk: Buffer) => {
-    if (bytes === undefined || kept >= bytes) return;
+  response.on('data', (chunk: Buffer) => {
+    if (kept >= bytes) return;
     chunks.push(chunk.subarray(0, bytes - kept));
     kept += Math.min(chunk.length, bytes - kept);
   });
-  body.on('end', () => done(bytes === undefined ? undefined : Buffer.concat(chunks).toString('utf8')));
-  body.on('error', cutShort);
+  return () => Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * POSTs webhooks through undici (Node's own HTTP client, a fraction of `http.request`'s CPU per request): up to 32
- * kept-alive connections per origin, redirects not followed, and a response must come (headers and body) within the
- * timeout. Every connection dials the address the guarded lookup allows.
- */
+/** POSTs webhooks: redirects are not followed, a response must come (headers and body) within the timeout. */
 export function createSender(resolver: Resolver, allowPrivate: boolean) {
-  const agent = new Agent({
-    connections: 32,
-    // The endpoint's own timeout bounds every attempt; undici's are set past the longest one.
-    connect: { lookup: guardedLookup(resolver, allowPrivate), timeout: MAX_TIMEOUT_MS + 1000 },
-    headersTimeout: MAX_TIMEOUT_MS + 1000,
-    bodyTimeout: MAX_TIMEOUT_MS + 1000,
-  });
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 32 }),
+  };
+  const lookup = guardedLookup(resolver, allowPrivate);
 
   function send(request: SendRequest): Promise<AttemptResult> {
     const url = new URL(request.url);
@@ -110,79 +99,74 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
     if (literal !== undefined && !allowPrivate && !isPublicAddress(literal)) {
       return Promise.resolve({ kind: 'no-answer', error: BLOCKED });
     }
+    const secure = url.protocol === 'https:';
     return new Promise((resolve) => {
-      const cut = new AbortController();
-      const stop = () => cut.abort();
       let timedOut = false;
       let settled = false;
       const settle = (result: AttemptResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        request.signal.removeEventListener('abort', stop);
         resolve(result);
       };
+      const outgoing = (secure ? https : http).request(url, {
+        method: 'POST',
+        agent: secure ? agents.https : agents.http,
+        lookup,
+        signal: request.signal,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'gatehouse-webhooks',
+          ...request.headers,
+          ...(request.signing === undefined
+            ? {}
+            : signedHeaders(
+                request.signing.secrets,
+                request.signing.id,
+                request.signing.timestampSeconds,
+                request.body,
+              )),
+        },
+      });
       const timer = setTimeout(() => {
         timedOut = true;
-        cut.abort();
+        outgoing.destroy(new Error('timeout'));
       }, request.timeoutMs);
-      if (request.signal.aborted) cut.abort();
-      else request.signal.addEventListener('abort', stop);
-      agent
-        .request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          signal: cut.signal,
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'gatehouse-webhooks',
-            ...request.headers,
-            ...(request.signing === undefined
-              ? {}
-              : signedHeaders(
-                  request.signing.secrets,
-                  request.signing.id,
-                  request.signing.timestampSeconds,
-                  request.body,
-                )),
-          },
-          body: request.body,
-        })
-        .then(
-          ({ statusCode, headers, body }) => {
-            const given = headers['retry-after'];
-            const retryAfter = Array.isArray(given) ? given[0] : given;
-            readAnswer(
-              body,
-              request.excerptBytes,
-              (excerpt) =>
-                settle({
-                  kind: 'answer',
-                  statusCode,
-                  ...(retryAfter === undefined ? {} : { retryAfter }),
-                  ...(excerpt === undefined ? {} : { excerpt }),
-                }),
-              () =>
-                settle({
-                  kind: 'no-answer',
-                  error: timedOut ? `timed out after ${request.timeoutMs} ms` : 'answer cut short',
-                }),
-            );
-          },
-          (error: Error) =>
-            settle({
-              kind: 'no-answer',
-              error: describe(error, request.timeoutMs, timedOut, request.signal.aborted),
-            }),
+      outgoing.on('response', (response) => {
+        const retryAfter = response.headers['retry-after'];
+        const excerpt = keepExcerpt(response, request.excerptBytes);
+        response.on('end', () =>
+          settle({
+            kind: 'answer',
+            statusCode: response.statusCode ?? 0,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+            ...(excerpt === undefined ? {} : { excerpt: excerpt() }),
+          }),
         );
+        response.on('error', () => undefined);
+        response.on('close', () =>
+          settle({
+            kind: 'no-answer',
+            error: timedOut ? `timed out after ${request.timeoutMs} ms` : 'answer cut short',
+          }),
+        );
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        settle({
+          kind: 'no-answer',
+          error: describe(error, request.timeoutMs, timedOut, request.signal.aborted),
+        }),
+      );
+      outgoing.end(request.body);
     });
   }
 
   return {
     send,
     close(): void {
-      void agent.destroy().catch(() => undefined);
+      agents.http.destroy();
+      agents.https.destroy();
     },
   };
 }
