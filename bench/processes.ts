@@ -24,7 +24,13 @@ function rssMiB(pid: number): number | undefined {
  * (the thread whose id is the process's: the one that answers requests).
  */
 export function cpuSeconds(pid: number, servingThread = false): number {
-  const stat = readFileSync(servingThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  return statCpuSeconds(
+    readFileSync(servingThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8'),
+  );
+}
+
+/** utime + stime of a /proc `stat` line, in seconds. */
+function statCpuSeconds(stat: string): number {
   // The command name in parentheses may hold spaces and parentheses: the fields start after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
@@ -32,19 +38,17 @@ export function cpuSeconds(pid: number, servingThread = false): number {
 
 /** CPU seconds so far of each of a process's threads: its serving thread, the others by name and id. */
 export function cpuByThread(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
+  const byThread = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const label = tid === String(pid) ? 'serving' : `${name}#${tid}`;
-      byName.set(label, (byName.get(label) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+      byThread.set(tid === String(pid) ? 'serving' : `${name}#${tid}`, statCpuSeconds(stat));
     } catch {
       // The thread ended between the listing and the read.
     }
   }
-  return byName;
+  return byThread;
 }
 
 const children = new Set<ChildProcess>();

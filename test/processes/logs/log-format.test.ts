@@ -25,6 +25,12 @@ interface Launch {
   readonly pidFile?: string;
 }
 
+/** This process's environment without its own gatehouse settings and Node options: each server sets its own. */
+const inheritedEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS'),
+  );
+
 /** `gatehouse serve` with its stdout on a pipe. */
 const onPipe = (): Launch => ({ command: process.execPath, args: [CLI, 'serve'] });
 
@@ -48,13 +54,10 @@ function kill(pid: number): void {
  * names the listening address, and kills it (and `script`, if any).
  */
 function firstLine(launch: Launch, env: Record<string, string>): Promise<string> {
-  const inherited = Object.entries(process.env).filter(
-    ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
-  );
   const child = spawn(launch.command, launch.args, {
     cwd: REPO_ROOT,
     env: {
-      ...Object.fromEntries(inherited),
+      ...inheritedEnv(),
       GATEHOUSE_DATABASE_URL: `sqlite:${fresh()}.db`,
       GATEHOUSE_PORT: '0',
       ...env,
@@ -113,11 +116,7 @@ describe('JSON lines go out in blocks and none is lost or cut', () => {
     const child = spawn(process.execPath, [CLI, 'serve'], {
       cwd: REPO_ROOT,
       env: {
-        ...Object.fromEntries(
-          Object.entries(process.env).filter(
-            ([name]) => !name.startsWith('GATEHOUSE_') && name !== 'NODE_OPTIONS',
-          ),
-        ),
+        ...inheritedEnv(),
         GATEHOUSE_DATABASE_URL: `sqlite:${fresh()}.db`,
         GATEHOUSE_PORT: '0',
         GATEHOUSE_LOG_FORMAT: 'json',
