@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
+import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
 import type { Sender, SendRequest } from '../services/webhooks/sender.js';
 import { perTurn } from './per-turn.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
@@ -15,10 +16,10 @@ const STOPPED: AttemptResult = { kind: 'no-answer', error: 'sending stopped' };
  * on the serving thread: the HTTP client's work (connections, sockets, parsing answers) leaves the event loop that
  * answers validations, while the loop's reads and writes keep the store's connection. Requests and answers cross
  * in batches, one message per turn of each event loop. A thread that ends unasked answers what it held as no
- * answer (the deliveries are retried as any failed attempt) and is started again for the next request.
- * Unreferenced: it never keeps the process alive on its own.
+ * answer (the deliveries are retried as any failed attempt), says so in the server's log, and is started again for
+ * the next request. Unreferenced: it never keeps the process alive on its own.
  */
-export function threadSender(allowPrivate: boolean): Sender {
+export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'>): Sender {
   const waiting = new Map<number, (result: AttemptResult) => void>();
   let nextId = 1;
   let thread: Worker | undefined;
@@ -33,9 +34,16 @@ export function threadSender(allowPrivate: boolean): Sender {
         waiting.delete(id);
       }
     });
-    worker.on('error', () => undefined);
-    worker.once('exit', () => {
-      if (thread === worker) thread = undefined;
+    worker.on('error', (error) => log.error({ error: error.message }, 'webhook sending thread failed'));
+    worker.once('exit', (code) => {
+      // Ended unasked (close() lets go of the thread before it ends): what it held gets no answer from it.
+      if (thread === worker) {
+        thread = undefined;
+        log.error(
+          { code, unanswered: waiting.size },
+          'webhook sending thread ended; starting it again at the next request',
+        );
+      }
       for (const resolve of waiting.values()) resolve(THREAD_ENDED);
       waiting.clear();
     });

@@ -15,6 +15,7 @@ import { assertDatabaseAccepts } from './database-check.js';
 import { logOutput } from './log-output.js';
 import { scheduleDailyPurge } from './purge-schedule.js';
 import { createDeliverySettingsCheck } from '../services/webhooks/delivery-settings-check.js';
+import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
 import { deliveryThread } from './delivery-thread.js';
 import { threadSender } from './sender-thread.js';
 
@@ -94,12 +95,13 @@ function boundHeapGrowth(): void {
 function deliveryOffThread(
   config: Config,
   dialect: Store['dialect'],
+  log: Pick<RunnerLog, 'error'>,
 ): Pick<AppDependencies, 'deliveryLoop' | 'webhookSender'> {
   if (!config.webhookThread) return {};
   if (dialect === 'postgres') {
     return { deliveryLoop: (runnerLog, observer) => deliveryThread(config, runnerLog, observer) };
   }
-  return { webhookSender: threadSender(config.webhookAllowPrivate) };
+  return { webhookSender: threadSender(config.webhookAllowPrivate, log) };
 }
 
 /** `gatehouse serve`: listen, migrate (unless told not to), and drain cleanly on SIGTERM/SIGINT. */
@@ -133,7 +135,7 @@ export async function serve(config: Config): Promise<void> {
     store,
     logger,
     isAccepting: () => state.migrated,
-    ...deliveryOffThread(config, store.dialect),
+    ...deliveryOffThread(config, store.dialect, logger),
   });
   const shutdown = closeWithGrace(
     { delay: config.shutdownGraceMs, skip: FAULT_SIGNALS },

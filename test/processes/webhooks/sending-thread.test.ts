@@ -1,0 +1,124 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { threadSender } from '../../../src/cli/sender-thread.js';
+import type { SendRequest } from '../../../src/services/webhooks/sender.js';
+import { useReceivers } from '../../fixtures/webhook-receiver.js';
+
+/**
+ * The sending thread of a SQLite `serve` (src/cli/sender-thread.ts), as the built CLI starts it: the module and
+ * the thread's bundle beside it in dist/cli/ (built by the processes' global setup).
+ */
+type ThreadSender = typeof threadSender;
+
+const BUILT = new URL('../../../dist/cli/', import.meta.url);
+
+async function threadSenderIn(folder: URL): Promise<ThreadSender> {
+  const module = (await import(new URL('sender-thread.js', folder).href)) as { threadSender: ThreadSender };
+  return module.threadSender;
+}
+
+/** What the sender was told to log, in order. */
+function recordingLog() {
+  const lines: { details: object; message: string }[] = [];
+  return { lines, error: (details: object, message: string) => lines.push({ details, message }) };
+}
+
+const BODY = JSON.stringify({ type: 'checkin.validated', data: { member: 'Zoë Ødegård' } });
+
+describe('the webhook sending thread', () => {
+  const receiver = useReceivers();
+  const emptied: string[] = [];
+  afterAll(() => {
+    for (const folder of emptied) rmSync(folder, { recursive: true, force: true });
+  });
+
+  const request = (url: string, signal: AbortSignal): SendRequest => ({
+    url,
+    headers: { 'webhook-id': 'msg_1' },
+    body: BODY,
+    timeoutMs: 5000,
+    signal,
+  });
+
+  test('when it sends, then the receiver gets the body and headers byte for byte and the answer comes back, with nothing logged', async () => {
+    const log = recordingLog();
+    const sender = (await threadSenderIn(BUILT))(true, log);
+    const target = await receiver(() => ({ status: 202 }));
+    try {
+      const result = await sender.send(request(target.url, new AbortController().signal));
+      expect(result).toEqual({ kind: 'answer', statusCode: 202 });
+      expect(target.received).toHaveLength(1);
+      expect(target.received[0]?.body).toBe(BODY);
+      expect(target.received[0]?.headers['webhook-id']).toBe('msg_1');
+      expect(log.lines).toEqual([]);
+    } finally {
+      sender.close();
+    }
+  });
+
+  test('when its signal aborts, then a request asked before gets "sending stopped" at once, and one asked after too, unsent', async () => {
+    const log = recordingLog();
+    const sender = (await threadSenderIn(BUILT))(true, log);
+    const target = await receiver(() => 'hang');
+    try {
+      const stopping = new AbortController();
+      const waiting = sender.send(request(target.url, stopping.signal));
+      await expect.poll(() => target.received.length).toBe(1);
+      stopping.abort();
+      expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
+      expect(await sender.send(request(target.url, stopping.signal))).toEqual({
+        kind: 'no-answer',
+        error: 'sending stopped',
+      });
+      expect(target.received).toHaveLength(1);
+      expect(log.lines).toEqual([]);
+    } finally {
+      sender.close();
+    }
+  });
+
+  test('when it is closed with a request in flight, then that request ends as the thread ended, and nothing is logged: it was asked to end', async () => {
+    const log = recordingLog();
+    const sender = (await threadSenderIn(BUILT))(true, log);
+    const target = await receiver(() => 'hang');
+    const waiting = sender.send(request(target.url, new AbortController().signal));
+    await expect.poll(() => target.received.length).toBe(1);
+    sender.close();
+    expect(await waiting).toEqual({ kind: 'no-answer', error: 'webhook sending thread ended' });
+    expect(log.lines).toEqual([]);
+  });
+
+  test('when the thread cannot start (its bundle is missing), then each request is answered as the thread ended, each failure is logged, and the next request starts it again', async () => {
+    // The module without the bundle rolldown writes beside it: what a broken install would leave.
+    const folder = mkdtempSync(join(tmpdir(), 'gatehouse-sender-'));
+    emptied.push(folder);
+    for (const file of ['sender-thread.js', 'sender-thread.js.map', 'per-turn.js', 'per-turn.js.map'])
+      copyFileSync(new URL(file, BUILT), join(folder, file));
+    const log = recordingLog();
+    const sender = (await threadSenderIn(pathToFileURL(`${folder}/`)))(true, log);
+    const target = await receiver();
+    try {
+      const ended = { kind: 'no-answer', error: 'webhook sending thread ended' };
+      // The thread started with the sender fails first; the request then starts (and loses) another.
+      expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
+      expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
+      expect(target.received).toEqual([]);
+      const failures = log.lines.filter((line) => line.message === 'webhook sending thread failed');
+      const endings = log.lines.filter(
+        (line) => line.message === 'webhook sending thread ended; starting it again at the next request',
+      );
+      expect(failures.length).toBeGreaterThanOrEqual(2);
+      expect(failures.length).toBe(endings.length);
+      expect(failures[0]?.details).toEqual({
+        error: expect.stringContaining('sender-thread-bundle.js') as unknown,
+      });
+      expect(endings.map((line) => line.details)).toContainEqual({ code: 1, unanswered: 1 });
+      expect(log.lines).toHaveLength(failures.length + endings.length);
+    } finally {
+      sender.close();
+    }
+  });
+});
