@@ -80,6 +80,22 @@ describe('the webhook sending thread', () => {
     }
   });
 
+  test('when its signal aborts in the very turn a request was asked, then that request ends "sending stopped" too: the abort reaches the thread after it', async () => {
+    const log = recordingLog();
+    const sender = (await threadSenderIn(BUILT))(true, log);
+    const target = await receiver(() => 'hang');
+    try {
+      const stopping = new AbortController();
+      // A long timeout: an abort that reached the thread before its request would leave it to time out.
+      const waiting = sender.send({ ...request(target.url, stopping.signal), timeoutMs: 60_000 });
+      stopping.abort();
+      expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
+      expect(log.lines).toEqual([]);
+    } finally {
+      sender.close();
+    }
+  });
+
   test('when it is closed with a request in flight, then that request ends as the thread ended, and nothing is logged: it was asked to end', async () => {
     const log = recordingLog();
     const sender = (await threadSenderIn(BUILT))(true, log);
