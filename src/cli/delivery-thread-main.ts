@@ -50,11 +50,8 @@ function main(port: NonNullable<typeof parentPort>, { config }: ThreadData): voi
     disabled: (reason) => observed({ disabled: reason }),
   });
   let stopping = false;
-  port.on('message', (message: 'wake' | 'stop') => {
-    if (message === 'wake') {
-      runner.wake();
-      return;
-    }
+  port.on('message', () => {
+    // The one message the serving thread posts: stop.
     if (stopping) return;
     stopping = true;
     void runner

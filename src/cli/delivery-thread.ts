@@ -54,9 +54,6 @@ export function deliveryThread(config: Config, log: RunnerLog, observer: Deliver
       running = true;
       spawn();
     },
-    wake(): void {
-      thread?.postMessage('wake');
-    },
     /** The thread stops claiming, releases what it holds as the loop does, closes its connection and ends. */
     async stop(): Promise<void> {
       running = false;

@@ -76,8 +76,6 @@ export interface DeliveryObserver {
 /** What `serve` starts once the store is migrated and stops before it closes: this loop, or a thread running it. */
 export interface DeliveryLoop {
   start(): void;
-  /** Ask for a look now (after a commit that appended events, or a retry). */
-  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -362,7 +360,6 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       running = true;
       run();
     },
-    wake,
     /** Stops claiming; attempts in flight are cut short and left to be sent again by the next start. */
     async stop(): Promise<void> {
       running = false;

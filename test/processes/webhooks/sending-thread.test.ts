@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { threadSender } from '../../../src/cli/sender-thread.js';
-import type { SendRequest } from '../../../src/services/webhooks/sender.js';
+import type { Sender, SendRequest } from '../../../src/services/webhooks/sender.js';
 import { useReceivers } from '../../fixtures/webhook-receiver.js';
 
 /**
@@ -31,9 +31,21 @@ const BODY = JSON.stringify({ type: 'checkin.validated', data: { member: 'ZoÃ« Ã
 describe('the webhook sending thread', () => {
   const receiver = useReceivers();
   const emptied: string[] = [];
+  const started: Sender[] = [];
+  afterEach(() => {
+    for (const sender of started.splice(0)) sender.close();
+  });
   afterAll(() => {
     for (const folder of emptied) rmSync(folder, { recursive: true, force: true });
   });
+
+  /** A thread sender of the module in `folder` (the built CLI's unless told), with what it logs; closed after the test. */
+  async function start(folder = BUILT) {
+    const log = recordingLog();
+    const sender = (await threadSenderIn(folder))(true, log);
+    started.push(sender);
+    return { sender, log };
+  }
 
   const request = (url: string, signal: AbortSignal): SendRequest => ({
     url,
@@ -44,61 +56,45 @@ describe('the webhook sending thread', () => {
   });
 
   test('when it sends, then the receiver gets the body and headers byte for byte and the answer comes back, with nothing logged', async () => {
-    const log = recordingLog();
-    const sender = (await threadSenderIn(BUILT))(true, log);
+    const { sender, log } = await start();
     const target = await receiver(() => ({ status: 202 }));
-    try {
-      const result = await sender.send(request(target.url, new AbortController().signal));
-      expect(result).toEqual({ kind: 'answer', statusCode: 202 });
-      expect(target.received).toHaveLength(1);
-      expect(target.received[0]?.body).toBe(BODY);
-      expect(target.received[0]?.headers['webhook-id']).toBe('msg_1');
-      expect(log.lines).toEqual([]);
-    } finally {
-      sender.close();
-    }
+    const result = await sender.send(request(target.url, new AbortController().signal));
+    expect(result).toEqual({ kind: 'answer', statusCode: 202 });
+    expect(target.received).toHaveLength(1);
+    expect(target.received[0]?.body).toBe(BODY);
+    expect(target.received[0]?.headers['webhook-id']).toBe('msg_1');
+    expect(log.lines).toEqual([]);
   });
 
   test('when its signal aborts, then a request asked before gets "sending stopped" at once, and one asked after too, unsent', async () => {
-    const log = recordingLog();
-    const sender = (await threadSenderIn(BUILT))(true, log);
+    const { sender, log } = await start();
     const target = await receiver(() => 'hang');
-    try {
-      const stopping = new AbortController();
-      const waiting = sender.send(request(target.url, stopping.signal));
-      await expect.poll(() => target.received.length).toBe(1);
-      stopping.abort();
-      expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
-      expect(await sender.send(request(target.url, stopping.signal))).toEqual({
-        kind: 'no-answer',
-        error: 'sending stopped',
-      });
-      expect(target.received).toHaveLength(1);
-      expect(log.lines).toEqual([]);
-    } finally {
-      sender.close();
-    }
+    const stopping = new AbortController();
+    const waiting = sender.send(request(target.url, stopping.signal));
+    await expect.poll(() => target.received.length).toBe(1);
+    stopping.abort();
+    expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
+    expect(await sender.send(request(target.url, stopping.signal))).toEqual({
+      kind: 'no-answer',
+      error: 'sending stopped',
+    });
+    expect(target.received).toHaveLength(1);
+    expect(log.lines).toEqual([]);
   });
 
   test('when its signal aborts in the very turn a request was asked, then that request ends "sending stopped" too: the abort reaches the thread after it', async () => {
-    const log = recordingLog();
-    const sender = (await threadSenderIn(BUILT))(true, log);
+    const { sender, log } = await start();
     const target = await receiver(() => 'hang');
-    try {
-      const stopping = new AbortController();
-      // A long timeout: an abort that reached the thread before its request would leave it to time out.
-      const waiting = sender.send({ ...request(target.url, stopping.signal), timeoutMs: 60_000 });
-      stopping.abort();
-      expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
-      expect(log.lines).toEqual([]);
-    } finally {
-      sender.close();
-    }
+    const stopping = new AbortController();
+    // A long timeout: an abort that reached the thread before its request would leave it to time out.
+    const waiting = sender.send({ ...request(target.url, stopping.signal), timeoutMs: 60_000 });
+    stopping.abort();
+    expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
+    expect(log.lines).toEqual([]);
   });
 
   test('when it is closed with a request in flight, then that request ends as the thread ended, and nothing is logged: it was asked to end', async () => {
-    const log = recordingLog();
-    const sender = (await threadSenderIn(BUILT))(true, log);
+    const { sender, log } = await start();
     const target = await receiver(() => 'hang');
     const waiting = sender.send(request(target.url, new AbortController().signal));
     await expect.poll(() => target.received.length).toBe(1);
@@ -113,28 +109,23 @@ describe('the webhook sending thread', () => {
     emptied.push(folder);
     for (const file of ['sender-thread.js', 'sender-thread.js.map', 'per-turn.js', 'per-turn.js.map'])
       copyFileSync(new URL(file, BUILT), join(folder, file));
-    const log = recordingLog();
-    const sender = (await threadSenderIn(pathToFileURL(`${folder}/`)))(true, log);
+    const { sender, log } = await start(pathToFileURL(`${folder}/`));
     const target = await receiver();
-    try {
-      const ended = { kind: 'no-answer', error: 'webhook sending thread ended' };
-      // The thread started with the sender fails first; the request then starts (and loses) another.
-      expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
-      expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
-      expect(target.received).toEqual([]);
-      const failures = log.lines.filter((line) => line.message === 'webhook sending thread failed');
-      const endings = log.lines.filter(
-        (line) => line.message === 'webhook sending thread ended; starting it again at the next request',
-      );
-      expect(failures.length).toBeGreaterThanOrEqual(2);
-      expect(failures.length).toBe(endings.length);
-      expect(failures[0]?.details).toEqual({
-        error: expect.stringContaining('sender-thread-bundle.js') as unknown,
-      });
-      expect(endings.map((line) => line.details)).toContainEqual({ code: 1, unanswered: 1 });
-      expect(log.lines).toHaveLength(failures.length + endings.length);
-    } finally {
-      sender.close();
-    }
+    const ended = { kind: 'no-answer', error: 'webhook sending thread ended' };
+    // The thread started with the sender fails first; the request then starts (and loses) another.
+    expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
+    expect(await sender.send(request(target.url, new AbortController().signal))).toEqual(ended);
+    expect(target.received).toEqual([]);
+    const failures = log.lines.filter((line) => line.message === 'webhook sending thread failed');
+    const endings = log.lines.filter(
+      (line) => line.message === 'webhook sending thread ended; starting it again at the next request',
+    );
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.length).toBe(endings.length);
+    expect(failures[0]?.details).toEqual({
+      error: expect.stringContaining('sender-thread-bundle.js') as unknown,
+    });
+    expect(endings.map((line) => line.details)).toContainEqual({ code: 1, unanswered: 1 });
+    expect(log.lines).toHaveLength(failures.length + endings.length);
   });
 });
