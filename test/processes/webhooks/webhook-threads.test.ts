@@ -3,46 +3,63 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import type { deliveryThread } from '../../../src/cli/delivery-thread.js';
 import type { threadSender } from '../../../src/cli/sender-thread.js';
+import { loadConfig } from '../../../src/config/index.js';
 import type { Sender, SendRequest } from '../../../src/services/webhooks/sender.js';
 import { useReceivers } from '../../fixtures/webhook-receiver.js';
 
 /**
- * The sending thread of a SQLite `serve` (src/cli/sender-thread.ts), as the built CLI starts it: the module and
- * the thread's bundle beside it in dist/cli/ (built by the processes' global setup).
+ * The threads a `serve` process delivers webhooks from (src/cli/sender-thread.ts on SQLite, delivery-thread.ts on
+ * PostgreSQL), as the built CLI starts them: each module with its thread's bundle beside it in dist/cli/ (built by
+ * the processes' global setup).
  */
-type ThreadSender = typeof threadSender;
-
 const BUILT = new URL('../../../dist/cli/', import.meta.url);
 
-async function threadSenderIn(folder: URL): Promise<ThreadSender> {
-  const module = (await import(new URL('sender-thread.js', folder).href)) as { threadSender: ThreadSender };
-  return module.threadSender;
+const emptied: string[] = [];
+afterAll(() => {
+  for (const folder of emptied) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A folder with these built modules and not the thread bundles rolldown writes beside them: a broken install. */
+function builtWithoutBundles(modules: readonly string[]): URL {
+  const folder = mkdtempSync(join(tmpdir(), 'gatehouse-threads-'));
+  emptied.push(folder);
+  for (const module of modules)
+    for (const file of [module, `${module}.map`]) copyFileSync(new URL(file, BUILT), join(folder, file));
+  return pathToFileURL(`${folder}/`);
 }
 
-/** What the sender was told to log, in order. */
+async function exported<T>(folder: URL, module: string, name: string): Promise<T> {
+  return ((await import(new URL(module, folder).href)) as Record<string, T>)[name] as T;
+}
+
+/** What a thread's starter was told to log, in order. */
 function recordingLog() {
-  const lines: { details: object; message: string }[] = [];
-  return { lines, error: (details: object, message: string) => lines.push({ details, message }) };
+  const lines: { level: 'warn' | 'error'; details: object; message: string }[] = [];
+  return {
+    lines,
+    warn: (details: object, message: string) => lines.push({ level: 'warn', details, message }),
+    error: (details: object, message: string) => lines.push({ level: 'error', details, message }),
+  };
 }
 
 const BODY = JSON.stringify({ type: 'checkin.validated', data: { member: 'Zoë Ødegård' } });
 
 describe('the webhook sending thread', () => {
   const receiver = useReceivers();
-  const emptied: string[] = [];
   const started: Sender[] = [];
   afterEach(() => {
     for (const sender of started.splice(0)) sender.close();
-  });
-  afterAll(() => {
-    for (const folder of emptied) rmSync(folder, { recursive: true, force: true });
   });
 
   /** A thread sender of the module in `folder` (the built CLI's unless told), with what it logs; closed after the test. */
   async function start(folder = BUILT) {
     const log = recordingLog();
-    const sender = (await threadSenderIn(folder))(true, log);
+    const sender = (await exported<typeof threadSender>(folder, 'sender-thread.js', 'threadSender'))(
+      true,
+      log,
+    );
     started.push(sender);
     return { sender, log };
   }
@@ -104,12 +121,7 @@ describe('the webhook sending thread', () => {
   });
 
   test('when the thread cannot start (its bundle is missing), then each request is answered as the thread ended, each failure is logged, and the next request starts it again', async () => {
-    // The module without the bundle rolldown writes beside it: what a broken install would leave.
-    const folder = mkdtempSync(join(tmpdir(), 'gatehouse-sender-'));
-    emptied.push(folder);
-    for (const file of ['sender-thread.js', 'sender-thread.js.map', 'per-turn.js', 'per-turn.js.map'])
-      copyFileSync(new URL(file, BUILT), join(folder, file));
-    const { sender, log } = await start(pathToFileURL(`${folder}/`));
+    const { sender, log } = await start(builtWithoutBundles(['sender-thread.js', 'per-turn.js']));
     const target = await receiver();
     const ended = { kind: 'no-answer', error: 'webhook sending thread ended' };
     // The thread started with the sender fails first; the request then starts (and loses) another.
@@ -127,5 +139,41 @@ describe('the webhook sending thread', () => {
     });
     expect(endings.map((line) => line.details)).toContainEqual({ code: 1, unanswered: 1 });
     expect(log.lines).toHaveLength(failures.length + endings.length);
+    expect(log.lines.every((line) => line.level === 'error')).toBe(true);
+  });
+});
+
+describe('the webhook delivery thread', () => {
+  test('when the thread cannot start (its bundle is missing), then each failure and end is logged and it is started again a moment later, until stop', async () => {
+    const start = await exported<typeof deliveryThread>(
+      builtWithoutBundles(['delivery-thread.js']),
+      'delivery-thread.js',
+      'deliveryThread',
+    );
+    const log = recordingLog();
+    const observed: unknown[] = [];
+    const loop = start(loadConfig({ GATEHOUSE_DATABASE_URL: 'sqlite://:memory:' }), log, {
+      attempt: (outcome, seconds) => observed.push({ outcome, seconds }),
+      disabled: (reason) => observed.push({ disabled: reason }),
+    });
+    loop.start();
+    const ended = () =>
+      log.lines.filter((line) => line.message === 'webhook delivery thread ended; starting it again');
+    // Started again after its pause, it fails again: two ends show the restart.
+    await expect.poll(() => ended().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await loop.stop();
+    expect(ended()[0]).toEqual({
+      level: 'error',
+      details: { code: 1 },
+      message: 'webhook delivery thread ended; starting it again',
+    });
+    const failures = log.lines.filter((line) => line.message === 'webhook delivery thread failed');
+    expect(failures[0]?.details).toEqual({
+      error: expect.stringContaining('delivery-thread-bundle.js') as unknown,
+    });
+    // Each failure has its end, but for a thread that failed while being stopped: that end is asked, not logged.
+    expect(failures.length - ended().length).toBeOneOf([0, 1]);
+    expect(log.lines).toHaveLength(failures.length + ended().length);
+    expect(observed).toEqual([]);
   });
 });
