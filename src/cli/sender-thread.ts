@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
-import type { Sender, SendRequest } from '../services/webhooks/sender.js';
+import { SENDING_STOPPED, type Sender, type SendRequest } from '../services/webhooks/sender.js';
 import { perTurn } from './per-turn.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
 
@@ -9,7 +9,7 @@ import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './s
 const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending thread ended' };
 
 /** What a request asked for after its signal aborted gets, as from the sender itself. */
-const STOPPED: AttemptResult = { kind: 'no-answer', error: 'sending stopped' };
+const STOPPED: AttemptResult = { kind: 'no-answer', error: SENDING_STOPPED };
 
 /**
  * Webhook requests sent from a thread of their own (src/cli/sender-thread-main.ts), for a delivery loop that stays

@@ -30,6 +30,9 @@ export interface SendRequest {
 
 const BLOCKED = 'address not allowed for webhooks (GATEHOUSE_WEBHOOK_ALLOW_PRIVATE)';
 
+/** What an attempt cut short by its abort signal (the loop stopping) ends with, wherever it is sent from. */
+export const SENDING_STOPPED = 'sending stopped';
+
 /**
  * The name is resolved again when a connection is made, and only an allowed address is dialled: a name that
  * pointed somewhere public at registration cannot be turned to a private one later (DNS rebinding).
@@ -61,7 +64,7 @@ function describe(
   stopped: boolean,
 ): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
-  if (stopped) return 'sending stopped';
+  if (stopped) return SENDING_STOPPED;
   if (error.code === 'EBLOCKED') return BLOCKED;
   if (error.code === 'ECONNREFUSED') return 'connection refused';
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'host name does not resolve';

@@ -1,7 +1,6 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import type { deliveryThread } from '../../../src/cli/delivery-thread.js';
 import type { threadSender } from '../../../src/cli/sender-thread.js';
@@ -14,20 +13,31 @@ import { useReceivers } from '../../fixtures/webhook-receiver.js';
  * PostgreSQL), as the built CLI starts them: each module with its thread's bundle beside it in dist/cli/ (built by
  * the processes' global setup).
  */
-const BUILT = new URL('../../../dist/cli/', import.meta.url);
+const DIST = new URL('../../../dist/', import.meta.url);
+const BUILT = new URL('cli/', DIST);
 
-const emptied: string[] = [];
+const COPY_PREFIX = 'without-thread-bundles-';
+let broken: URL | undefined;
 afterAll(() => {
-  for (const folder of emptied) rmSync(folder, { recursive: true, force: true });
+  if (broken !== undefined) rmSync(broken, { recursive: true, force: true });
 });
 
-/** A folder with these built modules and not the thread bundles rolldown writes beside them: a broken install. */
-function builtWithoutBundles(modules: readonly string[]): URL {
-  const folder = mkdtempSync(join(tmpdir(), 'gatehouse-threads-'));
-  emptied.push(folder);
-  for (const module of modules)
-    for (const file of [module, `${module}.map`]) copyFileSync(new URL(file, BUILT), join(folder, file));
-  return pathToFileURL(`${folder}/`);
+/**
+ * The built CLI's cli/ folder in a copy of dist/ without the thread bundles rolldown writes there: a broken install.
+ * The copy sits inside dist/ (ignored by git), where the modules still find node_modules.
+ */
+function builtWithoutBundles(): URL {
+  if (broken === undefined) {
+    const folder = mkdtempSync(fileURLToPath(new URL(COPY_PREFIX, DIST)));
+    broken = pathToFileURL(`${folder}/`);
+    const source = fileURLToPath(DIST);
+    for (const entry of readdirSync(source).filter((name) => !name.startsWith(COPY_PREFIX)))
+      cpSync(join(source, entry), join(folder, entry), {
+        recursive: true,
+        filter: (path) => !path.endsWith('-thread-bundle.js'),
+      });
+  }
+  return new URL('cli/', broken);
 }
 
 async function exported<T>(folder: URL, module: string, name: string): Promise<T> {
@@ -121,7 +131,7 @@ describe('the webhook sending thread', () => {
   });
 
   test('when the thread cannot start (its bundle is missing), then each request is answered as the thread ended, each failure is logged, and the next request starts it again', async () => {
-    const { sender, log } = await start(builtWithoutBundles(['sender-thread.js', 'per-turn.js']));
+    const { sender, log } = await start(builtWithoutBundles());
     const target = await receiver();
     const ended = { kind: 'no-answer', error: 'webhook sending thread ended' };
     // The thread started with the sender fails first; the request then starts (and loses) another.
@@ -146,7 +156,7 @@ describe('the webhook sending thread', () => {
 describe('the webhook delivery thread', () => {
   test('when the thread cannot start (its bundle is missing), then each failure and end is logged and it is started again a moment later, until stop', async () => {
     const start = await exported<typeof deliveryThread>(
-      builtWithoutBundles(['delivery-thread.js']),
+      builtWithoutBundles(),
       'delivery-thread.js',
       'deliveryThread',
     );
