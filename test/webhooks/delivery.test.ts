@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, test } from 'vitest';
 import { dispatchEvents } from '../../src/services/webhooks/dispatcher.js';
 import { dialects } from '../fixtures/test-app.js';
-import { admin, arrangeNetwork, createCheckin, validate } from '../fixtures/operator-api.js';
+import { admin, arrangeNetwork, createCheckin, createGym, validate } from '../fixtures/operator-api.js';
 import { expectReply } from '../fixtures/partner-api.js';
 import { eventually, useReceivers } from '../fixtures/webhook-receiver.js';
 import { deliveriesOf, register, startWebhookApp, webhookApp } from '../fixtures/webhook-app.js';
@@ -154,6 +154,63 @@ describe.each(dialects)('webhook delivery (%s)', (dialect) => {
     expect(new Webhook(endpoint.secret).verify(got?.body ?? '', headers)).toMatchObject({
       type: 'checkin.created',
     });
+  });
+
+  test('when several partners have endpoints, then each event is fanned out to its own partner’s endpoints that want it, in event order and each partner’s endpoints in the order registered', async () => {
+    // An app of its own with its loop stopped: the store shows the dispatch's rows as it wrote them.
+    const t = await startWebhookApp({ dialect });
+    try {
+      await t.webhookRunner.stop();
+      const hook = await receiver();
+      const a = await arrangeNetwork(t);
+      const b = await arrangeNetwork(t);
+      const c = await arrangeNetwork(t);
+      const bOtherGym = await createGym(t, b.partner.id);
+      const a1 = await register(t, a.partner.id, { url: hook.url });
+      const b1 = await register(t, b.partner.id, { url: hook.url, gym_ids: [b.gym.id] });
+      const a2 = await register(t, a.partner.id, { url: hook.url, event_types: ['checkin.validated'] });
+      // Wants only B's other gym: none of these events.
+      await register(t, b.partner.id, { url: hook.url, gym_ids: [bOtherGym.id] });
+
+      const atA = await createCheckin(t, a.product);
+      const atB = await createCheckin(t, b.product);
+      await createCheckin(t, c.product);
+      expect((await validate(t, a.key.key, a.gym.id, atA.platform_id)).statusCode).toBe(200);
+      expect((await validate(t, b.key.key, b.gym.id, atB.platform_id)).statusCode).toBe(200);
+      const events = await t.store.db
+        .selectFrom('events')
+        .select(['position', 'type'])
+        .orderBy('position')
+        .execute();
+      const positions = events.slice(-5).map((event) => Number(event.position));
+      expect(events.slice(-5).map((event) => event.type)).toEqual([
+        'checkin.created',
+        'checkin.created',
+        'checkin.created',
+        'checkin.validated',
+        'checkin.validated',
+      ]);
+
+      expect(await dispatchEvents(t.store, t.clock)).toBe(5);
+      const written = await t.store.db
+        .selectFrom('webhook_deliveries')
+        .select(['endpoint_id', 'event_position', 'event_type'])
+        .orderBy('id')
+        .execute();
+      const [createdA, createdB, , validatedA, validatedB] = positions;
+      expect(
+        written.map((row) => [Number(row.endpoint_id), Number(row.event_position), row.event_type]),
+      ).toEqual([
+        [a1.id, createdA, 'checkin.created'],
+        [b1.id, createdB, 'checkin.created'],
+        [a1.id, validatedA, 'checkin.validated'],
+        [a2.id, validatedA, 'checkin.validated'],
+        [b1.id, validatedB, 'checkin.validated'],
+      ]);
+      expect(hook.received).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 
   test('when events are refused or filtered out, then nothing is sent for them', async () => {
