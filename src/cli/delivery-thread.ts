@@ -2,9 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/index.js';
 import type { DeliveryLoop, DeliveryObserver, RunnerLog } from '../services/webhooks/delivery-runner.js';
 import type { ThreadData, ThreadReport } from './delivery-thread-main.js';
-
-/** How long a delivery thread that ended on its own waits before it is started again. */
-const RESTART_MS = 1000;
+import { THREAD_RESTART_MS } from './thread-restart.js';
 
 /**
  * The webhook delivery loop of a `serve` process on a thread of its own (src/cli/delivery-thread-main.ts): it has
@@ -41,7 +39,7 @@ export function deliveryThread(config: Config, log: RunnerLog, observer: Deliver
         thread = undefined;
         if (running) {
           log.error({ code }, 'webhook delivery thread ended; starting it again');
-          restart = setTimeout(spawn, RESTART_MS);
+          restart = setTimeout(spawn, THREAD_RESTART_MS);
         }
         resolve();
       });

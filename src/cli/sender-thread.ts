@@ -4,6 +4,7 @@ import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
 import { SENDING_STOPPED, type Sender, type SendRequest } from '../services/webhooks/sender.js';
 import { perTurn } from './per-turn.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
+import { THREAD_RESTART_MS } from './thread-restart.js';
 
 /** What a request gets when the sending thread ended before answering it. */
 const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending thread ended' };
@@ -17,31 +18,36 @@ const STOPPED: AttemptResult = { kind: 'no-answer', error: SENDING_STOPPED };
  * answers validations, while the loop's reads and writes keep the store's connection. Requests and answers cross
  * in batches, one message per turn of each event loop. A thread that ends unasked answers what it held as no
  * answer (the deliveries are retried as any failed attempt), says so in the server's log, and is started again for
- * the next request. Unreferenced: it never keeps the process alive on its own.
+ * the first request after a pause (THREAD_RESTART_MS): the requests of the pause get the same answer at once, unsent.
+ * Unreferenced: it never keeps the process alive on its own.
  */
 export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'>): Sender {
   const waiting = new Map<number, (result: AttemptResult) => void>();
+  const answer = (id: number, result: AttemptResult) => {
+    waiting.get(id)?.(result);
+    waiting.delete(id);
+  };
   let nextId = 1;
   let thread: Worker | undefined;
+  /** When the last thread ended unasked: none is started again before THREAD_RESTART_MS have passed. */
+  let endedAt = -Infinity;
 
   function spawn(): Worker {
     const data: SenderData = { allowPrivate };
     // The bundle rolldown.config.ts makes of sender-thread-main.ts, beside the command line's own.
     const worker = new Worker(new URL('./sender-thread-bundle.js', import.meta.url), { workerData: data });
     worker.on('message', (report: SenderReport) => {
-      for (const [id, result] of report) {
-        waiting.get(id)?.(result);
-        waiting.delete(id);
-      }
+      for (const [id, result] of report) answer(id, result);
     });
     worker.on('error', (error) => log.error({ error: error.message }, 'webhook sending thread failed'));
     worker.once('exit', (code) => {
       // Ended unasked (close() lets go of the thread before it ends): what it held gets no answer from it.
       if (thread === worker) {
         thread = undefined;
+        endedAt = performance.now();
         log.error(
           { code, unanswered: waiting.size },
-          'webhook sending thread ended; starting it again at the next request',
+          'webhook sending thread ended; starting it again at the next request after a pause',
         );
       }
       for (const resolve of waiting.values()) resolve(THREAD_ENDED);
@@ -63,16 +69,21 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
     const ids = new Set<number>();
     under.set(signal, ids);
     // After this turn's requests are posted (perTurn's flush is queued before), so none is missed.
-    signal.addEventListener('abort', () => setImmediate(() => post({ kind: 'abort', ids: [...ids] })), {
-      once: true,
-    });
+    signal.addEventListener(
+      'abort',
+      () => setImmediate(() => thread?.postMessage({ kind: 'abort', ids: [...ids] } satisfies SenderCommand)),
+      { once: true },
+    );
     return ids;
   }
 
   // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
   thread = spawn();
-  const post = (command: SenderCommand) => (thread ??= spawn()).postMessage(command);
-  const queue = perTurn<PostedRequest>((requests) => post({ kind: 'send', requests }));
+  const queue = perTurn<PostedRequest>((requests) => {
+    if (thread === undefined && performance.now() - endedAt < THREAD_RESTART_MS) {
+      for (const { id } of requests) answer(id, THREAD_ENDED);
+    } else (thread ??= spawn()).postMessage({ kind: 'send', requests } satisfies SenderCommand);
+  });
 
   return {
     send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
