@@ -80,14 +80,13 @@ export function toValidationState(
   request: ValidationRequest,
   counts: BatchCounts,
 ): ValidationState {
-  const state = {
-    latest: row.id === null ? undefined : toLatestCheckin(row),
-    code: row.code ?? undefined,
-    transactionId: toReservedId(row.transaction_id),
-  };
+  const latest = row.id === null ? undefined : toLatestCheckin(row);
+  const code = row.code ?? undefined;
+  const transactionId = toReservedId(row.transaction_id);
   const terms = request.pricing;
-  if (terms === undefined || state.transactionId === undefined) return state;
-  return { ...state, counts: counts.adjust(terms, request.platformId, toCounts(row)) };
+  if (terms === undefined || transactionId === undefined) return { latest, code, transactionId };
+  // One literal, not the state spread into another (V8 clones a spread literal through a map it does not cache).
+  return { latest, code, transactionId, counts: counts.adjust(terms, request.platformId, toCounts(row)) };
 }
 
 /**
