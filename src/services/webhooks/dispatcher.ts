@@ -9,7 +9,11 @@ import {
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import type { ClaimCandidate } from '../../domain/webhooks/fair-share.js';
-import { dispatchTargets, type DispatchTarget } from '../../store/webhooks/webhook-endpoint-repository.js';
+import {
+  dispatchTargets,
+  earliestEndpoint,
+  type DispatchTarget,
+} from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
   lockDispatchCursor,
@@ -92,13 +96,13 @@ export async function dispatchInTransaction(
   chooseFresh?: ChooseFresh,
 ): Promise<Dispatched> {
   const cursor = await lockDispatchCursor(trx, dialect);
-  const endpoints = await dispatchTargets(trx);
-  const start = firstWanted(cursor, endpoints);
-  if (start === undefined) return NOTHING;
-  const events = await eventsAfter(trx, start, DISPATCH_BATCH);
+  // Past the cursor and past the earliest endpoint's creation: nothing to read without endpoints.
+  const earliest = await earliestEndpoint(trx);
+  if (earliest === undefined) return NOTHING;
+  const events = await eventsAfter(trx, Math.max(cursor, earliest), DISPATCH_BATCH);
   const last = events.at(-1);
   if (last === undefined) return NOTHING;
-  const enabled = enabledByPartner(endpoints);
+  const enabled = enabledByPartner(await dispatchTargets(trx, [...new Set(events.map((e) => e.partnerId))]));
   const deliveries: FreshCandidate[] = [];
   for (const event of events) {
     for (const endpoint of enabled.get(event.partnerId) ?? []) {
@@ -176,13 +180,4 @@ function enabledByPartner(endpoints: readonly DispatchTarget[]): Map<number, Dis
     else own.push(endpoint);
   }
   return byPartner;
-}
-
-/** Where the dispatch starts reading: past the cursor and past what every endpoint was created after; none without endpoints. */
-function firstWanted(cursor: number, endpoints: readonly { fromPosition: number }[]): number | undefined {
-  if (endpoints.length === 0) return undefined;
-  // A loop, not Math.min(...): a spread of a large network's endpoints would overflow the call stack.
-  let earliest = Infinity;
-  for (const endpoint of endpoints) earliest = Math.min(earliest, endpoint.fromPosition);
-  return Math.max(cursor, earliest);
 }
