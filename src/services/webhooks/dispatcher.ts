@@ -9,14 +9,10 @@ import {
   type ClaimedDelivery,
 } from '../../store/webhooks/webhook-claim-repository.js';
 import type { ClaimCandidate } from '../../domain/webhooks/fair-share.js';
-import {
-  dispatchTargets,
-  earliestEndpoint,
-  type DispatchTarget,
-} from '../../store/webhooks/webhook-endpoint-repository.js';
+import { dispatchTargets, type DispatchTarget } from '../../store/webhooks/webhook-endpoint-repository.js';
 import {
   eventsAfter,
-  lockDispatchCursor,
+  lockDispatchStart,
   recordDispatch,
   type NewDelivery,
 } from '../../store/webhooks/webhook-dispatch-repository.js';
@@ -95,9 +91,8 @@ export async function dispatchInTransaction(
   clock: Clock,
   chooseFresh?: ChooseFresh,
 ): Promise<Dispatched> {
-  const cursor = await lockDispatchCursor(trx, dialect);
   // Past the cursor and past the earliest endpoint's creation: nothing to read without endpoints.
-  const earliest = await earliestEndpoint(trx);
+  const { cursor, earliest } = await lockDispatchStart(trx, dialect);
   if (earliest === undefined) return NOTHING;
   const events = await eventsAfter(trx, Math.max(cursor, earliest), DISPATCH_BATCH);
   const last = events.at(-1);

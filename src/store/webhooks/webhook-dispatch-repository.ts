@@ -34,6 +34,32 @@ export async function lockDispatchCursor(db: Db, dialect: Dialect): Promise<numb
 }
 
 /**
+ * Inside a write transaction, in one read: the dispatcher's place in the log, locked as `lockDispatchCursor` locks
+ * it, and where the earliest endpoint starts (its `fromPosition`; none without endpoints), since events before it
+ * are no endpoint's.
+ */
+export async function lockDispatchStart(
+  db: Db,
+  dialect: Dialect,
+): Promise<{ readonly cursor: number; readonly earliest: number | undefined }> {
+  const query = db
+    .selectFrom('webhook_dispatch')
+    .select((eb) => [
+      'position',
+      eb
+        .selectFrom('webhook_endpoints')
+        .select((endpoints) => endpoints.fn.min('from_position').as('first'))
+        .as('earliest'),
+    ])
+    .where('id', '=', 1);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  return {
+    cursor: Number(row.position),
+    earliest: row.earliest === null ? undefined : Number(row.earliest),
+  };
+}
+
+/**
  * Moves the cursor up to `position` (never back), in the caller's transaction: the first endpoint's creation
  * does, since the dispatcher leaves the cursor alone while nobody listens.
  */

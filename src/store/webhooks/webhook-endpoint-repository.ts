@@ -108,18 +108,6 @@ function cachedList<T>(text: string | null): T[] | null {
 }
 
 /**
- * Where the earliest endpoint was created (its `fromPosition`), none without endpoints: events before it are no
- * endpoint's. One aggregate, however many endpoints the network has.
- */
-export async function earliestEndpoint(db: Db): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.min('from_position').as('first'))
-    .executeTakeFirst();
-  return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
-}
-
-/**
  * The endpoints of these partners, as the dispatcher matches their events against them and claims the fresh
  * deliveries it writes (only the columns it needs), in the order they were created: a round reads the endpoints of
  * the partners whose events it fans out, not every endpoint of the network.
