@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { LoggedEvent } from '../../domain/events.js';
 import type { Database } from '../database.js';
 import { jsonRows, type JsonColumn } from '../json-rows.js';
@@ -24,12 +24,17 @@ export interface WrittenDelivery {
 }
 
 /**
- * Inside a write transaction: the dispatcher's place in the log, locked on PostgreSQL so two processes never
- * fan out the same events (SQLite's single writer already serialises).
+ * Inside a write transaction: the dispatcher's row, read with what `query` selects, locked on PostgreSQL so two
+ * processes never fan out the same events (SQLite's single writer already serialises).
  */
+function lockedCursorRow<O>(query: SelectQueryBuilder<Database, 'webhook_dispatch', O>, dialect: Dialect) {
+  const row = query.where('id', '=', 1);
+  return (dialect === 'postgres' ? row.forUpdate() : row).executeTakeFirstOrThrow();
+}
+
+/** Inside a write transaction: the dispatcher's place in the log, locked (see `lockedCursorRow`). */
 export async function lockDispatchCursor(db: Db, dialect: Dialect): Promise<number> {
-  const query = db.selectFrom('webhook_dispatch').select('position').where('id', '=', 1);
-  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+  const row = await lockedCursorRow(db.selectFrom('webhook_dispatch').select('position'), dialect);
   return Number(row.position);
 }
 
@@ -42,17 +47,16 @@ export async function lockDispatchStart(
   db: Db,
   dialect: Dialect,
 ): Promise<{ readonly cursor: number; readonly earliest: number | undefined }> {
-  const query = db
-    .selectFrom('webhook_dispatch')
-    .select((eb) => [
+  const row = await lockedCursorRow(
+    db.selectFrom('webhook_dispatch').select((eb) => [
       'position',
       eb
         .selectFrom('webhook_endpoints')
         .select((endpoints) => endpoints.fn.min('from_position').as('first'))
         .as('earliest'),
-    ])
-    .where('id', '=', 1);
-  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
+    ]),
+    dialect,
+  );
   return {
     cursor: Number(row.position),
     earliest: row.earliest === null ? undefined : Number(row.earliest),
