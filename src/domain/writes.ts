@@ -33,7 +33,10 @@ export type Write =
     }
   /** The store reserved the transaction's id when it read the state. */
   | { readonly kind: 'insert-transaction'; readonly transaction: LedgerTransaction }
-  /** A priced visit adds to its month's counters: the member's visits under the scope, the partner's paid total. */
+  /**
+   * A priced visit adds to its month's counts: the member's visits under the scope (marked on the validated check-in
+   * `checkinId`, else on the member's counter row), the partner's paid total.
+   */
   | {
       readonly kind: 'count-visit';
       readonly partnerId: number;
@@ -41,6 +44,7 @@ export type Write =
       readonly scope: number;
       readonly platformId: string;
       readonly paidCents: number;
+      readonly checkinId: number | undefined;
     }
   /** The store reserved the reversal's id when it read the state. */
   | { readonly kind: 'insert-reversal'; readonly reversal: Reversal }

@@ -14,6 +14,11 @@ const FORGOTTEN_AFTER_MS = 86_400_000;
 export const PLANS_MIGRATION = '0014-plans';
 /** The migration that brought the pricing of visits: a process before it pays every visit its list price. */
 export const PRICING_MIGRATION = '0015-pricing';
+/**
+ * The migration that counts a member's priced visits on their check-ins: a process before it reads only the
+ * members' counter rows, so visits are counted there until none is left.
+ */
+export const VISIT_MARKS_MIGRATION = '0019-visit-marks';
 
 /**
  * The rolling-upgrade gate. Each serving process registers the release it runs (its newest migration) in the
@@ -118,6 +123,15 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
      */
     payoutRulesInEffect(): Promise<boolean> {
       return everyProcessKnows(PRICING_MIGRATION);
+    },
+
+    /**
+     * Whether a priced visit is counted on its check-in rather than on its member's counter row: no live process
+     * runs a release that reads the counter rows alone. Every release that marks reads both, so processes that
+     * decide this differently meanwhile still count each visit once; trusted as the plans' gate is.
+     */
+    visitMarksInEffect(): Promise<boolean> {
+      return everyProcessKnows(VISIT_MARKS_MIGRATION);
     },
 
     /** A plan was just created by this process: the next creation reads plans again. */

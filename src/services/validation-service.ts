@@ -39,7 +39,7 @@ const refusals = {
 /** Validate a member's check-in at a gym: the partner API's POST /access/v1/validate. */
 export function createValidationService(
   { store, clock, observer = silentObserver }: ServiceDependencies,
-  fleet: Pick<FleetGate, 'payoutRulesInEffect'>,
+  fleet: Pick<FleetGate, 'payoutRulesInEffect' | 'visitMarksInEffect'>,
   rules: Pick<PayoutRuleCache, 'hasRules' | 'termsAt'>,
 ) {
   /** The payout rules a visit at the gym is priced under: none read beyond the cache where the gym has none. */
@@ -52,11 +52,13 @@ export function createValidationService(
     async validate({ cancelledSpelling, ...input }: ValidateInput): Promise<Validation> {
       const started = performance.now();
       const now = clock.now();
+      const pricing = await pricingAt(input.gymId, now);
       const outcome = await store.apply('validate', {
         ...input,
         actor: input.actor ?? OPERATOR,
         now,
-        pricing: await pricingAt(input.gymId, now),
+        pricing,
+        countOnCheckin: pricing !== undefined && (await fleet.visitMarksInEffect()),
       });
       const seconds = (performance.now() - started) / 1000;
       if (outcome.condition === 'valid') {

@@ -74,6 +74,12 @@ export interface CheckinsTable {
   /** The plan and version the check-in was decided under; null when the member had none. */
   plan_id: number | null;
   plan_version: number | null;
+  /**
+   * A visit priced under payout rules: the month and the rules' scope (0 the partner's, else the gym's) it counts
+   * toward the member's cap under; null when counted under none, or on the member's counter row (0019-visit-marks).
+   */
+  counted_month: string | null;
+  counted_scope: number | null;
 }
 
 export interface CustomCodesTable {

@@ -74,12 +74,29 @@ describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent 
         capped,
       ]);
       expect(entries.map((entry) => entry.payout_cents).sort()).toEqual([0, 1250, 1250]);
-      const counter = await t.store.db
-        .selectFrom('payout_counters')
-        .select(['visits'])
+      // All three counted once each, on their check-ins; none on a counter row of the member.
+      const marks = await t.store.db
+        .selectFrom('checkins')
+        .select(['gym_id', 'counted_month', 'counted_scope'])
         .where('platform_id', '=', member)
-        .executeTakeFirstOrThrow();
-      expect(Number(counter.visits)).toBe(3);
+        .orderBy('gym_id')
+        .execute();
+      const counted = marks.map((m) => ({
+        ...m,
+        gym_id: Number(m.gym_id),
+        counted_scope: Number(m.counted_scope),
+      }));
+      expect(counted).toEqual(
+        [n.gym.id, other.id, third.id]
+          .sort((a, b) => a - b)
+          .map((gym_id) => ({ gym_id, counted_month: '2026-03', counted_scope: 0 })),
+      );
+      const counters = await t.store.db
+        .selectFrom('payout_counters')
+        .select('visits')
+        .where('platform_id', '=', member)
+        .execute();
+      expect(counters).toEqual([]);
       t.clock.advance(1_000);
     }
   });

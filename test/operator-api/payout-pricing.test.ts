@@ -128,13 +128,20 @@ describe.each(dialects)('payout rules price visits (%s)', (dialect) => {
         visits: Number(c.visits),
         paid_cents: Number(c.paid_cents),
       })),
-    ).toEqual(
-      [
-        { month: '2026-03', gym_id: 0, platform_id: '', visits: 3, paid_cents: 1875 },
-        { month: '2026-03', gym_id: 0, platform_id: ana, visits: 2, paid_cents: 0 },
-        { month: '2026-03', gym_id: 0, platform_id: bia, visits: 1, paid_cents: 0 },
-      ].sort((a, b) => (a.platform_id < b.platform_id ? -1 : 1)),
-    );
+    ).toEqual([{ month: '2026-03', gym_id: 0, platform_id: '', visits: 3, paid_cents: 1875 }]);
+    // Each member's visits are counted on their check-ins, under the month and the partner's rules (scope 0).
+    const marks = await t.store.db
+      .selectFrom('checkins')
+      .select(['id', 'platform_id', 'counted_month', 'counted_scope'])
+      .where('gym_id', '=', n.gym.id)
+      .orderBy('id')
+      .execute();
+    const counted = { counted_month: '2026-03', counted_scope: 0 };
+    expect(marks.map((m) => ({ ...m, counted_scope: Number(m.counted_scope) }))).toEqual([
+      { id: paid.checkin.id, platform_id: ana, ...counted },
+      { id: capped.checkin.id, platform_id: ana, ...counted },
+      { id: tiered.checkin.id, platform_id: bia, ...counted },
+    ]);
   });
 
   test('when a capped visit is reversed, then nothing is left to take back (409), and a tiered one is taken back at what was paid without re-pricing later visits', async () => {
@@ -195,6 +202,68 @@ describe.each(dialects)('payout rules price visits (%s)', (dialect) => {
     ).toEqual([
       [1250, 1250, 'list', null],
       [1250, 1250, 'list', 1],
+    ]);
+  });
+
+  test("when a live process of the release before visit marks is on the database, then a priced visit is counted on the member's counter row; once it is gone, on the check-in, and the cap counts each visit once", async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL', description: 'Day pass' });
+    const rules = { monthly_paid_visits_per_member: 2, tiers: [] };
+    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+    const previous = {
+      id: 'previous',
+      newest_migration: '0018-member-checkins-by-expiry',
+      started_at: op.T0_MS,
+    };
+    await t.store.db
+      .insertInto('processes')
+      .values({ ...previous, heartbeat_at: op.T0_MS })
+      .execute();
+    const member = platformId();
+
+    const during = await visitOf(t, n, member);
+    await t.store.db.deleteFrom('processes').where('id', '=', 'previous').execute();
+    t.clock.advance(6_000);
+    const second = await visitOf(t, n, member);
+    t.clock.advance(1_000);
+    const third = await visitOf(t, n, member);
+
+    const priced = await t.store.db
+      .selectFrom('transactions')
+      .select(['id', 'payout_cents', 'pricing_rule', 'rule_version'])
+      .where('id', 'in', [during.id, second.id, third.id])
+      .orderBy('id')
+      .execute();
+    expect(priced.map((row) => [Number(row.id), Number(row.payout_cents), row.pricing_rule])).toEqual([
+      [during.id, 1250, 'list'],
+      [second.id, 1250, 'list'],
+      [third.id, 0, 'monthly-cap'],
+    ]);
+    const counters = await t.store.db
+      .selectFrom('payout_counters')
+      .select(['gym_id', 'platform_id', 'visits', 'paid_cents'])
+      .where('partner_id', '=', n.partner.id)
+      .where('month', '=', '2026-03')
+      .orderBy('platform_id')
+      .execute();
+    expect(
+      counters.map((c) => [Number(c.gym_id), c.platform_id, Number(c.visits), Number(c.paid_cents)]),
+    ).toEqual([
+      [0, '', 3, 2500],
+      [0, member, 1, 0],
+    ]);
+    const marks = await t.store.db
+      .selectFrom('checkins')
+      .select(['id', 'counted_month', 'counted_scope'])
+      .where('platform_id', '=', member)
+      .orderBy('id')
+      .execute();
+    expect(
+      marks.map((m) => [m.id, m.counted_month, m.counted_scope === null ? null : Number(m.counted_scope)]),
+    ).toEqual([
+      [during.checkin.id, null, null],
+      [second.checkin.id, '2026-03', 0],
+      [third.checkin.id, '2026-03', 0],
     ]);
   });
 });

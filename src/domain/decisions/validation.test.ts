@@ -187,7 +187,7 @@ describe('decideValidation', () => {
     );
   });
 
-  test('when payout rules price the visit past its member’s paid visits, then the transaction and its event carry 0 under monthly-cap, and the visit is counted', () => {
+  test('when payout rules price the visit past its member’s paid visits, then the transaction and its event carry 0 under monthly-cap, and the visit is counted (on its check-in once every process reads those)', () => {
     const pricing = {
       partnerId: 9,
       rules: { version: 2, monthlyPaidVisitsPerMember: 1, tiers: [], effectiveFrom: 0 },
@@ -218,6 +218,17 @@ describe('decideValidation', () => {
       scope: 0,
       platformId: '1234567890123',
       paidCents: 0,
+      checkinId: undefined,
+    });
+    const marked = decideValidation(request({ pricing, countOnCheckin: true }), state).writes.at(-1);
+    expect(marked).toStrictEqual({
+      kind: 'count-visit',
+      partnerId: 9,
+      month: '2026-11',
+      scope: 0,
+      platformId: '1234567890123',
+      paidCents: 0,
+      checkinId: 7,
     });
   });
 });

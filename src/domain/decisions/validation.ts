@@ -24,6 +24,11 @@ export interface ValidationRequest {
    * price and counts toward no rule.
    */
   readonly pricing?: PricingTerms | undefined;
+  /**
+   * A priced visit is counted on its check-in (every process reads those); else on the member's counter row, which
+   * is all a process of an earlier release reads.
+   */
+  readonly countOnCheckin?: boolean | undefined;
 }
 
 /** The member's most recent check-in at the gym, with what a validation copies from its product and gym. */
@@ -135,6 +140,7 @@ function validate(
       scope,
       platformId: request.platformId,
       paidCents: pricing.paidCents,
+      checkinId: request.countOnCheckin === true ? latest.id : undefined,
     });
   }
   return writes;

@@ -89,7 +89,7 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     // Counts matter only to a visit that will be priced.
     if (terms === undefined || transactionId === undefined)
       return { latest, code: code?.code, transactionId };
-    const counts = await readCounts(ctx.trx, terms, request.platformId);
+    const counts = await readCounts(ctx.trx, terms, request.platformId, request.now);
     return { latest, code: code?.code, transactionId, counts };
   },
 

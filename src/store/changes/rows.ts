@@ -68,7 +68,7 @@ export function toCheckin(row: CheckinRow): Checkin {
   };
 }
 
-/** A new check-in's row: pending, with the id the store reserved for it. */
+/** A new check-in's row: pending (stamped, and counted under payout rules, later), with the id the store reserved for it. */
 export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['checkin']) {
   return {
     id: checkin.id,
@@ -82,7 +82,7 @@ export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['
     member: memberColumn(checkin.member),
     plan_id: checkin.plan?.id ?? null,
     plan_version: checkin.plan?.version ?? null,
-  } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at'>;
+  } satisfies Omit<CheckinRow, 'validated_at' | 'cancelled_at' | 'counted_month' | 'counted_scope'>;
 }
 
 /** How a stored visit was priced: a row of a release before pricing was paid its list price. */

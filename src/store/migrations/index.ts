@@ -17,6 +17,7 @@ import * as pricing from './0015-pricing.js';
 import * as webhookAttempts from './0016-webhook-attempts.js';
 import * as auditNamedEntries from './0017-audit-named-entries.js';
 import * as memberCheckinsByExpiry from './0018-member-checkins-by-expiry.js';
+import * as visitMarks from './0019-visit-marks.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0016-webhook-attempts': webhookAttempts,
   '0017-audit-named-entries': auditNamedEntries,
   '0018-member-checkins-by-expiry': memberCheckinsByExpiry,
+  '0019-visit-marks': visitMarks,
 };

@@ -13,28 +13,51 @@ type CountVisit = Extract<Write, { kind: 'count-visit' }>;
  */
 export const PARTNER_TOTAL = { gymId: 0, platformId: '' } as const;
 
-/** The counter rows a priced visit adds to: the member's under the scope, and the partner's total. */
+/**
+ * The counter rows a priced visit adds to: the partner's total, and the member's under the scope unless the visit
+ * is counted on its check-in (markOf).
+ */
 export function counterRows(write: CountVisit) {
   const { partnerId, month } = write;
-  return [
-    {
-      partner_id: partnerId,
-      month,
-      gym_id: write.scope,
-      platform_id: write.platformId,
-      visits: 1,
-      paid_cents: 0,
-    },
-    {
-      partner_id: partnerId,
-      month,
-      gym_id: PARTNER_TOTAL.gymId,
-      platform_id: PARTNER_TOTAL.platformId,
-      visits: 1,
-      paid_cents: write.paidCents,
-    },
-  ];
+  const total = {
+    partner_id: partnerId,
+    month,
+    gym_id: PARTNER_TOTAL.gymId,
+    platform_id: PARTNER_TOTAL.platformId,
+    visits: 1,
+    paid_cents: write.paidCents,
+  };
+  if (write.checkinId !== undefined) return [total];
+  const member = { partner_id: partnerId, month, gym_id: write.scope, platform_id: write.platformId };
+  return [{ ...member, visits: 1, paid_cents: 0 }, total];
 }
+
+/** What a visit counted on its check-in marks that check-in with; undefined for one counted on a counter row. */
+export function markOf(write: CountVisit) {
+  const { checkinId: id, month: counted_month, scope: counted_scope } = write;
+  return id === undefined ? undefined : { id, counted_month, counted_scope };
+}
+
+/**
+ * How far back a member's marked check-ins are looked for: a visit of this month validated a check-in that had not
+ * expired, and a month began at most 31 days (and a zone's offset) ago.
+ */
+export const MARKS_LOOKBACK_MS = 32 * 86_400_000;
+
+/**
+ * The member's visits of `?month` under `?scope` at the partner's gyms marked on their check-ins, by the member's
+ * index by expiry (0018): the parameters are the member, the lookback's start, the month, the scope, the partner.
+ */
+export const MARKED_VISITS = (
+  platformId: string,
+  since: string,
+  month: string,
+  scope: string,
+  partnerId: string,
+) =>
+  `(select count(*) from checkins mc join gyms mg on mg.id = mc.gym_id
+    where mc.platform_id = ${platformId} and mc.expires_at >= ${since} and mc.counted_month = ${month}
+      and mc.counted_scope = ${scope} and mg.partner_id = ${partnerId})`;
 
 /** A counter row's columns, in the order its inserts give them. */
 export const COUNTER_COLUMNS = 'partner_id, month, gym_id, platform_id, visits, paid_cents';
@@ -49,15 +72,22 @@ export const ADD_TO_COUNTER = `insert into payout_counters (${COUNTER_COLUMNS})
 values (?, ?, ?, ?, ?, ?)
 ${ADD_WHERE_COUNTED}`;
 
-/** What the counters held for a visit under `terms` and its member. */
+/** What the counts held for a visit under `terms` and its member: their counter row and marked check-ins. */
 export const COUNTS_OF = `select
   coalesce((select visits from payout_counters
-            where partner_id = ? and month = ? and gym_id = ? and platform_id = ?), 0) as member_visits,
+            where partner_id = ? and month = ? and gym_id = ? and platform_id = ?), 0)
+  + ${MARKED_VISITS('?', '?', '?', '?', '?')} as member_visits,
   coalesce((select paid_cents from payout_counters
             where partner_id = ? and month = ? and gym_id = 0 and platform_id = ''), 0) as partner_paid_cents`;
 
-export const countsParameters = (terms: PricingTerms, platformId: string) =>
-  [terms.partnerId, terms.month, terms.scope, platformId, terms.partnerId, terms.month] as const;
+export const countsParameters = (terms: PricingTerms, platformId: string, now: number) => {
+  const { partnerId, month, scope } = terms;
+  return [
+    ...[partnerId, month, scope, platformId],
+    ...[platformId, now - MARKS_LOOKBACK_MS, month, scope, partnerId],
+    ...[partnerId, month],
+  ] as const;
+};
 
 export interface CountsRow {
   readonly member_visits: number | string | null;
@@ -85,18 +115,48 @@ function counter(
   return eb.fn.coalesce(held, sql<number>`0`);
 }
 
-export async function readCounts(db: Db, terms: PricingTerms, platformId: string): Promise<PricingCounts> {
+/** The member's visits marked on their check-ins (MARKED_VISITS). */
+function marked(
+  eb: ExpressionBuilder<Database, never>,
+  terms: PricingTerms,
+  platformId: string,
+  now: number,
+) {
+  return eb
+    .selectFrom('checkins as mc')
+    .innerJoin('gyms as mg', 'mg.id', 'mc.gym_id')
+    .select((count) => count.fn.countAll<number | string>().as('visits'))
+    .where('mc.platform_id', '=', platformId)
+    .where('mc.expires_at', '>=', now - MARKS_LOOKBACK_MS)
+    .where('mc.counted_month', '=', terms.month)
+    .where('mc.counted_scope', '=', terms.scope)
+    .where('mg.partner_id', '=', terms.partnerId);
+}
+
+export async function readCounts(
+  db: Db,
+  terms: PricingTerms,
+  platformId: string,
+  now: number,
+): Promise<PricingCounts> {
   const { partnerId, month } = terms;
   const row = await db
     .selectNoFrom((eb) => [
       counter(eb, 'visits', { partnerId, month, gymId: terms.scope, platformId }).as('member_visits'),
+      marked(eb, terms, platformId, now).as('marked_visits'),
       counter(eb, 'paid_cents', { partnerId, month, ...PARTNER_TOTAL }).as('partner_paid_cents'),
     ])
     .executeTakeFirst();
-  return toCounts(row);
+  const counts = toCounts(row);
+  return { ...counts, memberVisits: counts.memberVisits + Number(row?.marked_visits ?? 0) };
 }
 
 export async function countVisit(db: Db, write: CountVisit): Promise<void> {
+  const mark = markOf(write);
+  if (mark !== undefined) {
+    const { id, ...counted } = mark;
+    await db.updateTable('checkins').set(counted).where('id', '=', id).execute();
+  }
   for (const row of counterRows(write)) {
     await db
       .insertInto('payout_counters')

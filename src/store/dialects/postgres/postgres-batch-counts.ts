@@ -58,16 +58,20 @@ export function createBatchCounts() {
       };
     },
     add(writes: readonly Write[]): void {
-      for (const write of writes) if (write.kind === 'count-visit') addRows(write);
+      for (const write of writes) if (write.kind === 'count-visit') addVisit(write);
     },
   };
 
-  function addRows(write: CountVisit): void {
-    for (const row of counterRows(write)) {
-      const key = keyOf(row.partner_id, row.month, row.gym_id, row.platform_id);
-      const sum = added.get(key) ?? { visits: 0, paidCents: 0 };
-      added.set(key, { visits: sum.visits + row.visits, paidCents: sum.paidCents + row.paid_cents });
-    }
+  /** The member's visits under the scope (wherever the visit is counted) and the partner's total. */
+  function addVisit(write: CountVisit): void {
+    const { partnerId, month } = write;
+    addTo(keyOf(partnerId, month, write.scope, write.platformId), 0);
+    addTo(keyOf(partnerId, month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId), write.paidCents);
+  }
+
+  function addTo(key: string, paidCents: number): void {
+    const sum = added.get(key) ?? { visits: 0, paidCents: 0 };
+    added.set(key, { visits: sum.visits + 1, paidCents: sum.paidCents + paidCents });
   }
 }
 

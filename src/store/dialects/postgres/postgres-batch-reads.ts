@@ -6,6 +6,7 @@ import {
 } from '../../../domain/changes.js';
 import { RECENT_VALIDATIONS_MS } from '../../../domain/decisions/checkin.js';
 import { USAGE_LOOKBACK_MS } from '../../../domain/plans/admission.js';
+import { MARKS_LOOKBACK_MS } from '../../plans/payout-counter-repository.js';
 import type { Decision } from '../../../domain/writes.js';
 import type { BatchItem } from './postgres-batch-item.js';
 import {
@@ -70,6 +71,7 @@ const PG_READERS: { readonly [K in BatchedChangeKind]: PgReader<K> } = {
       partner_id: r.pricing?.partnerId ?? null,
       month: r.pricing?.month ?? null,
       scope: r.pricing?.scope ?? null,
+      marks_since: r.now - MARKS_LOOKBACK_MS,
     }),
     toState: toValidationState,
   }),

@@ -1,7 +1,7 @@
 import type { CancellationState, CreationState } from '../../../domain/decisions/checkin.js';
 import type { CodeState } from '../../../domain/decisions/custom-code.js';
 import type { ValidationRequest, ValidationState } from '../../../domain/decisions/validation.js';
-import { toCounts, type CountsRow } from '../../plans/payout-counter-repository.js';
+import { MARKED_VISITS, toCounts, type CountsRow } from '../../plans/payout-counter-repository.js';
 import type { BatchCounts } from './postgres-batch-counts.js';
 import { nextId, reservedTransactionId } from '../../changes/id-reservation.js';
 import { latestFirst, validatedBetween } from '../../changes/rule-sql.js';
@@ -42,12 +42,13 @@ export const VALIDATION_STATE = `
 select c.id, c.status, c.checked_in_at, c.expires_at, c.product_id, p.description, p.payout_cents, p.currency,
        g.partner_id, c.member, case when r.wants_code then cc.code end as code,
        ${reservedTransactionId(true, 'c', 'r.now')} as transaction_id,
-       case when r.priced then coalesce(mv.visits, 0) end as member_visits,
+       case when r.priced then coalesce(mv.visits, 0)
+         + ${MARKED_VISITS('r.platform_id', 'r.marks_since', 'r.month', 'r.scope', 'r.partner_id')} end as member_visits,
        case when r.priced then coalesce(pt.paid_cents, 0) end as partner_paid_cents
 from rows from (json_to_recordset($1::json)
   as (gym_id bigint, platform_id text, wants_code boolean, now bigint, priced boolean, partner_id bigint,
-      month text, scope bigint))
-  with ordinality as r(gym_id, platform_id, wants_code, now, priced, partner_id, month, scope, ord)
+      month text, scope bigint, marks_since bigint))
+  with ordinality as r(gym_id, platform_id, wants_code, now, priced, partner_id, month, scope, marks_since, ord)
 left join lateral (
   select checkins.id, checkins.status, checkins.checked_in_at, checkins.expires_at, checkins.product_id,
          checkins.member
@@ -68,7 +69,7 @@ order by r.ord`;
 
 /**
  * A request's row: the latest check-in's columns (all null when there is none), the member's code, and the month's
- * counters where the visit is priced.
+ * counts where the visit is priced (the member's: their counter row and marked check-ins).
  */
 export type ValidationStateRow = (LatestCheckinRow | { readonly [K in keyof LatestCheckinRow]: null }) & {
   readonly code: string | null;

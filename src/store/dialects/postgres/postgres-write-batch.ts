@@ -6,7 +6,7 @@ import { GUARDED_WRITES, STAMPED_AT, type GuardedWrite } from '../../changes/rul
 import { jsonRows } from './postgres-json-rows.js';
 import type { Step } from './postgres-pipeline.js';
 import { counterParameter } from './postgres-batch-counts.js';
-import { ADD_WHERE_COUNTED, COUNTER_COLUMNS } from '../../plans/payout-counter-repository.js';
+import { ADD_WHERE_COUNTED, COUNTER_COLUMNS, markOf } from '../../plans/payout-counter-repository.js';
 
 /** How the statement's refusal starts when a guarded write missed. */
 const STALE = 'gatehouse: the state changed under a decision: ';
@@ -59,8 +59,11 @@ const MISSES = GUARDED_WRITES.map((kind) => {
 const WRITE_BATCH = `
 with status as (
   update checkins c
-  set status = s.to_status, ${STAMPS}
-  from json_to_recordset($1::json) as s(id bigint, from_status text, to_status text, at bigint)
+  set status = s.to_status, ${STAMPS},
+      counted_month = coalesce(s.counted_month, c.counted_month),
+      counted_scope = coalesce(s.counted_scope, c.counted_scope)
+  from json_to_recordset($1::json)
+    as s(id bigint, from_status text, to_status text, at bigint, counted_month text, counted_scope bigint)
   where c.id = s.id and c.status = s.from_status
   returning 1
 ), ${insertRows('new_checkins', 'checkins', '$2', 'n')},
@@ -96,8 +99,22 @@ logged as (
 -- COMMIT sent behind it never runs and nothing of the batch is kept.
 select case when kind is null then 'written' else ('${STALE}' || kind)::int::text end as written from missed`;
 
+/**
+ * The marks of the visits counted on their check-ins, by check-in: each is written with its check-in's status
+ * change (a row is changed once per statement).
+ */
+function marksOf(writes: readonly Write[]) {
+  const marks = new Map<number, NonNullable<ReturnType<typeof markOf>>>();
+  for (const write of writes) {
+    const mark = write.kind === 'count-visit' ? markOf(write) : undefined;
+    if (mark !== undefined) marks.set(mark.id, mark);
+  }
+  return marks;
+}
+
 /** The statement's parameters: the rows of each kind of write, keyed by the columns the statement reads. */
 function parametersOf(writes: readonly Write[]): string[] {
+  const marks = marksOf(writes);
   const status: object[] = [];
   const checkins: object[] = [];
   const transactions: object[] = [];
@@ -108,9 +125,19 @@ function parametersOf(writes: readonly Write[]): string[] {
   const events: object[] = [];
   for (const write of writes) {
     switch (write.kind) {
-      case 'checkin-status':
-        status.push({ id: write.checkinId, from_status: write.from, to_status: write.to, at: write.at });
+      case 'checkin-status': {
+        const mark = marks.get(write.checkinId);
+        marks.delete(write.checkinId);
+        status.push({
+          id: write.checkinId,
+          from_status: write.from,
+          to_status: write.to,
+          at: write.at,
+          counted_month: mark?.counted_month ?? null,
+          counted_scope: mark?.counted_scope ?? null,
+        });
         break;
+      }
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
       case 'insert-checkin':
@@ -141,6 +168,7 @@ function parametersOf(writes: readonly Write[]): string[] {
         break;
     }
   }
+  if (marks.size > 0) throw new Error('a visit was counted on a check-in the batch did not validate');
   // In the order of the statement's parameters, $1 to $8.
   return [status, checkins, transactions, newCodes, updatedCodes, deletedCodes, audit, events].map(jsonRows);
 }

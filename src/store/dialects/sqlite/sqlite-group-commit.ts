@@ -36,7 +36,7 @@ const syncReaders: SyncReaders = {
     const code = stores ? s.code(request.gymId, request.platformId)?.code : undefined;
     const terms = request.pricing;
     if (terms === undefined || transactionId === undefined) return { latest, code, transactionId };
-    return { latest, code, transactionId, counts: s.counts(terms, request.platformId) };
+    return { latest, code, transactionId, counts: s.counts(terms, request.platformId, request.now) };
   },
   'create-checkin'(s, request) {
     return {

@@ -30,6 +30,7 @@ import {
   COUNTS_OF,
   counterRows,
   countsParameters,
+  markOf,
   toCounts,
   type CountsRow,
 } from '../../plans/payout-counter-repository.js';
@@ -100,6 +101,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
   const deleteCode = lazy<[number, string]>('delete from custom_codes where gym_id = ? and platform_id = ?');
   const counts = lazy<(string | number)[], CountsRow>(COUNTS_OF);
   const addToCounter = lazy<(string | number)[]>(ADD_TO_COUNTER);
+  const markCheckin = lazy<[string, number, number]>(
+    'update checkins set counted_month = ?, counted_scope = ? where id = ?',
+  );
   const audit = insert('audit_log');
   const event = insert('events');
 
@@ -135,7 +139,10 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'event':
         event(eventRow(write.event));
         return;
-      case 'count-visit':
+      case 'count-visit': {
+        // The check-in's page was just written by its validation: marking it adds no page to the commit.
+        const mark = markOf(write);
+        if (mark !== undefined) markCheckin().run(mark.counted_month, mark.counted_scope, mark.id);
         for (const row of counterRows(write))
           addToCounter().run(
             row.partner_id,
@@ -146,6 +153,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
             row.paid_cents,
           );
         return;
+      }
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
     }
@@ -161,8 +169,8 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       };
     },
     /** The month's counters before a visit priced under `terms`. */
-    counts(terms: PricingTerms, platformId: string): PricingCounts {
-      return toCounts(counts().get(...countsParameters(terms, platformId)));
+    counts(terms: PricingTerms, platformId: string, now: number): PricingCounts {
+      return toCounts(counts().get(...countsParameters(terms, platformId, now)));
     },
     code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
       const row = code().get(gymId, platformId);
