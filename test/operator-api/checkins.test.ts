@@ -40,6 +40,8 @@ describe.each(dialects)('operator API: check-ins (%s)', (dialect) => {
       member: null,
       plan_id: null,
       plan_version: null,
+      counted_month: null,
+      counted_scope: null,
     });
   });
 
