@@ -125,6 +125,85 @@ describe.each(dialects)("an erasure's reach (%s)", (dialect) => {
   });
 });
 
+describe.each(dialects)("an erasure's reach into payout counts (%s)", (dialect) => {
+  const app = op.operatorApp({ dialect, perTest: true });
+
+  test("when a member whose visits were counted on a counter row and on a check-in is erased, then no counter row names them: theirs carries the pseudonym and the same counts, the partner's total is unchanged", async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
+    const rules = { monthly_paid_visits_per_member: 1, tiers: [] };
+    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+    const member = platformId();
+    // A process of the release before visit marks is alive: the first visit is counted on the member's counter row.
+    const previous = {
+      id: 'previous',
+      newest_migration: '0018-member-checkins-by-expiry',
+      started_at: op.T0_MS,
+    };
+    await t.store.db
+      .insertInto('processes')
+      .values({ ...previous, heartbeat_at: op.T0_MS })
+      .execute();
+    await op.createCheckin(t, n.product, { platform_id: member });
+    expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+    await t.store.db.deleteFrom('processes').where('id', '=', 'previous').execute();
+    // The next day (one visit a day at a gym): the gate has opened, the second visit is counted on its check-in.
+    t.clock.advance(86_400_000);
+    await op.createCheckin(t, n.product, { platform_id: member });
+    expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+
+    const response = await op.admin(t, 'POST', `/members/${member}/erase`);
+
+    const { pseudonym } = JSON.parse(response.body) as { pseudonym: string };
+    expectReply(response, 200, {
+      pseudonym,
+      erased: {
+        custom_codes: 0,
+        checkins: 2,
+        transactions: 2,
+        events: 4,
+        audit_entries: 0,
+        webhook_deliveries: 0,
+        reversal_reasons: 0,
+      },
+      not_reached: dialect === 'postgres' ? [SENT[0], POSTGRES_COPIES, SENT[1]] : [SENT[0], SENT[1]],
+    });
+    const counters = await t.store.db
+      .selectFrom('payout_counters')
+      .select(['month', 'gym_id', 'platform_id', 'visits', 'paid_cents'])
+      .where('partner_id', '=', n.partner.id)
+      .orderBy('platform_id')
+      .execute();
+    const rows = counters.map((c) => [
+      c.month,
+      Number(c.gym_id),
+      c.platform_id,
+      Number(c.visits),
+      Number(c.paid_cents),
+    ]);
+    expect(rows).toEqual([
+      ['2026-03', 0, '', 2, 1250],
+      ['2026-03', 0, pseudonym, 1, 0],
+    ]);
+    const marks = await t.store.db
+      .selectFrom('checkins')
+      .select(['platform_id', 'counted_month', 'counted_scope'])
+      .where('gym_id', '=', n.gym.id)
+      .orderBy('id')
+      .execute();
+    expect(
+      marks.map((m) => [
+        m.platform_id,
+        m.counted_month,
+        m.counted_scope === null ? null : Number(m.counted_scope),
+      ]),
+    ).toEqual([
+      [pseudonym, null, null],
+      [pseudonym, '2026-03', 0],
+    ]);
+  });
+});
+
 describe("an erasure's reach on SQLite's files", () => {
   const app = op.operatorApp({ dialect: 'sqlite', perTest: true });
 

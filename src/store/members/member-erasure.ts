@@ -50,7 +50,7 @@ function names(value: unknown, platformId: string): boolean {
 /**
  * Every table that holds a member's data, in one transaction (the caller's): the custom codes deleted (live
  * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped) and
- * transactions (the ledger still sums), sandbox rows included (they share these tables), the reasons of the
+ * transactions (the ledger still sums) and the member's payout counter rows, sandbox rows included (they share these tables), the reasons of the
  * reversals of their visits replaced by "erased",
  * every stored event payload that names the member purged (webhook deliveries send those payloads, so theirs go
  * too), audit entries and webhook deliveries' member keys that name the member pointed at the pseudonym. A table that comes to hold member data gets its step here.
@@ -88,6 +88,13 @@ export async function eraseMemberRows(db: Db, platformId: string, pseudonym: str
       .where('platform_id', '=', platformId)
       .executeTakeFirst(),
   );
+  // The member's payout counter rows (visits counted there while a process of a release before visit marks was
+  // alive) keep counting under the pseudonym; the partner's total rows name no member.
+  await db
+    .updateTable('payout_counters')
+    .set({ platform_id: pseudonym })
+    .where('platform_id', '=', platformId)
+    .execute();
   // A platform_id is 13 digits: no LIKE wildcard in it. The text match finds candidates; the parsed payload decides.
   const candidates = await db
     .selectFrom('events')
