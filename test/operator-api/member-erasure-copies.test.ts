@@ -135,18 +135,10 @@ describe.each(dialects)("an erasure's reach into payout counts (%s)", (dialect) 
     op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
     const member = platformId();
     // A process of the release before visit marks is alive: the first visit is counted on the member's counter row.
-    const previous = {
-      id: 'previous',
-      newest_migration: '0018-member-checkins-by-expiry',
-      started_at: op.T0_MS,
-    };
-    await t.store.db
-      .insertInto('processes')
-      .values({ ...previous, heartbeat_at: op.T0_MS })
-      .execute();
+    const leave = await op.aliveEarlierRelease(t, '0018-member-checkins-by-expiry');
     await op.createCheckin(t, n.product, { platform_id: member });
     expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
-    await t.store.db.deleteFrom('processes').where('id', '=', 'previous').execute();
+    await leave();
     // The next day (one visit a day at a gym): the gate has opened, the second visit is counted on its check-in.
     t.clock.advance(86_400_000);
     await op.createCheckin(t, n.product, { platform_id: member });

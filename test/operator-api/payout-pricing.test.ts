@@ -174,15 +174,11 @@ describe.each(dialects)('payout rules price visits (%s)', (dialect) => {
   test('when a live process of the release before pricing is on the database, then visits are paid their list price under no version and nothing is counted; once it is gone, the rules price', async () => {
     const t = app();
     const n = await pricedNetwork(t);
-    const previous = { id: 'previous', newest_migration: '0014-plans', started_at: op.T0_MS };
-    await t.store.db
-      .insertInto('processes')
-      .values({ ...previous, heartbeat_at: op.T0_MS })
-      .execute();
+    const leave = await op.aliveEarlierRelease(t, '0014-plans');
     const member = platformId();
 
     const during = await visitOf(t, n, member);
-    await t.store.db.deleteFrom('processes').where('id', '=', 'previous').execute();
+    await leave();
     t.clock.advance(6_000);
     const after = await visitOf(t, n, member);
 
@@ -210,19 +206,11 @@ describe.each(dialects)('payout rules price visits (%s)', (dialect) => {
     const n = await op.arrangeNetwork(t, { payout_cents: 1250, currency: 'BRL', description: 'Day pass' });
     const rules = { monthly_paid_visits_per_member: 2, tiers: [] };
     op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
-    const previous = {
-      id: 'previous',
-      newest_migration: '0018-member-checkins-by-expiry',
-      started_at: op.T0_MS,
-    };
-    await t.store.db
-      .insertInto('processes')
-      .values({ ...previous, heartbeat_at: op.T0_MS })
-      .execute();
+    const leave = await op.aliveEarlierRelease(t, '0018-member-checkins-by-expiry');
     const member = platformId();
 
     const during = await visitOf(t, n, member);
-    await t.store.db.deleteFrom('processes').where('id', '=', 'previous').execute();
+    await leave();
     t.clock.advance(6_000);
     const second = await visitOf(t, n, member);
     t.clock.advance(1_000);
