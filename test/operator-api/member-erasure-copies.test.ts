@@ -16,9 +16,19 @@ const SENT = [
 const POSTGRES_COPIES =
   "PostgreSQL's write-ahead log, archives, replicas and backups, kept as their operator keeps them";
 
-/** What the member leaves in every kind of row: details, a sandbox visit, a reversal whose reason names them. */
-async function arrangeMember(t: TestApp, member: string) {
+/**
+ * What the member leaves in every kind of row: details, a sandbox visit, a reversal whose reason names them; with
+ * `onCounterRow`, their visit priced under payout rules and counted on their own payout counter row (as while a
+ * process of the release before visit marks is alive).
+ */
+async function arrangeMember(t: TestApp, member: string, { onCounterRow = false } = {}) {
   const n = await op.arrangeNetwork(t);
+  let leave = async () => {};
+  if (onCounterRow) {
+    const rules = { monthly_paid_visits_per_member: 8, tiers: [] };
+    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+    leave = await op.aliveEarlierRelease(t, '0018-member-checkins-by-expiry');
+  }
   const created = await op.admin(t, 'POST', '/checkins', {
     platform_id: member,
     gym_id: n.gym.id,
@@ -28,6 +38,7 @@ async function arrangeMember(t: TestApp, member: string) {
   expect(created.statusCode, created.body).toBe(201);
   const validated = await op.validate(t, n.key.key, n.gym.id, member);
   expect(validated.statusCode, validated.body).toBe(200);
+  await leave();
   const { id: transactionId } = await t.store.db
     .selectFrom('transactions')
     .select('id')
@@ -143,6 +154,23 @@ describe.each(dialects)("an erasure's reach into payout counts (%s)", (dialect) 
     t.clock.advance(86_400_000);
     await op.createCheckin(t, n.product, { platform_id: member });
     expect((await op.validate(t, n.key.key, n.gym.id, member)).statusCode).toBe(200);
+    const counters = async () => {
+      const found = await t.store.db
+        .selectFrom('payout_counters')
+        .select(['partner_id', 'month', 'gym_id', 'platform_id', 'visits', 'paid_cents'])
+        .orderBy('platform_id')
+        .execute();
+      return found.map((c) => [
+        Number(c.partner_id),
+        c.month,
+        Number(c.gym_id),
+        c.platform_id,
+        Number(c.visits),
+        Number(c.paid_cents),
+      ]);
+    };
+    const total = [n.partner.id, '2026-03', 0, '', 2, 1250];
+    expect(await counters()).toEqual([total, [n.partner.id, '2026-03', 0, member, 1, 0]]);
 
     const response = await op.admin(t, 'POST', `/members/${member}/erase`);
 
@@ -160,23 +188,8 @@ describe.each(dialects)("an erasure's reach into payout counts (%s)", (dialect) 
       },
       not_reached: dialect === 'postgres' ? [SENT[0], POSTGRES_COPIES, SENT[1]] : [SENT[0], SENT[1]],
     });
-    const counters = await t.store.db
-      .selectFrom('payout_counters')
-      .select(['month', 'gym_id', 'platform_id', 'visits', 'paid_cents'])
-      .where('partner_id', '=', n.partner.id)
-      .orderBy('platform_id')
-      .execute();
-    const rows = counters.map((c) => [
-      c.month,
-      Number(c.gym_id),
-      c.platform_id,
-      Number(c.visits),
-      Number(c.paid_cents),
-    ]);
-    expect(rows).toEqual([
-      ['2026-03', 0, '', 2, 1250],
-      ['2026-03', 0, pseudonym, 1, 0],
-    ]);
+    // The whole table: no row names the member, theirs carries the pseudonym, the partner's total is as before.
+    expect(await counters()).toEqual([total, [n.partner.id, '2026-03', 0, pseudonym, 1, 0]]);
     const marks = await t.store.db
       .selectFrom('checkins')
       .select(['platform_id', 'counted_month', 'counted_scope'])
@@ -202,7 +215,8 @@ describe("an erasure's reach on SQLite's files", () => {
   test('when a member is erased, then neither the database file nor its write-ahead log holds their id, names or e-mail, and a backup made after is readable by its owner only and holds none of them', async () => {
     const t = app();
     const member = platformId();
-    await arrangeMember(t, member);
+    // Their visit also counted on their payout counter row: the files must not keep the id from there either.
+    await arrangeMember(t, member, { onCounterRow: true });
     const file = t.databaseUrl.slice('sqlite:'.length);
     const bytes = () =>
       readFileSync(file).toString('latin1') + readFileSync(`${file}-wal`).toString('latin1');

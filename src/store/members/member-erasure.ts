@@ -49,11 +49,13 @@ function names(value: unknown, platformId: string): boolean {
 
 /**
  * Every table that holds a member's data, in one transaction (the caller's): the custom codes deleted (live
- * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped) and
- * transactions (the ledger still sums) and the member's payout counter rows, sandbox rows included (they share these tables), the reasons of the
- * reversals of their visits replaced by "erased",
- * every stored event payload that names the member purged (webhook deliveries send those payloads, so theirs go
- * too), audit entries and webhook deliveries' member keys that name the member pointed at the pseudonym. A table that comes to hold member data gets its step here.
+ * credentials), the platform_id replaced by the pseudonym in check-ins (their member details dropped),
+ * transactions (the ledger still sums) and the member's payout counter rows (their visits and paid_cents kept, so
+ * the counters still add up; the partner's total rows name no member), sandbox rows included (they share these
+ * tables), the reasons of the reversals of their visits replaced by "erased", every stored event payload that
+ * names the member purged (webhook deliveries send those payloads, so theirs go too), audit entries and webhook
+ * deliveries' member keys that name the member pointed at the pseudonym. A table that comes to hold member data
+ * gets its step here.
  */
 export async function eraseMemberRows(db: Db, platformId: string, pseudonym: string): Promise<ErasedRows> {
   const customCodes = count(
