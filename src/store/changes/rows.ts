@@ -68,7 +68,10 @@ export function toCheckin(row: CheckinRow): Checkin {
   };
 }
 
-/** A new check-in's row: pending (stamped, and counted under payout rules, later), with the id the store reserved for it. */
+/**
+ * A new check-in's row: pending (stamped, and counted under payout rules, later), with the id the store reserved
+ * for it.
+ */
 export function checkinRow(checkin: Extract<Write, { kind: 'insert-checkin' }>['checkin']) {
   return {
     id: checkin.id,

@@ -45,19 +45,23 @@ export function markOf(write: CountVisit) {
 export const MARKS_LOOKBACK_MS = 32 * 86_400_000;
 
 /**
- * The member's visits of `?month` under `?scope` at the partner's gyms marked on their check-ins, by the member's
+ * The member's visits of a month under a scope at the partner's gyms marked on their check-ins, by the member's
  * index by expiry (0018): the parameters are the member, the lookback's start, the month, the scope, the partner.
+ * Written once, for a tag: `String.raw` with column references or placeholders gives the statements' SQL text,
+ * kysely's `sql` with values gives the query builder's expression.
  */
-export const MARKED_VISITS = (
-  platformId: string,
-  since: string,
-  month: string,
-  scope: string,
-  partnerId: string,
-) =>
-  `(select count(*) from checkins mc join gyms mg on mg.id = mc.gym_id
+function markedVisits<V, R>(
+  tag: (text: TemplateStringsArray, ...values: V[]) => R,
+  ...[platformId, since, month, scope, partnerId]: [V, V, V, V, V]
+): R {
+  return tag`(select count(*) from checkins mc join gyms mg on mg.id = mc.gym_id
     where mc.platform_id = ${platformId} and mc.expires_at >= ${since} and mc.counted_month = ${month}
       and mc.counted_scope = ${scope} and mg.partner_id = ${partnerId})`;
+}
+
+/** The marked visits as SQL text, its five values written as the given references or placeholders. */
+export const MARKED_VISITS = (...refs: [string, string, string, string, string]) =>
+  markedVisits(String.raw, ...refs);
 
 /** A counter row's columns, in the order its inserts give them. */
 export const COUNTER_COLUMNS = 'partner_id, month, gym_id, platform_id, visits, paid_cents';
@@ -115,24 +119,6 @@ function counter(
   return eb.fn.coalesce(held, sql<number>`0`);
 }
 
-/** The member's visits marked on their check-ins (MARKED_VISITS). */
-function marked(
-  eb: ExpressionBuilder<Database, never>,
-  terms: PricingTerms,
-  platformId: string,
-  now: number,
-) {
-  return eb
-    .selectFrom('checkins as mc')
-    .innerJoin('gyms as mg', 'mg.id', 'mc.gym_id')
-    .select((count) => count.fn.countAll<number | string>().as('visits'))
-    .where('mc.platform_id', '=', platformId)
-    .where('mc.expires_at', '>=', now - MARKS_LOOKBACK_MS)
-    .where('mc.counted_month', '=', terms.month)
-    .where('mc.counted_scope', '=', terms.scope)
-    .where('mg.partner_id', '=', terms.partnerId);
-}
-
 export async function readCounts(
   db: Db,
   terms: PricingTerms,
@@ -143,7 +129,10 @@ export async function readCounts(
   const row = await db
     .selectNoFrom((eb) => [
       counter(eb, 'visits', { partnerId, month, gymId: terms.scope, platformId }).as('member_visits'),
-      marked(eb, terms, platformId, now).as('marked_visits'),
+      markedVisits(
+        sql<number | string>,
+        ...[platformId, now - MARKS_LOOKBACK_MS, terms.month, terms.scope, terms.partnerId],
+      ).as('marked_visits'),
       counter(eb, 'paid_cents', { partnerId, month, ...PARTNER_TOTAL }).as('partner_paid_cents'),
     ])
     .executeTakeFirst();
