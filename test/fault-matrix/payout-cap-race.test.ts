@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { platformId } from '../fixtures/factories.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
+import { allowCodeWrites, failCodeWrites } from '../fixtures/fault-injection.js';
 
 const TRIALS = 6;
 
@@ -141,5 +142,66 @@ describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent 
       .where('platform_id', '=', '')
       .executeTakeFirstOrThrow();
     expect(Number(total.paid_cents)).toBe(3 * 1250 + 5 * 625);
+  });
+
+  test("when a validation among members validating at once as the partner's total crosses a tier fails, then its visit adds nothing: the others are priced in commit order as if it had not been made, and the total holds only what they were paid", async () => {
+    const t = app();
+    const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
+    const other = await op.createGym(t, n.partner.id);
+    const otherProduct = await op.createProduct(t, other.id, { payout_cents: 1250 });
+    const rules = { monthly_paid_visits_per_member: null, tiers: [{ after_cents: 3000, rate_pct: 50 }] };
+    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+    const gymOf = (index: number) =>
+      index % 2 === 0 ? { id: n.gym.id, product: n.product } : { id: other.id, product: otherProduct };
+    // Two visits first: 2500 paid this month, below the tier.
+    for (const index of [0, 1]) {
+      const member = platformId();
+      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+      expect((await op.validate(t, n.key.key, gymOf(index).id, member)).statusCode).toBe(200);
+    }
+    const members = Array.from({ length: 6 }, () => platformId());
+    for (const [index, member] of members.entries())
+      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+    // The third to arrive fails as it stores the code sent along: its whole validation is rolled back, the changes
+    // before it in its batch kept.
+    await failCodeWrites(t.store, 'FAIL-9');
+    let replies;
+    try {
+      replies = await Promise.all(
+        members.map((member, index) =>
+          op.validate(t, n.key.key, gymOf(index).id, member, index === 2 ? 'FAIL-9' : undefined),
+        ),
+      );
+    } finally {
+      await allowCodeWrites(t.store);
+    }
+
+    expect(replies.map((reply) => reply.statusCode)).toEqual([200, 200, 500, 200, 200, 200]);
+    const paid = await t.store.db
+      .selectFrom('transactions')
+      .select(['platform_id', 'payout_cents', 'pricing_rule'])
+      .where('partner_id', '=', n.partner.id)
+      .where('platform_id', 'in', members)
+      .execute();
+    expect(paid.map((row) => row.platform_id).sort()).toEqual(
+      members.filter((_, index) => index !== 2).sort(),
+    );
+    // The reference without the failed visit: the first finds 2500 paid; each later one 3750 or more.
+    const prices = paid.map((row) => `${row.pricing_rule}:${Number(row.payout_cents)}`).sort();
+    expect(prices).toEqual(['list:1250', ...[1, 3, 4, 5].map(() => 'volume-tier:625')]);
+    const failed = await t.store.db
+      .selectFrom('checkins')
+      .select(['status', 'counted_month', 'counted_scope'])
+      .where('platform_id', '=', members[2] ?? '')
+      .execute();
+    expect(failed).toEqual([{ status: 'pending', counted_month: null, counted_scope: null }]);
+    const counters = await t.store.db
+      .selectFrom('payout_counters')
+      .select(['gym_id', 'platform_id', 'visits', 'paid_cents'])
+      .where('partner_id', '=', n.partner.id)
+      .execute();
+    expect(
+      counters.map((row) => ({ ...row, gym_id: Number(row.gym_id), visits: Number(row.visits) })),
+    ).toEqual([{ gym_id: 0, platform_id: '', visits: 7, paid_cents: 2 * 1250 + 1250 + 4 * 625 }]);
   });
 });

@@ -32,6 +32,8 @@ export function counterRows(write: CountVisit) {
   return [{ ...member, visits: 1, paid_cents: 0 }, total];
 }
 
+export type CounterRow = ReturnType<typeof counterRows>[number];
+
 /** What a visit counted on its check-in marks that check-in with; undefined for one counted on a counter row. */
 export function markOf(write: CountVisit) {
   const { checkinId: id, month: counted_month, scope: counted_scope } = write;
@@ -86,10 +88,19 @@ export const COUNTS_OF = `select
 
 export const countsParameters = (terms: PricingTerms, platformId: string, now: number) => {
   const { partnerId, month, scope } = terms;
+  // One literal, not three spread: built per priced validation.
   return [
-    ...[partnerId, month, scope, platformId],
-    ...[platformId, now - MARKS_LOOKBACK_MS, month, scope, partnerId],
-    ...[partnerId, month],
+    partnerId,
+    month,
+    scope,
+    platformId,
+    platformId,
+    now - MARKS_LOOKBACK_MS,
+    month,
+    scope,
+    partnerId,
+    partnerId,
+    month,
   ] as const;
 };
 

@@ -7,7 +7,7 @@ import {
 import type { ValidationRequest } from '../../../domain/decisions/validation.js';
 import type { Write } from '../../../domain/writes.js';
 import { memberLockKeys } from '../../changes/member-lock.js';
-import { counterRows, PARTNER_TOTAL } from '../../plans/payout-counter-repository.js';
+import { counterRows, PARTNER_TOTAL, type CounterRow } from '../../plans/payout-counter-repository.js';
 import type { BatchItem } from './postgres-batch-item.js';
 
 type CountVisit = Extract<Write, { kind: 'count-visit' }>;
@@ -79,7 +79,7 @@ export type BatchCounts = ReturnType<typeof createBatchCounts>;
 
 /** The batch's counter rows, one per counter (an upsert may touch a row once), in one order (locks never cross). */
 export function counterParameter(writes: readonly Write[]) {
-  const rows = new Map<string, ReturnType<typeof counterRows>[number]>();
+  const rows = new Map<string, CounterRow>();
   for (const write of writes) {
     if (write.kind !== 'count-visit') continue;
     for (const row of counterRows(write)) {

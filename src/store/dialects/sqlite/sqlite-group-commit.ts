@@ -136,6 +136,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
     }
     try {
       settled = batch.map(runOne);
+      statements.writeTotals();
     } catch {
       rollbackAll();
       runIsolated(batch);
@@ -152,9 +153,12 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
       for (const item of batch) {
         savepoint().run();
         try {
-          settled.push(runOne(item));
+          const settle = runOne(item);
+          statements.writeTotals();
           release().run();
+          settled.push(settle);
         } catch (error) {
+          statements.dropTotals();
           rollbackTo().run();
           release().run();
           settled.push(() => item.reject(error));
@@ -181,6 +185,7 @@ export function createGroupCommit(database: SqliteDatabase.Database, db: Kysely<
   }
 
   function rollbackAll(): void {
+    statements.dropTotals();
     if (database.inTransaction) database.prepare('rollback').run();
   }
 

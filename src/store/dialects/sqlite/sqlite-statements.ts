@@ -31,10 +31,14 @@ import {
   counterRows,
   countsParameters,
   markOf,
+  PARTNER_TOTAL,
   toCounts,
+  type CounterRow,
   type CountsRow,
 } from '../../plans/payout-counter-repository.js';
 import { STAMPED_AT, latestFirst, validatedBetween, type GuardedWrite } from '../../changes/rule-sql.js';
+
+type CountVisit = Extract<Write, { kind: 'count-visit' }>;
 
 /**
  * SQLite's hand-tuned reads and writes for the batched path (src/store/dialects/sqlite/sqlite-group-commit.ts), prepared
@@ -82,6 +86,12 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     );
   const toValidated = toStatus('validated');
   const toCancelled = toStatus('cancelled');
+  /** A validation that counts its visit on its check-in: the status and the mark in one update of the row. */
+  const toValidatedCounted = lazy<[number, string, number, number, string]>(
+    `update checkins set status = 'validated', ${STAMPED_AT.validated} = ?,
+       counted_month = ?, counted_scope = ?
+     where id = ? and status = ?`,
+  );
   /** An insert of a row built in src/store/changes/rows.ts. */
   function insert<T extends NewRowTable>(table: T) {
     const { text, values } = positionalInsert(table);
@@ -111,14 +121,59 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     if (result.changes === 0) throw new StaleDecisionError(write);
   }
 
-  function apply(write: Write): void {
+  /**
+   * The partners' paid totals the batch's priced visits add to, kept here and written once per counter at the
+   * end of the batch (writeTotals), before its commit: a busy partner's total row is written once per commit,
+   * not once per visit. The counts a visit reads add them, as they would read the rows' writes.
+   */
+  const totals = new Map<string, CounterRow>();
+  const totalKey = (partnerId: number, month: string) => `${partnerId}:${month}`;
+  const counterValues = (row: CounterRow) =>
+    [row.partner_id, row.month, row.gym_id, row.platform_id, row.visits, row.paid_cents] as const;
+
+  /** A priced visit: its mark (unless the validation's update carried it), member's row, partner's total. */
+  function countVisit(write: CountVisit, markedWithStatus: boolean): void {
+    const mark = markOf(write);
+    if (mark !== undefined && !markedWithStatus)
+      markCheckin().run(mark.counted_month, mark.counted_scope, mark.id);
+    for (const row of counterRows(write)) {
+      if (row.gym_id !== PARTNER_TOTAL.gymId || row.platform_id !== PARTNER_TOTAL.platformId) {
+        addToCounter().run(...counterValues(row));
+        continue;
+      }
+      const key = totalKey(row.partner_id, row.month);
+      const held = totals.get(key) ?? { ...row, visits: 0, paid_cents: 0 };
+      totals.set(key, {
+        ...held,
+        visits: held.visits + row.visits,
+        paid_cents: held.paid_cents + row.paid_cents,
+      });
+    }
+  }
+
+  /** A decision's visit counted on the check-in it validates: its mark rides in the validation's update. */
+  function countedOnValidation(writes: readonly Write[]): CountVisit | undefined {
+    const count = writes.find((write): write is CountVisit => write.kind === 'count-visit');
+    if (count?.checkinId === undefined) return undefined;
+    const validates = writes.some(
+      (write) =>
+        write.kind === 'checkin-status' && write.to === 'validated' && write.checkinId === count.checkinId,
+    );
+    return validates ? count : undefined;
+  }
+
+  function apply(write: Write, counted: CountVisit | undefined): void {
     switch (write.kind) {
       case 'insert-checkin':
         insertCheckin(checkinRow(write.checkin));
         return;
       case 'checkin-status': {
-        const statement = write.to === 'validated' ? toValidated() : toCancelled();
-        changed(statement.run(write.at, write.checkinId, write.from), write.kind);
+        const { at, checkinId, from } = write;
+        const result =
+          counted?.checkinId === checkinId
+            ? toValidatedCounted().run(at, counted.month, counted.scope, checkinId, from)
+            : (write.to === 'validated' ? toValidated() : toCancelled()).run(at, checkinId, from);
+        changed(result, write.kind);
         return;
       }
       case 'insert-transaction':
@@ -139,21 +194,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       case 'event':
         event(eventRow(write.event));
         return;
-      case 'count-visit': {
-        // The check-in's page was just written by its validation: marking it adds no page to the commit.
-        const mark = markOf(write);
-        if (mark !== undefined) markCheckin().run(mark.counted_month, mark.counted_scope, mark.id);
-        for (const row of counterRows(write))
-          addToCounter().run(
-            row.partner_id,
-            row.month,
-            row.gym_id,
-            row.platform_id,
-            row.visits,
-            row.paid_cents,
-          );
+      case 'count-visit':
+        countVisit(write, write === counted);
         return;
-      }
       case 'insert-reversal':
         throw new Error('a reversal is carried out by the unit of work, never in a batch');
     }
@@ -170,7 +213,11 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     /** The month's counters before a visit priced under `terms`. */
     counts(terms: PricingTerms, platformId: string, now: number): PricingCounts {
-      return toCounts(counts().get(...countsParameters(terms, platformId, now)));
+      const read = toCounts(counts().get(...countsParameters(terms, platformId, now)));
+      const held = totals.get(totalKey(terms.partnerId, terms.month));
+      return held === undefined
+        ? read
+        : { ...read, partnerPaidCents: read.partnerPaidCents + held.paid_cents };
     },
     code(gymId: number, platformId: string): { code: string; updatedAt: number } | undefined {
       const row = code().get(gymId, platformId);
@@ -228,7 +275,17 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     },
     /** Carries out a decision's writes in order; a write that finds its row changed throws StaleDecisionError. */
     applyWrites(writes: readonly Write[]): void {
-      for (const write of writes) apply(write);
+      const counted = countedOnValidation(writes);
+      for (const write of writes) apply(write, counted);
+    },
+    /** Writes the totals the visits added since the last call: once per batch, before its commit. */
+    writeTotals(): void {
+      for (const row of totals.values()) addToCounter().run(...counterValues(row));
+      totals.clear();
+    },
+    /** Forgets the totals not yet written: their visits' writes were rolled back. */
+    dropTotals(): void {
+      totals.clear();
     },
   };
 }
