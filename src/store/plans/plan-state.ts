@@ -58,11 +58,29 @@ export interface PlanUsageRow {
   readonly validated_at: Num | null;
 }
 
+/**
+ * Rules as parsed, by their stored text: every check-in creation of a member on a plan reads its version's rules,
+ * and a network has few versions. Keyed by the text itself, so an entry can never name other rules (versions are
+ * never changed, but a process may serve more than one database); the rules are read-only.
+ */
+const parsedRules = new Map<string, readonly PlanRule[]>();
+const PARSED_RULES_KEPT = 256;
+
+function parseRules(text: string): readonly PlanRule[] {
+  const kept = parsedRules.get(text);
+  if (kept !== undefined) return kept;
+  // Frozen: shared by every creation that reads them.
+  const rules = Object.freeze((JSON.parse(text) as PlanRule[]).map((rule) => Object.freeze(rule)));
+  if (parsedRules.size >= PARSED_RULES_KEPT) parsedRules.clear();
+  parsedRules.set(text, rules);
+  return rules;
+}
+
 export function toPlanVersion(row: PlanVersionRow): PlanVersion {
   return {
     planId: Number(row.plan_id),
     version: Number(row.version),
-    rules: typeof row.rules === 'string' ? (JSON.parse(row.rules) as PlanRule[]) : row.rules,
+    rules: typeof row.rules === 'string' ? parseRules(row.rules) : row.rules,
     effectiveFrom: Number(row.effective_from),
   };
 }
