@@ -19,7 +19,8 @@ import { startReceiver } from './webhooks.js';
  * machine others share, throughput moves with their load; the CPU a request costs moves much less, so this is how
  * one change's cost is seen while other work runs. `--sql` runs a statement on the fresh database first (e.g. to
  * measure an index by dropping it), for the builds after the first. `--plans` runs each build on the plans bench's
- * skewed seed twice a round, without and with its plans and payout rules.
+ * skewed seed twice a round, without and with its plans and payout rules. A build may carry Node flags of its own
+ * after its path (`--cli "dist/cli/main.js,dist/cli/main.js --max-semi-space-size=32"`): one setting against another.
  */
 const { values } = parseArgs({
   options: {
@@ -39,7 +40,13 @@ const { values } = parseArgs({
 });
 const dialect = values.dialect === 'postgres' ? 'postgres' : 'sqlite';
 const count = Number(values.count);
-const builds = values.cli?.split(',') ?? [new URL('../../dist/cli/main.js', import.meta.url).pathname];
+/** Each build: its command line's path, and the Node flags given to it alone (`--cli "a.js,a.js --flag"`). */
+const builds = (values.cli?.split(',') ?? [new URL('../../dist/cli/main.js', import.meta.url).pathname]).map(
+  (entry) => {
+    const [path = '', ...flags] = entry.split(' ').filter((part) => part !== '');
+    return { path, flags, name: [path, ...flags].join(' ') };
+  },
+);
 const ENV = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
 
 /** The bytes the process has written to storage so far (its WAL and database files). */
@@ -65,7 +72,7 @@ async function runSql(url: string, text: string): Promise<void> {
 }
 
 async function one(
-  build: string,
+  build: (typeof builds)[number],
   index: number,
   plans: boolean,
 ): Promise<{ cpu: number; serving: number; written: number }> {
@@ -88,11 +95,12 @@ async function one(
       [
         '--max-semi-space-size=8',
         ...(values['node-flags']?.split(' ').filter((flag) => flag !== '') ?? []),
+        ...build.flags,
         ...(values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
         ...(values['heap-profile'] === undefined
           ? []
           : ['--heap-prof', `--heap-prof-dir=${values['heap-profile']}`, '--heap-prof-interval=65536']),
-        build,
+        build.path,
         'serve',
       ],
       {
@@ -161,7 +169,7 @@ async function one(
 const runs = builds.flatMap((build, index) =>
   (values.plans ? [false, true] : [false]).map((plans) => ({ build, index, plans })),
 );
-const label = (run: (typeof runs)[number]) => `${run.build}${run.plans ? ' (plans)' : ''}`;
+const label = (run: (typeof runs)[number]) => `${run.build.name}${run.plans ? ' (plans)' : ''}`;
 const samples = runs.map(() => [] as number[]);
 const servingSamples = runs.map(() => [] as number[]);
 for (let round = 0; round < Number(values.rounds); round++) {
