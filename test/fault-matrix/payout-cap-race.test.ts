@@ -28,6 +28,29 @@ async function entriesOf(t: TestApp, partnerId: number, member: string) {
   return page.items.filter((item) => item.platform_id === member).sort((a, b) => a.id - b.id);
 }
 
+/**
+ * A partner of two gyms (1250 a visit) with a tier past 3000 paid a month, two visits already paid this month (one at
+ * each gym, 2500), and six members each with a check-in waiting, at the two gyms in turn.
+ */
+async function sixAtATieredPartner(t: TestApp) {
+  const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
+  const other = await op.createGym(t, n.partner.id);
+  const otherProduct = await op.createProduct(t, other.id, { payout_cents: 1250 });
+  const rules = { monthly_paid_visits_per_member: null, tiers: [{ after_cents: 3000, rate_pct: 50 }] };
+  op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
+  const gymOf = (index: number) =>
+    index % 2 === 0 ? { id: n.gym.id, product: n.product } : { id: other.id, product: otherProduct };
+  for (const index of [0, 1]) {
+    const member = platformId();
+    await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+    expect((await op.validate(t, n.key.key, gymOf(index).id, member)).statusCode).toBe(200);
+  }
+  const members = Array.from({ length: 6 }, () => platformId());
+  for (const [index, member] of members.entries())
+    await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+  return { n, gymOf, members };
+}
+
 describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent validations (%j)', (path) => {
   const app = op.operatorApp(path);
 
@@ -104,22 +127,7 @@ describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent 
 
   test("when members validate at once at a partner's gyms as its month's paid total crosses a tier, then exactly the first of them in commit order is paid its list price and every later one the tier's rate", async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
-    const other = await op.createGym(t, n.partner.id);
-    const otherProduct = await op.createProduct(t, other.id, { payout_cents: 1250 });
-    const rules = { monthly_paid_visits_per_member: null, tiers: [{ after_cents: 3000, rate_pct: 50 }] };
-    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
-    const gymOf = (index: number) =>
-      index % 2 === 0 ? { id: n.gym.id, product: n.product } : { id: other.id, product: otherProduct };
-    // Two visits first, one at each gym: 2500 paid this month, below the tier.
-    for (const index of [0, 1]) {
-      const member = platformId();
-      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
-      expect((await op.validate(t, n.key.key, gymOf(index).id, member)).statusCode).toBe(200);
-    }
-    const members = Array.from({ length: 6 }, () => platformId());
-    for (const [index, member] of members.entries())
-      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+    const { n, gymOf, members } = await sixAtATieredPartner(t);
 
     const replies = await Promise.all(
       members.map((member, index) => op.validate(t, n.key.key, gymOf(index).id, member)),
@@ -146,22 +154,7 @@ describe.each(PATHS)('the last paid visit under a monthly cap, under concurrent 
 
   test("when a validation among members validating at once as the partner's total crosses a tier fails, then its visit adds nothing: the others are priced in commit order as if it had not been made, and the total holds only what they were paid", async () => {
     const t = app();
-    const n = await op.arrangeNetwork(t, { payout_cents: 1250 });
-    const other = await op.createGym(t, n.partner.id);
-    const otherProduct = await op.createProduct(t, other.id, { payout_cents: 1250 });
-    const rules = { monthly_paid_visits_per_member: null, tiers: [{ after_cents: 3000, rate_pct: 50 }] };
-    op.ok(await op.admin(t, 'PUT', `/partners/${n.partner.id}/payout-rules`, rules), 200);
-    const gymOf = (index: number) =>
-      index % 2 === 0 ? { id: n.gym.id, product: n.product } : { id: other.id, product: otherProduct };
-    // Two visits first: 2500 paid this month, below the tier.
-    for (const index of [0, 1]) {
-      const member = platformId();
-      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
-      expect((await op.validate(t, n.key.key, gymOf(index).id, member)).statusCode).toBe(200);
-    }
-    const members = Array.from({ length: 6 }, () => platformId());
-    for (const [index, member] of members.entries())
-      await op.createCheckin(t, gymOf(index).product, { platform_id: member });
+    const { n, gymOf, members } = await sixAtATieredPartner(t);
     // The third to arrive fails as it stores the code sent along: its whole validation is rolled back, the changes
     // before it in its batch kept.
     await failCodeWrites(t.store, 'FAIL-9');
