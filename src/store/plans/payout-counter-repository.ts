@@ -34,6 +34,25 @@ export function counterRows(write: CountVisit) {
 
 export type CounterRow = ReturnType<typeof counterRows>[number];
 
+/** A counter's key (one order for every batch's upserts, so their row locks never cross). */
+export const counterKey = (partnerId: number, month: string, gymId: number, platformId: string) =>
+  JSON.stringify([partnerId, month, gymId, platformId]);
+
+export const isPartnerTotal = (row: CounterRow) =>
+  row.gym_id === PARTNER_TOTAL.gymId && row.platform_id === PARTNER_TOTAL.platformId;
+
+/** Adds a counter row to the sum a batch holds for its counter (one upsert per counter). */
+export function addToSum(sums: Map<string, CounterRow>, row: CounterRow): void {
+  const key = counterKey(row.partner_id, row.month, row.gym_id, row.platform_id);
+  const sum = sums.get(key);
+  sums.set(
+    key,
+    sum === undefined
+      ? row
+      : { ...sum, visits: sum.visits + row.visits, paid_cents: sum.paid_cents + row.paid_cents },
+  );
+}
+
 /** What a visit counted on its check-in marks that check-in with; undefined for one counted on a counter row. */
 export function markOf(write: CountVisit) {
   const { checkinId: id, month: counted_month, scope: counted_scope } = write;
@@ -142,7 +161,11 @@ export async function readCounts(
       counter(eb, 'visits', { partnerId, month, gymId: terms.scope, platformId }).as('member_visits'),
       markedVisits(
         sql<number | string>,
-        ...[platformId, now - MARKS_LOOKBACK_MS, terms.month, terms.scope, terms.partnerId],
+        platformId,
+        now - MARKS_LOOKBACK_MS,
+        month,
+        terms.scope,
+        partnerId,
       ).as('marked_visits'),
       counter(eb, 'paid_cents', { partnerId, month, ...PARTNER_TOTAL }).as('partner_paid_cents'),
     ])

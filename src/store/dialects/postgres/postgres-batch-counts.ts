@@ -7,13 +7,16 @@ import {
 import type { ValidationRequest } from '../../../domain/decisions/validation.js';
 import type { Write } from '../../../domain/writes.js';
 import { memberLockKeys } from '../../changes/member-lock.js';
-import { counterRows, PARTNER_TOTAL, type CounterRow } from '../../plans/payout-counter-repository.js';
+import {
+  addToSum,
+  counterKey,
+  counterRows,
+  PARTNER_TOTAL,
+  type CounterRow,
+} from '../../plans/payout-counter-repository.js';
 import type { BatchItem } from './postgres-batch-item.js';
 
 type CountVisit = Extract<Write, { kind: 'count-visit' }>;
-
-const keyOf = (partnerId: number, month: string, gymId: number, platformId: string) =>
-  JSON.stringify([partnerId, month, gymId, platformId]);
 
 const termsOf = (item: BatchItem): PricingTerms | undefined =>
   item.kind === 'validate' ? (item.request as ValidationRequest).pricing : undefined;
@@ -48,9 +51,9 @@ export function createBatchCounts() {
   return {
     /** The counts read for a visit, plus what the batch's earlier visits added to them. */
     adjust(terms: PricingTerms, platformId: string, read: PricingCounts): PricingCounts {
-      const member = added.get(keyOf(terms.partnerId, terms.month, terms.scope, platformId));
+      const member = added.get(counterKey(terms.partnerId, terms.month, terms.scope, platformId));
       const partner = added.get(
-        keyOf(terms.partnerId, terms.month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId),
+        counterKey(terms.partnerId, terms.month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId),
       );
       return {
         memberVisits: read.memberVisits + (member?.visits ?? 0),
@@ -65,8 +68,8 @@ export function createBatchCounts() {
   /** The member's visits under the scope (wherever the visit is counted) and the partner's total. */
   function addVisit(write: CountVisit): void {
     const { partnerId, month } = write;
-    addTo(keyOf(partnerId, month, write.scope, write.platformId), 0);
-    addTo(keyOf(partnerId, month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId), write.paidCents);
+    addTo(counterKey(partnerId, month, write.scope, write.platformId), 0);
+    addTo(counterKey(partnerId, month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId), write.paidCents);
   }
 
   function addTo(key: string, paidCents: number): void {
@@ -82,16 +85,7 @@ export function counterParameter(writes: readonly Write[]) {
   const rows = new Map<string, CounterRow>();
   for (const write of writes) {
     if (write.kind !== 'count-visit') continue;
-    for (const row of counterRows(write)) {
-      const key = keyOf(row.partner_id, row.month, row.gym_id, row.platform_id);
-      const sum = rows.get(key);
-      rows.set(
-        key,
-        sum === undefined
-          ? row
-          : { ...sum, visits: sum.visits + row.visits, paid_cents: sum.paid_cents + row.paid_cents },
-      );
-    }
+    for (const row of counterRows(write)) addToSum(rows, row);
   }
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }

@@ -27,9 +27,12 @@ import {
 import type { PricingCounts, PricingTerms } from '../../../domain/plans/pricing.js';
 import {
   ADD_TO_COUNTER,
+  addToSum,
+  counterKey,
   COUNTS_OF,
   counterRows,
   countsParameters,
+  isPartnerTotal,
   markOf,
   PARTNER_TOTAL,
   toCounts,
@@ -127,7 +130,6 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
    * not once per visit. The counts a visit reads add them, as they would read the rows' writes.
    */
   const totals = new Map<string, CounterRow>();
-  const totalKey = (partnerId: number, month: string) => `${partnerId}:${month}`;
   const counterValues = (row: CounterRow) =>
     [row.partner_id, row.month, row.gym_id, row.platform_id, row.visits, row.paid_cents] as const;
 
@@ -136,19 +138,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     const mark = markOf(write);
     if (mark !== undefined && !markedWithStatus)
       markCheckin().run(mark.counted_month, mark.counted_scope, mark.id);
-    for (const row of counterRows(write)) {
-      if (row.gym_id !== PARTNER_TOTAL.gymId || row.platform_id !== PARTNER_TOTAL.platformId) {
-        addToCounter().run(...counterValues(row));
-        continue;
-      }
-      const key = totalKey(row.partner_id, row.month);
-      const held = totals.get(key) ?? { ...row, visits: 0, paid_cents: 0 };
-      totals.set(key, {
-        ...held,
-        visits: held.visits + row.visits,
-        paid_cents: held.paid_cents + row.paid_cents,
-      });
-    }
+    for (const row of counterRows(write))
+      if (isPartnerTotal(row)) addToSum(totals, row);
+      else addToCounter().run(...counterValues(row));
   }
 
   /** A decision's visit counted on the check-in it validates: its mark rides in the validation's update. */
@@ -214,7 +206,9 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     /** The month's counters before a visit priced under `terms`. */
     counts(terms: PricingTerms, platformId: string, now: number): PricingCounts {
       const read = toCounts(counts().get(...countsParameters(terms, platformId, now)));
-      const held = totals.get(totalKey(terms.partnerId, terms.month));
+      const held = totals.get(
+        counterKey(terms.partnerId, terms.month, PARTNER_TOTAL.gymId, PARTNER_TOTAL.platformId),
+      );
       return held === undefined
         ? read
         : { ...read, partnerPaidCents: read.partnerPaidCents + held.paid_cents };
