@@ -1,11 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import { backupSqlite } from '../../src/store/dialects/sqlite/sqlite-backup.js';
 import { platformId, unique } from '../fixtures/factories.js';
 import { expectReply } from '../fixtures/partner-api.js';
-import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { dialects, type TestApp, type TestDialect } from '../fixtures/test-app.js';
 import * as op from '../fixtures/operator-api.js';
 
 const ANA = { first_name: 'Anaclara', last_name: 'Quintanilha', email: 'anaclara.q@example.com' };
@@ -68,6 +69,21 @@ async function arrangeMember(t: TestApp, member: string, { onCounterRow = false 
   return { transactionId, sandboxGym: gym.id };
 }
 
+/** The erasure's whole answer: 200, what it erased, and the copies out of its reach; returns the pseudonym. */
+function expectErased(
+  response: LightMyRequestResponse,
+  dialect: TestDialect,
+  erased: Record<string, number>,
+) {
+  const { pseudonym } = JSON.parse(response.body) as { pseudonym: string };
+  expectReply(response, 200, {
+    pseudonym,
+    erased,
+    not_reached: dialect === 'postgres' ? [SENT[0], POSTGRES_COPIES, SENT[1]] : [SENT[0], SENT[1]],
+  });
+  return pseudonym;
+}
+
 const traces = (member: string) => [member, ANA.first_name, ANA.last_name, ANA.email];
 
 describe.each(dialects)("an erasure's reach (%s)", (dialect) => {
@@ -80,20 +96,15 @@ describe.each(dialects)("an erasure's reach (%s)", (dialect) => {
 
     const response = await op.admin(t, 'POST', `/members/${member}/erase`);
 
-    const { pseudonym } = JSON.parse(response.body) as { pseudonym: string };
-    expectReply(response, 200, {
-      pseudonym,
-      // Check-ins: the live one and the sandbox one; events: created ×2, validated, reversed.
-      erased: {
-        custom_codes: 0,
-        checkins: 2,
-        transactions: 1,
-        events: 4,
-        audit_entries: 0,
-        webhook_deliveries: 0,
-        reversal_reasons: 1,
-      },
-      not_reached: dialect === 'postgres' ? [SENT[0], POSTGRES_COPIES, SENT[1]] : [SENT[0], SENT[1]],
+    // Check-ins: the live one and the sandbox one; events: created ×2, validated, reversed.
+    const pseudonym = expectErased(response, dialect, {
+      custom_codes: 0,
+      checkins: 2,
+      transactions: 1,
+      events: 4,
+      audit_entries: 0,
+      webhook_deliveries: 0,
+      reversal_reasons: 1,
     });
     const reversals = await t.store.db
       .selectFrom('reversals')
@@ -174,19 +185,14 @@ describe.each(dialects)("an erasure's reach into payout counts (%s)", (dialect) 
 
     const response = await op.admin(t, 'POST', `/members/${member}/erase`);
 
-    const { pseudonym } = JSON.parse(response.body) as { pseudonym: string };
-    expectReply(response, 200, {
-      pseudonym,
-      erased: {
-        custom_codes: 0,
-        checkins: 2,
-        transactions: 2,
-        events: 4,
-        audit_entries: 0,
-        webhook_deliveries: 0,
-        reversal_reasons: 0,
-      },
-      not_reached: dialect === 'postgres' ? [SENT[0], POSTGRES_COPIES, SENT[1]] : [SENT[0], SENT[1]],
+    const pseudonym = expectErased(response, dialect, {
+      custom_codes: 0,
+      checkins: 2,
+      transactions: 2,
+      events: 4,
+      audit_entries: 0,
+      webhook_deliveries: 0,
+      reversal_reasons: 0,
     });
     // The whole table: no row names the member, theirs carries the pseudonym, the partner's total is as before.
     expect(await counters()).toEqual([total, [n.partner.id, '2026-03', 0, pseudonym, 1, 0]]);
