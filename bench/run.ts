@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -15,7 +16,8 @@ import { VARIANTS, freshDatabase, type Variant } from './variants.js';
  * writes JSON to bench/results/. `--base` adds gatehouse built from that revision (bench/base-build.ts).
  * `--interleave K` runs the chosen variants side by side instead: in each round all of them serve at once, and the
  * load goes to each in turn K times (seconds/K each, the order reversed every other time), so a drift of the
- * machine's speed lands on all of them alike — for ratios of a few percent on a machine others share.
+ * machine's speed lands on all of them alike — for ratios of a few percent on a machine others share. Every load
+ * starts with the machine's dirty pages written out.
  */
 const { values } = parseArgs({
   options: {
@@ -57,6 +59,15 @@ interface Sample extends LoadResult {
   rssEnd: number;
 }
 
+/**
+ * Before each load: the machine's dirty pages written out, so that the write-back of what came before (the seed, or
+ * another server's turn under --interleave: its log and checkpoints, about 5 KiB a validation) does not land in this
+ * load's time.
+ */
+function flushDirtyPages(): void {
+  execFileSync('sync');
+}
+
 /** A variant serving on its fresh seeded database, warmed up; each load goes on from the check-ins the last used. */
 async function serve(variant: Variant) {
   const database = await freshDatabase(variant.dialect, checkins, 0, variant.skewed === true);
@@ -68,6 +79,7 @@ async function serve(variant: Variant) {
   const mode = variant.load ?? 'validate';
   let used = 0;
   const load = async (forSeconds: number) => {
+    flushDirtyPages();
     const result = await runLoad([
       server.url,
       database.fixtures,
