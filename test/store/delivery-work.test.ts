@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import { deliveryWork, deliveryWorkQuery } from '../../src/store/webhooks/webhook-claim-repository.js';
+import { PENDING } from '../../src/store/webhooks/pending-status.js';
 import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
 
 const EVENTS = 5_000;
@@ -154,7 +155,7 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
         await sql`analyze webhook_deliveries`.execute(trx);
         const plan = await planOfLook(trx, now);
         expect(plan).not.toContain('Seq Scan on webhook_deliveries');
-        expect(plan).toMatch(/Index Scan using webhook_deliveries_due on webhook_deliveries/);
+        expect(plan).toMatch(/Index Scan using webhook_deliveries_pending_due on webhook_deliveries/);
       });
     },
   );
@@ -173,4 +174,26 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
       });
     },
   );
+
+  test('when a process of the previous release asks for due deliveries with the status as a parameter, then it finds those the literal finds, through the index of pending deliveries', async () => {
+    const now = 1_800_000_000_000;
+    await insideRolledBack(t, async (trx) => {
+      const endpoint = await addEndpoint(trx, 0);
+      await addDeliveries(trx, endpoint, EVENTS, now - 60_000, null, 'delivered');
+      await addDeliveries(trx, endpoint, 4, now - 1_000, null);
+      await addDeliveries(trx, endpoint, 3, now + 60_000, null);
+      if (dialect === 'postgres') await sql`analyze webhook_deliveries`.execute(trx);
+      const due = (status: string | RawBuilder<string>) =>
+        sql<{ id: number | string; next_attempt_at: number | string }>`select id, next_attempt_at
+          from webhook_deliveries where status = ${status} and next_attempt_at <= ${now} order by next_attempt_at, id`;
+      const byParameter = (await due('pending').execute(trx)).rows;
+      const byLiteral = (await due(PENDING).execute(trx)).rows;
+      expect(byParameter.map((row) => Number(row.next_attempt_at))).toEqual(Array(4).fill(now - 1_000));
+      expect(byParameter).toEqual(byLiteral);
+      const explain = dialect === 'sqlite' ? sql`explain query plan` : sql`explain`;
+      const { rows } = await sql<Record<string, string>>`${explain} ${due('pending')}`.execute(trx);
+      const plan = rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('webhook_deliveries_pending_due');
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import { forgetAttemptBodies } from '../webhooks/webhook-attempt-repository.js';
+import { PENDING } from '../webhooks/pending-status.js';
 
 type Db = Kysely<Database>;
 
@@ -75,7 +76,7 @@ export async function purgeEventPayloads(
               .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
               .select('webhook_deliveries.id')
               .whereRef('webhook_deliveries.event_position', '=', 'events.position')
-              .where('webhook_deliveries.status', '=', 'pending')
+              .where('webhook_deliveries.status', '=', PENDING)
               .where('webhook_endpoints.status', '=', 'enabled'),
           ),
         ),

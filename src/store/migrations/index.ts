@@ -18,6 +18,7 @@ import * as webhookAttempts from './0016-webhook-attempts.js';
 import * as auditNamedEntries from './0017-audit-named-entries.js';
 import * as memberCheckinsByExpiry from './0018-member-checkins-by-expiry.js';
 import * as visitMarks from './0019-visit-marks.js';
+import * as pendingDeliveries from './0020-pending-deliveries.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0017-audit-named-entries': auditNamedEntries,
   '0018-member-checkins-by-expiry': memberCheckinsByExpiry,
   '0019-visit-marks': visitMarks,
+  '0020-pending-deliveries': pendingDeliveries,
 };

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus } from '../../domain/webhooks/delivery.js';
 import type { Database } from '../database.js';
 import { jsonRows, type JsonColumn } from '../json-rows.js';
+import { PENDING } from './pending-status.js';
 
 type Db = Kysely<Database>;
 
@@ -59,7 +60,7 @@ export async function dueDeliveries(
   let due = db
     .selectFrom('webhook_deliveries as d')
     .select(['d.id', 'd.endpoint_id', 'd.event_position', 'd.event_id', 'd.round_failures'])
-    .where('d.status', '=', 'pending')
+    .where('d.status', '=', PENDING)
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<', now)]))
     .where('d.endpoint_id', 'not in', (eb) =>
@@ -81,7 +82,7 @@ export async function dueDeliveries(
             .select('p.id')
             .whereRef('p.endpoint_id', '=', 'd.endpoint_id')
             .whereRef('p.member_key', '=', 'd.member_key')
-            .where('p.status', '=', 'pending')
+            .where('p.status', '=', PENDING)
             .whereRef('p.event_position', '<', 'd.event_position'),
         ),
       ),
@@ -150,7 +151,7 @@ export async function claimDeliveries(
           ID,
         )} as v)`,
       )
-      .where('status', '=', 'pending')
+      .where('status', '=', PENDING)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
       .returning('id')
       .execute();
@@ -178,7 +179,7 @@ export async function pendingMembers(
   const { rows } = await sql<{ endpoint_id: number | string; member_key: string }>`
     select v.endpoint_id, v.member_key from ${jsonRows(db, pairs, MEMBER_OF_ENDPOINT)} as v
     where exists (select 1 from webhook_deliveries p
-      where p.endpoint_id = v.endpoint_id and p.member_key = v.member_key and p.status = 'pending')`.execute(
+      where p.endpoint_id = v.endpoint_id and p.member_key = v.member_key and p.status = ${PENDING})`.execute(
     db,
   );
   return rows.map((row) => ({ endpointId: Number(row.endpoint_id), memberKey: row.member_key }));
@@ -199,7 +200,7 @@ export function deliveryWorkQuery(now: number) {
         select case when w.position > e.first then w.position else e.first end
         from webhook_dispatch w, (select min(from_position) as first from webhook_endpoints) e
         where w.id = 1) as events,
-      (select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= ${now}
+      (select 1 from webhook_deliveries where status = ${PENDING} and next_attempt_at <= ${now}
         and (claimed_until is null or claimed_until < ${now})
         order by next_attempt_at limit 1) is not null as due`;
 }

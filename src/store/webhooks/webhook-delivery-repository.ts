@@ -4,6 +4,7 @@ import { findById } from '../find-by-id.js';
 import { pageById } from '../paging.js';
 import type { PageRequest } from '../../domain/pagination.js';
 import type { Delivery, DeliveryStatus } from '../../domain/webhooks/delivery.js';
+import { PENDING } from './pending-status.js';
 
 export type { Delivery, DeliveryStatus };
 
@@ -81,7 +82,7 @@ export async function countPendingDeliveries(db: Db, endpointId: number): Promis
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -97,7 +98,7 @@ export async function pendingByEndpoint(
       eb.fn.countAll<number>().as('count'),
       eb.fn.min('created_at').as('oldest'),
     ])
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .groupBy('endpoint_id')
     .execute();
   return rows.map((row) => ({

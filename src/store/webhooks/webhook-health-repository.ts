@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { EndpointHealth } from '../../domain/integration.js';
 import type { Database } from '../database.js';
+import { PENDING } from './pending-status.js';
 
 type Db = Kysely<Database>;
 
@@ -26,7 +27,7 @@ export async function endpointHealth(db: Db, endpointId: number, since: number):
     .executeTakeFirstOrThrow();
   const pending = await ofEndpoint
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .executeTakeFirstOrThrow();
   return {
     lastAttempt:
