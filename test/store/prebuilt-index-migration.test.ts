@@ -25,6 +25,33 @@ async function memberIndexes(store: Store, dialect: string): Promise<string[]> {
   return rows.map((row) => row.name).filter((name) => name.startsWith('checkins_member'));
 }
 
+/** A fresh database of the dialect migrated up to `migration`, dropped by `cleanups`. */
+async function storeMigratedTo(
+  dialect: string,
+  migration: string,
+  cleanups: (() => Promise<void> | void)[],
+): Promise<Store> {
+  let url: string;
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-index-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    url = `sqlite:${join(dir, 'gatehouse.db')}`;
+  } else {
+    const schema = await createPgSchema();
+    cleanups.push(schema.drop);
+    url = schema.url;
+  }
+  const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: url }));
+  cleanups.push(() => store.close());
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error } = await migrator.migrateTo(migration);
+  expect(error).toBeUndefined();
+  return store;
+}
+
 /**
  * An index a migration builds can be built by the operator first (on PostgreSQL without holding writes, with
  * `create index concurrently`): the migration then keeps it.
@@ -35,27 +62,7 @@ describe.each(dialects)('the member-by-expiry index built before its migration (
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function storeBefore0018(): Promise<Store> {
-    let url: string;
-    if (dialect === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'gatehouse-index-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    } else {
-      const schema = await createPgSchema();
-      cleanups.push(schema.drop);
-      url = schema.url;
-    }
-    const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: url }));
-    cleanups.push(() => store.close());
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    const { error } = await migrator.migrateTo('0017-audit-named-entries');
-    expect(error).toBeUndefined();
-    return store;
-  }
+  const storeBefore0018 = () => storeMigratedTo(dialect, '0017-audit-named-entries', cleanups);
 
   test('when the operator built it by hand, then the migration keeps it, drops the index by member alone, and is recorded', async () => {
     const store = await storeBefore0018();
@@ -109,23 +116,7 @@ describe.each(dialects)('the pending-delivery indexes built before their migrati
   });
 
   test('when the operator built one by hand, then the migration keeps it, builds the other, drops the two by status, and only pending deliveries are indexed', async () => {
-    let url: string;
-    if (dialect === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'gatehouse-index-'));
-      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      url = `sqlite:${join(dir, 'gatehouse.db')}`;
-    } else {
-      const schema = await createPgSchema();
-      cleanups.push(schema.drop);
-      url = schema.url;
-    }
-    const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: url }));
-    cleanups.push(() => store.close());
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    expect((await migrator.migrateTo('0019-visit-marks')).error).toBeUndefined();
+    const store = await storeMigratedTo(dialect, '0019-visit-marks', cleanups);
     const concurrently = dialect === 'postgres' ? sql`concurrently` : sql``;
     await sql`create index ${concurrently} webhook_deliveries_pending_due on webhook_deliveries (next_attempt_at)
       where status = 'pending'`.execute(store.db);
