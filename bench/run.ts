@@ -287,7 +287,9 @@ const webhooks =
         rounds,
         count: Number(values['webhook-count'] ?? (quick ? 5_000 : 20_000)),
         dialects: (values['webhook-dialects'] ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[],
-        ...(base === undefined ? {} : { base: { name: `base ${values.base ?? ''}`, cli: base.cli } }),
+        ...(base === undefined
+          ? {}
+          : { base: { name: `base ${values.base ?? ''}`, cli: base.cli, toSchema: base.toBaseSchema } }),
       })
     : undefined;
 const webhookLines = webhooks === undefined ? [] : describeWebhooks(webhooks);

@@ -99,16 +99,21 @@ export const gatehouse =
       ...env,
     });
 
-/** gatehouse serving a variant: its set-up done first, then served with its settings (and `env`) by a build. */
+/**
+ * gatehouse serving a variant: its set-up done first, then the build's schema (`toSchema`, for a base build), then
+ * served with its settings (and `env`) by the build.
+ */
 export const served =
   (
     dialect: 'sqlite' | 'postgres',
     how: Variant['gatehouse'],
     env: Record<string, string> = {},
     build = cli,
+    toSchema?: (databaseUrl: string) => Promise<void>,
   ): Variant['start'] =>
   async (database) => {
     await how?.prepare?.(database);
+    await toSchema?.(database.url);
     return gatehouse(dialect, { ...how?.env, ...env }, build)(database);
   };
 

@@ -166,9 +166,16 @@ export interface WebhookRound {
   readonly without: WebhookCase;
 }
 
+/** A build to measure: the current one, or a base with its command line and what brings a database to its schema. */
+interface Build {
+  readonly name: string;
+  readonly cli?: string;
+  readonly toSchema?: (databaseUrl: string) => Promise<void>;
+}
+
 async function round(
   dialect: 'sqlite' | 'postgres',
-  build: { name: string; cli?: string },
+  build: Build,
   seconds: number,
   count: number,
 ): Promise<WebhookRound> {
@@ -184,6 +191,7 @@ async function round(
     const database = await freshDatabase(dialect, checkins);
     try {
       await registerEndpoints(database.url, receiver.url);
+      await build.toSchema?.(database.url);
       withEndpoints = await runCase(start, database, receiver, seconds, count);
     } finally {
       await database.drop();
@@ -193,6 +201,7 @@ async function round(
   }
   const plain = await freshDatabase(dialect, checkins);
   try {
+    await build.toSchema?.(plain.url);
     const without = await runCase(start, plain, undefined, seconds, count);
     return { dialect, build: build.name, with: withEndpoints, without };
   } finally {
@@ -210,9 +219,9 @@ export async function measureWebhooks(options: {
   rounds: number;
   count: number;
   dialects: readonly ('sqlite' | 'postgres')[];
-  base?: { name: string; cli: string };
+  base?: Build & { cli: string };
 }) {
-  const builds = [{ name: 'current' }, ...(options.base === undefined ? [] : [options.base])];
+  const builds: Build[] = [{ name: 'current' }, ...(options.base === undefined ? [] : [options.base])];
   const rounds: WebhookRound[] = [];
   for (let i = 0; i < options.rounds; i += 1) {
     for (const dialect of options.dialects) {
