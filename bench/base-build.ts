@@ -2,10 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Migrator } from 'kysely';
 import { loadConfig } from '../src/config/index.js';
 import { createStore } from '../src/store/create-store.js';
-import { migrations } from '../src/store/migrations/index.js';
+import { migrateTo } from '../src/store/migrator.js';
 import { served, VARIANTS, type Variant } from './variants.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -34,13 +33,9 @@ function newestMigration(dir: string): string {
 async function migrateDownTo(databaseUrl: string, migration: string): Promise<void> {
   const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: databaseUrl }));
   try {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    const { error } = await migrator.migrateTo(migration);
-    if (error !== undefined)
-      throw new Error(`could not take ${databaseUrl} back to ${migration}`, { cause: error });
+    await migrateTo(store.db, migration);
+  } catch (error) {
+    throw new Error(`could not take ${databaseUrl} back to ${migration}`, { cause: error });
   } finally {
     await store.close();
   }

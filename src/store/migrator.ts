@@ -6,12 +6,23 @@ function migrator(db: Kysely<Database>): Migrator {
   return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
 }
 
-/** Applies pending migrations; Kysely holds its migration lock meanwhile, so concurrent starters queue. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const { error } = await migrator(db).migrateToLatest();
+function thrown(error: unknown): void {
   if (error !== undefined) {
     throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   }
+}
+
+/** Applies pending migrations; Kysely holds its migration lock meanwhile, so concurrent starters queue. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  thrown((await migrator(db).migrateToLatest()).error);
+}
+
+/**
+ * Migrates up or down to `migration` (down: each newer one's `down`): an earlier schema, as a database of an earlier
+ * release has it (the tests of a migration, a bench's base build).
+ */
+export async function migrateTo(db: Kysely<Database>, migration: string): Promise<void> {
+  thrown((await migrator(db).migrateTo(migration)).error);
 }
 
 /** The store answers and every known migration has been applied. */

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { createStore } from '../../src/store/create-store.js';
-import { migrations } from '../../src/store/migrations/index.js';
-import { migrateToLatest } from '../../src/store/migrator.js';
+import { migrateTo, migrateToLatest } from '../../src/store/migrator.js';
 import { createPgSchema } from '../fixtures/postgres.js';
 import { dialects } from '../fixtures/test-app.js';
 
@@ -43,12 +42,7 @@ async function storeMigratedTo(
   }
   const store = createStore(loadConfig({ GATEHOUSE_DATABASE_URL: url }));
   cleanups.push(() => store.close());
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-  });
-  const { error } = await migrator.migrateTo(migration);
-  expect(error).toBeUndefined();
+  await migrateTo(store.db, migration);
   return store;
 }
 
