@@ -12,7 +12,7 @@ import { defineConfig } from 'rolldown';
  * build, with the chunks of the one before.
  *
  * Left out, loaded from node_modules as before: native addons, what reads files beside its own code (the docs
- * page's assets), and what is loaded only when configured (Redis, NATS, pretty logs).
+ * page's assets), and what is loaded only when configured or used (Redis, NATS, pretty logs, the webhook client).
  */
 export default defineConfig({
   // Each webhook thread's code is an entry of its own, sharing the chunks it needs with the command line.
@@ -31,6 +31,7 @@ export default defineConfig({
     'pino-pretty',
     /^@fastify\/(static|swagger|swagger-ui)$/,
     /^@nats-io\//,
+    'undici',
   ],
   output: {
     dir: 'dist/cli',

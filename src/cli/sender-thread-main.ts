@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import { systemResolver } from '../services/webhooks/resolver.js';
-import { createSender, type SendRequest } from '../services/webhooks/sender.js';
+import { createSender, SENDING_STOPPED, type SendRequest } from '../services/webhooks/sender.js';
 import { perTurn } from './per-turn.js';
 
 /** What the sending thread is started with. */
@@ -24,7 +24,9 @@ export type SenderReport = readonly (readonly [number, AttemptResult])[];
 /** The thread's body: sends what it is given with the process's sender and posts each result back by id. */
 function main(port: NonNullable<typeof parentPort>, { allowPrivate }: SenderData): void {
   const sender = createSender(systemResolver, allowPrivate);
-  const inFlight = new Map<number, AbortController>();
+  // Each attempt in flight by id, with what cuts it short (no AbortController per request: one costs more than the
+  // rest of the attempt's bookkeeping).
+  const inFlight = new Map<number, (error: string) => void>();
   const report = perTurn<readonly [number, AttemptResult]>((results) =>
     port.postMessage(results satisfies SenderReport),
   );
@@ -35,14 +37,12 @@ function main(port: NonNullable<typeof parentPort>, { allowPrivate }: SenderData
   port.on('message', (command: SenderCommand) => {
     if (command.kind === 'send') {
       for (const { id, ...request } of command.requests) {
-        const abort = new AbortController();
-        inFlight.set(id, abort);
-        void sender.send({ ...request, signal: abort.signal }).then((result) => answered(id, result));
+        inFlight.set(id, sender.start(request, (result) => answered(id, result)));
       }
     } else if (command.kind === 'abort') {
-      for (const id of command.ids) inFlight.get(id)?.abort();
+      for (const id of command.ids) inFlight.get(id)?.(SENDING_STOPPED);
     } else {
-      for (const abort of inFlight.values()) abort.abort();
+      for (const cutShort of inFlight.values()) cutShort(SENDING_STOPPED);
       sender.close();
       port.close();
     }

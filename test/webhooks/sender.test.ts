@@ -73,6 +73,11 @@ describe('the webhook sender, against real loopback receivers', () => {
       if (path === '/ok') {
         response.writeHead(200, { 'retry-after': '120', 'content-type': 'text/plain' });
         response.end('received, thanks — all of it');
+      } else if (path === '/twice') {
+        // Two Retry-After lines: the first is the answer's.
+        response.setHeader('retry-after', ['30', '90']);
+        response.writeHead(503);
+        response.end();
       } else if (path === '/moved') {
         response.writeHead(302, { location: '/ok' });
         response.end();
@@ -134,6 +139,27 @@ describe('the webhook sender, against real loopback receivers', () => {
     const sockets = new Set(receiver.received.slice(before).map((got) => got.socket));
     // One after another, six attempts need no more than two connections: each is kept for the next.
     expect(sockets.size).toBeLessThanOrEqual(2);
+  });
+
+  test('a Retry-After given twice is read as its first value', async () => {
+    expect(await sender.send(request('/twice'))).toEqual({
+      kind: 'answer',
+      statusCode: 503,
+      retryAfter: '30',
+    });
+  });
+
+  test('an attempt cut short before the HTTP client has loaded sends nothing and says why', async () => {
+    const fresh = createSender(async () => ['127.0.0.1'], true);
+    const before = receiver.received.length;
+    const results: unknown[] = [];
+    // The client loads in the background when the sender is made: this attempt is asked, and cut, before then.
+    const cutShort = fresh.start(request('/ok'), (result) => results.push(result));
+    cutShort('sending stopped');
+    expect(await fresh.send(request('/ok'))).toEqual({ kind: 'answer', statusCode: 200, retryAfter: '120' });
+    expect(results).toEqual([{ kind: 'no-answer', error: 'sending stopped' }]);
+    expect(receiver.received.slice(before).map((got) => got.url)).toEqual(['/ok']);
+    fresh.close();
   });
 
   test('does not follow a redirect: the 302 is the answer', async () => {
