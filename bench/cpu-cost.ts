@@ -21,6 +21,8 @@ import { startReceiver } from './webhooks.js';
  * measure an index by dropping it), for the builds after the first. `--plans` runs each build on the plans bench's
  * skewed seed twice a round, without and with its plans and payout rules. A build may carry Node flags of its own
  * after its path (`--cli "dist/cli/main.js,dist/cli/main.js --max-semi-space-size=32"`): one setting against another.
+ * `BENCH_SERVER_OUTPUT=file` keeps each server's output in that file (`--node-flags="--trace-gc-nvp"`: what its
+ * threads' collections allocated, promoted and took).
  */
 const { values } = parseArgs({
   options: {

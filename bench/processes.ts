@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 
 export interface RunningServer {
@@ -84,8 +84,18 @@ export async function startServer(
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited (${code}): ${output.slice(-2000)}`)));
   });
-  child.stdout.removeAllListeners('data').resume();
-  child.stderr.removeAllListeners('data').resume();
+  child.stdout.removeAllListeners('data');
+  child.stderr.removeAllListeners('data');
+  // BENCH_SERVER_OUTPUT=file keeps the server's output (a --trace-gc run, say); otherwise it is drained.
+  const kept = process.env['BENCH_SERVER_OUTPUT'];
+  if (kept === undefined) {
+    child.stdout.resume();
+    child.stderr.resume();
+  } else {
+    const sink = createWriteStream(kept, { flags: 'a' });
+    child.stdout.pipe(sink);
+    child.stderr.pipe(sink);
+  }
   const rss: number[] = [];
   const sampler = setInterval(() => {
     const value = child.pid === undefined ? undefined : rssMiB(child.pid);
