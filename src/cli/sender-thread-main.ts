@@ -37,7 +37,10 @@ function main(port: NonNullable<typeof parentPort>, { allowPrivate }: SenderData
   port.on('message', (command: SenderCommand) => {
     if (command.kind === 'send') {
       for (const { id, ...request } of command.requests) {
-        inFlight.set(id, sender.start(request, (result) => answered(id, result)));
+        inFlight.set(
+          id,
+          sender.start(request, (result) => answered(id, result)),
+        );
       }
     } else if (command.kind === 'abort') {
       for (const id of command.ids) inFlight.get(id)?.(SENDING_STOPPED);
