@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
 import { SENDING_STOPPED, type Sender, type SendRequest } from '../services/webhooks/sender.js';
+import { waitingUnder } from '../services/webhooks/waiting-under.js';
 import { perTurn } from './per-turn.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
 import { THREAD_RESTART_MS } from './thread-restart.js';
@@ -59,23 +60,12 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
   }
 
   /**
-   * The requests waiting under each abort signal, which gets one listener (not one per request: a delivery loop
-   * sends hundreds under its one signal): when it aborts, the thread is asked to cut them all short.
+   * The requests waiting under each abort signal: when it aborts, the thread is asked to cut them all short — after
+   * this turn's requests are posted (perTurn's flush is queued before), so none is missed.
    */
-  const under = new WeakMap<AbortSignal, Set<number>>();
-  function waitingUnder(signal: AbortSignal): Set<number> {
-    const known = under.get(signal);
-    if (known !== undefined) return known;
-    const ids = new Set<number>();
-    under.set(signal, ids);
-    // After this turn's requests are posted (perTurn's flush is queued before), so none is missed.
-    signal.addEventListener(
-      'abort',
-      () => setImmediate(() => thread?.postMessage({ kind: 'abort', ids: [...ids] } satisfies SenderCommand)),
-      { once: true },
-    );
-    return ids;
-  }
+  const idsUnder = waitingUnder<number>((ids) =>
+    setImmediate(() => thread?.postMessage({ kind: 'abort', ids: [...ids] } satisfies SenderCommand)),
+  );
 
   // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
   thread = spawn();
@@ -89,7 +79,7 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
     send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
       if (signal.aborted) return Promise.resolve(STOPPED);
       const id = nextId++;
-      const ids = waitingUnder(signal);
+      const ids = idsUnder(signal);
       ids.add(id);
       return new Promise((resolve) => {
         waiting.set(id, (result) => {

@@ -5,6 +5,7 @@ import { isPublicAddress, literalAddress } from '../../domain/webhooks/address-r
 import { MAX_TIMEOUT_MS } from '../../domain/webhooks/endpoint.js';
 import { signedHeaders } from '../../domain/webhooks/signature.js';
 import type { Resolver } from './resolver.js';
+import { waitingUnder } from './waiting-under.js';
 
 /** What the Standard Webhooks signature headers are made of, besides the body. */
 export interface Signing {
@@ -91,6 +92,10 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
   );
   // A client that cannot be loaded fails each attempt with that reason (below), not the process.
   loading.catch(() => undefined);
+  // The attempts sent under each signal, all cut short when it aborts (each one's end takes it out of the set).
+  const attemptsUnder = waitingUnder<CutShort>((waiting) => {
+    for (const cutShort of [...waiting]) cutShort(SENDING_STOPPED);
+  });
 
   /** Starts one attempt; `done` gets its result once, never before `start` has returned. */
   function start(request: Omit<SendRequest, 'signal'>, done: (result: AttemptResult) => void): CutShort {
@@ -196,13 +201,13 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
     start,
     send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
       if (signal.aborted) return Promise.resolve({ kind: 'no-answer', error: SENDING_STOPPED });
+      const waiting = attemptsUnder(signal);
       return new Promise((resolve) => {
-        const stop = () => cutShort(SENDING_STOPPED);
         const cutShort = start(request, (result) => {
-          signal.removeEventListener('abort', stop);
+          waiting.delete(cutShort);
           resolve(result);
         });
-        signal.addEventListener('abort', stop, { once: true });
+        waiting.add(cutShort);
       });
     },
     close(): void {
