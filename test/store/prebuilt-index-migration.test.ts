@@ -73,14 +73,20 @@ describe.each(dialects)('the member-by-expiry index built before its migration (
     await migrateToLatest(store.db);
 
     expect(await memberIndexes(store, dialect)).toEqual(['checkins_member_expiry', 'checkins_member_latest']);
-    const applied = await store.db
-      .selectFrom('kysely_migration' as never)
-      .select(sql<string>`name`.as('name'))
-      .where(sql`name`, '=', '0018-member-checkins-by-expiry')
-      .execute();
-    expect(applied).toEqual([{ name: '0018-member-checkins-by-expiry' }]);
+    expect(await applied(store, '0018-member-checkins-by-expiry')).toEqual([
+      { name: '0018-member-checkins-by-expiry' },
+    ]);
   });
 });
+
+/** The migration's row in Kysely's record of what has been applied (none while it has not). */
+async function applied(store: Store, migration: string): Promise<{ name: string }[]> {
+  return store.db
+    .selectFrom('kysely_migration' as never)
+    .select(sql<string>`name`.as('name'))
+    .where(sql`name`, '=', migration)
+    .execute();
+}
 
 /** The deliveries table's indexes, each with its definition as the database keeps it. */
 async function deliveryIndexes(
@@ -129,11 +135,6 @@ describe.each(dialects)('the pending-delivery indexes built before their migrati
     expect(
       indexes.filter((index) => index.definition.includes(pendingOnly)).map((index) => index.name),
     ).toEqual(['webhook_deliveries_pending_due', 'webhook_deliveries_pending_member']);
-    const applied = await store.db
-      .selectFrom('kysely_migration' as never)
-      .select(sql<string>`name`.as('name'))
-      .where(sql`name`, '=', '0020-pending-deliveries')
-      .execute();
-    expect(applied).toEqual([{ name: '0020-pending-deliveries' }]);
+    expect(await applied(store, '0020-pending-deliveries')).toEqual([{ name: '0020-pending-deliveries' }]);
   });
 });
