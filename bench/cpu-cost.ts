@@ -5,7 +5,7 @@ import { createStore } from '../src/store/create-store.js';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
 import { createServices } from '../src/services/index.js';
-import { cpuByThread, cpuSeconds, runLoad, startServer } from './processes.js';
+import { cpuByThread, cpuSeconds, postgresCpuSeconds, runLoad, startServer } from './processes.js';
 import { BENCH_ADMIN_TOKEN } from './seed.js';
 import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { median } from './stats.js';
@@ -140,10 +140,13 @@ async function one(
       const servingBefore = cpuSeconds(pid, true);
       const writtenBefore = storageBytes(pid);
       const threadsBefore = cpuByThread(pid);
+      const databaseBefore = dialect === 'postgres' ? postgresCpuSeconds() : 0;
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
+      const serverCpu =
+        dialect === 'postgres' ? ((postgresCpuSeconds() - databaseBefore) * 1e6) / run.used : 0;
       const threads = [...cpuByThread(pid)]
         .map(
           ([name, seconds]) => [name, ((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / run.used] as const,
@@ -153,6 +156,8 @@ async function one(
       console.log(
         `  by thread, µs per request: ${threads.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}`,
       );
+      if (dialect === 'postgres')
+        console.log(`  PostgreSQL's server processes: ${serverCpu.toFixed(0)} µs per request`);
       return {
         cpu: ((cpuSeconds(pid) - before) * 1e6) / run.used,
         serving: ((cpuSeconds(pid, true) - servingBefore) * 1e6) / run.used,

@@ -36,6 +36,25 @@ function statCpuSeconds(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * CPU seconds so far of the machine's PostgreSQL server processes that are running (the bench's pooled
+ * connections stay open through a run, so what they spent during it is in the difference of two readings).
+ */
+export function postgresCpuSeconds(): number {
+  let seconds = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres')
+        seconds += statCpuSeconds(stat);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return seconds;
+}
+
 /** CPU seconds so far of each of a process's threads: its serving thread, the others by name and id. */
 export function cpuByThread(pid: number): Map<string, number> {
   const byThread = new Map<string, number>();
