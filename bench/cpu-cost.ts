@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createStore } from '../src/store/create-store.js';
@@ -22,7 +23,10 @@ import { startReceiver } from './webhooks.js';
  * skewed seed twice a round, without and with its plans and payout rules. A build may carry Node flags of its own
  * after its path (`--cli "dist/cli/main.js,dist/cli/main.js --max-semi-space-size=32"`): one setting against another.
  * `BENCH_SERVER_OUTPUT=file` keeps each server's output in that file (`--node-flags="--trace-gc-nvp"`: what its
- * threads' collections allocated, promoted and took).
+ * threads' collections allocated, promoted and took). On PostgreSQL it also reports what the server's processes
+ * spent. `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
+ * included, allocation-sampler.ts) and reports it per request, with the profile by function in `dir`: bytes
+ * allocated move with the code, not with the machine's other load.
  */
 const { values } = parseArgs({
   options: {
@@ -73,12 +77,43 @@ async function runSql(url: string, text: string): Promise<void> {
   await client.end();
 }
 
+/** The module the server loads to sample its allocations (`--heap-profile`), and how many profiles were taken. */
+const SAMPLER = new URL('./allocation-sampler.js', import.meta.url).pathname;
+let profiled = 0;
+
+/** Starts the server's allocation sampling (allocation-sampler.ts) and gives the signal a moment to arrive. */
+async function sampling(pid: number): Promise<void> {
+  process.kill(pid, 'SIGWINCH');
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+/** Stops the sampling, waits for the profile and returns the bytes it counts (an estimate of all allocated). */
+async function sampled(pid: number, file: string): Promise<number> {
+  process.kill(pid, 'SIGWINCH');
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 30_000) throw new Error(`no allocation profile in ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  interface Node {
+    readonly selfSize: number;
+    readonly children: readonly Node[];
+  }
+  const total = (node: Node): number =>
+    node.children.reduce((sum, child) => sum + total(child), node.selfSize);
+  return total((JSON.parse(readFileSync(file, 'utf8')) as { head: Node }).head);
+}
+
 async function one(
   build: (typeof builds)[number],
   index: number,
   plans: boolean,
 ): Promise<{ cpu: number; serving: number; written: number }> {
   const database = await freshDatabase(dialect, count * 2 + 2000, 0, values.plans);
+  const allocations =
+    values['heap-profile'] === undefined
+      ? undefined
+      : join(values['heap-profile'], `allocations-${++profiled}${plans ? '-plans' : ''}.heapprofile`);
   const receiver = values.webhooks ? await startReceiver() : undefined;
   try {
     if (values.sql !== undefined && index > 0) await runSql(database.url, values.sql);
@@ -99,9 +134,7 @@ async function one(
         ...(values['node-flags']?.split(' ').filter((flag) => flag !== '') ?? []),
         ...build.flags,
         ...(values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
-        ...(values['heap-profile'] === undefined
-          ? []
-          : ['--heap-prof', `--heap-prof-dir=${values['heap-profile']}`, '--heap-prof-interval=65536']),
+        ...(allocations === undefined ? [] : [`--import=${SAMPLER}`]),
         build.path,
         'serve',
       ],
@@ -115,6 +148,7 @@ async function one(
         ...(values.plans ? { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' } : {}),
         ...(plans ? { GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN } : {}),
         ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
+        ...(allocations === undefined ? {} : { BENCH_ALLOCATIONS_FILE: allocations }),
         ...ENV,
       },
     );
@@ -140,11 +174,18 @@ async function one(
       const servingBefore = cpuSeconds(pid, true);
       const writtenBefore = storageBytes(pid);
       const threadsBefore = cpuByThread(pid);
+      if (allocations !== undefined) await sampling(pid);
       const databaseBefore = dialect === 'postgres' ? postgresCpuSeconds() : 0;
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
+      if (allocations !== undefined) {
+        const bytes = await sampled(pid, allocations);
+        console.log(
+          `  allocated on the serving thread: ${(bytes / 1024 / run.used).toFixed(1)} KiB per request (sampled; ${allocations})`,
+        );
+      }
       const serverCpu =
         dialect === 'postgres' ? ((postgresCpuSeconds() - databaseBefore) * 1e6) / run.used : 0;
       const threads = [...cpuByThread(pid)]
