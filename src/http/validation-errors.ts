@@ -4,6 +4,7 @@ import {
   CUSTOM_CODE_WELL_FORMED_PATTERN,
 } from '../domain/custom-code.js';
 import { InputError } from '../domain/errors.js';
+import { groupedBy } from '../domain/grouped.js';
 import {
   NOT_BLANK_MESSAGE,
   NOT_BLANK_PATTERN,
@@ -101,11 +102,7 @@ export function schemaErrorsToInputError(
       return new InputError('body', 'must be a JSON object');
     }
   }
-  const byField = new Map<string, SchemaError[]>();
-  for (const error of errors) {
-    const field = fieldOf(error);
-    if (field !== undefined) byField.set(field, [...(byField.get(field) ?? []), error]);
-  }
+  const byField = groupedBy(errors, fieldOf);
   const [field] = [...byField.keys()].sort((a, b) => (FIELD_PRIORITY[a] ?? 2) - (FIELD_PRIORITY[b] ?? 2));
   if (field === undefined) return new InputError(part, 'is invalid');
   const value = part === 'body' ? (body as Record<string, unknown>)[field] : undefined;

@@ -75,8 +75,8 @@ export function createAttemptRecorder(store: Store, endpoints: EndpointService, 
     // The healthy ones in one statement (it writes only the rows that were failing); a failure run starts per endpoint.
     const healthy = [...health].filter(([, note]) => note.healthy).map(([endpointId]) => endpointId);
     await noteEndpointsHealthy(trx, healthy);
-    for (const [endpointId, { at }] of health)
-      if (!healthy.includes(endpointId)) await noteEndpointFailing(trx, endpointId, at);
+    for (const [endpointId, { healthy: ok, at }] of health)
+      if (!ok) await noteEndpointFailing(trx, endpointId, at);
     return done;
   }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Plan, PlanRule, PlanVersion } from '../../domain/plans/plan.js';
 import type { PlanUsage } from '../../domain/plans/admission.js';
+import { groupedBy } from '../../domain/grouped.js';
 import type { Database } from '../database.js';
 import { toPlanUsage } from './plan-state.js';
 import { checkinsAtGyms } from '../access/checkins-at-gyms.js';
@@ -78,11 +79,7 @@ export async function findPlans(db: Db, ids?: readonly number[]): Promise<Plan[]
     plans = plans.where('id', 'in', ids);
     versions = versions.where('plan_id', 'in', ids);
   }
-  const byPlan = new Map<number, PlanVersion[]>();
-  for (const row of await versions.execute()) {
-    const version = toVersion(row);
-    byPlan.set(version.planId, [...(byPlan.get(version.planId) ?? []), version]);
-  }
+  const byPlan = groupedBy((await versions.execute()).map(toVersion), (version) => version.planId);
   return (await plans.execute()).map((row) => ({
     id: Number(row.id),
     name: row.name,

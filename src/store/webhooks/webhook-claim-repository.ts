@@ -1,6 +1,7 @@
 import type { WebhookFormat } from '../../domain/webhooks/endpoint.js';
 import { sql, type Kysely } from 'kysely';
 import type { DeliveryStatus } from '../../domain/webhooks/delivery.js';
+import { groupedBy } from '../../domain/grouped.js';
 import type { Database } from '../database.js';
 import { jsonRows, type JsonColumn } from '../json-rows.js';
 import { PENDING } from './pending-status.js';
@@ -134,11 +135,7 @@ export async function claimDeliveries(
   now: number,
 ): Promise<ClaimedDelivery[]> {
   // One statement per lease length (one per endpoint timeout), not one per row.
-  const byLease = new Map<number, DueDelivery[]>();
-  for (const delivery of due) {
-    const until = leaseUntil(now, delivery.timeoutMs);
-    byLease.set(until, [...(byLease.get(until) ?? []), delivery]);
-  }
+  const byLease = groupedBy(due, (delivery) => leaseUntil(now, delivery.timeoutMs));
   const claimed: ClaimedDelivery[] = [];
   for (const [claimedUntil, deliveries] of byLease) {
     const taken = await db
