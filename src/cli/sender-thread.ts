@@ -1,17 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { AttemptResult } from '../domain/webhooks/attempt-outcome.js';
 import type { RunnerLog } from '../services/webhooks/delivery-runner.js';
-import { SENDING_STOPPED, type Sender, type SendRequest } from '../services/webhooks/sender.js';
-import { waitingUnder } from '../services/webhooks/waiting-under.js';
-import { perTurn } from './per-turn.js';
+import { sendingUnderSignals, type Sender, type StartAttempt } from '../services/webhooks/sender.js';
 import type { PostedRequest, SenderCommand, SenderData, SenderReport } from './sender-thread-main.js';
 import { THREAD_RESTART_MS } from './thread-restart.js';
 
 /** What a request gets when the sending thread ended before answering it. */
 const THREAD_ENDED: AttemptResult = { kind: 'no-answer', error: 'webhook sending thread ended' };
-
-/** What a request asked for after its signal aborted gets, as from the sender itself. */
-const STOPPED: AttemptResult = { kind: 'no-answer', error: SENDING_STOPPED };
 
 /**
  * Webhook requests sent from a thread of their own (src/cli/sender-thread-main.ts), for a delivery loop that stays
@@ -25,8 +20,9 @@ const STOPPED: AttemptResult = { kind: 'no-answer', error: SENDING_STOPPED };
 export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'>): Sender {
   const waiting = new Map<number, (result: AttemptResult) => void>();
   const answer = (id: number, result: AttemptResult) => {
-    waiting.get(id)?.(result);
+    const done = waiting.get(id);
     waiting.delete(id);
+    done?.(result);
   };
   let nextId = 1;
   let thread: Worker | undefined;
@@ -59,36 +55,54 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
     return worker;
   }
 
-  /**
-   * The requests waiting under each abort signal: when it aborts, the thread is asked to cut them all short — after
-   * this turn's requests are posted (perTurn's flush is queued before), so none is missed.
-   */
-  const idsUnder = waitingUnder<number>((ids) =>
-    setImmediate(() => thread?.postMessage({ kind: 'abort', ids: [...ids] } satisfies SenderCommand)),
-  );
-
   // Started now, not at the first delivery: a thread takes a moment to load, which a delivery should not wait for.
   thread = spawn();
-  const queue = perTurn<PostedRequest>((requests) => {
+
+  // What this turn asks of the thread, posted together once the turn is over: its new requests first, then the ids
+  // cut short here that it already holds. A request cut short before it was posted is never posted.
+  let requests: PostedRequest[] = [];
+  const unposted = new Set<number>();
+  let cut: number[] = [];
+  let posting = false;
+  function post(): void {
+    posting = false;
+    const sending = requests.filter((request) => waiting.has(request.id));
+    const ids = cut;
+    requests = [];
+    unposted.clear();
+    cut = [];
     if (thread === undefined && performance.now() - endedAt < THREAD_RESTART_MS) {
-      for (const { id } of requests) answer(id, THREAD_ENDED);
-    } else (thread ??= spawn()).postMessage({ kind: 'send', requests } satisfies SenderCommand);
-  });
+      for (const { id } of sending) answer(id, THREAD_ENDED);
+      return;
+    }
+    if (sending.length > 0)
+      (thread ??= spawn()).postMessage({ kind: 'send', requests: sending } satisfies SenderCommand);
+    if (ids.length > 0) thread?.postMessage({ kind: 'abort', ids } satisfies SenderCommand);
+  }
+  const postSoon = () => {
+    if (posting) return;
+    posting = true;
+    setImmediate(post);
+  };
+
+  const start: StartAttempt = (request, done) => {
+    const id = nextId++;
+    waiting.set(id, done);
+    requests.push({ ...request, id });
+    unposted.add(id);
+    postSoon();
+    return (error) => {
+      if (!waiting.has(id)) return;
+      answer(id, { kind: 'no-answer', error });
+      if (unposted.has(id)) return;
+      cut.push(id);
+      postSoon();
+    };
+  };
 
   return {
-    send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
-      if (signal.aborted) return Promise.resolve(STOPPED);
-      const id = nextId++;
-      const ids = idsUnder(signal);
-      ids.add(id);
-      return new Promise((resolve) => {
-        waiting.set(id, (result) => {
-          ids.delete(id);
-          resolve(result);
-        });
-        queue({ ...request, id });
-      });
-    },
+    start,
+    send: sendingUnderSignals(start),
     close(): void {
       thread?.postMessage({ kind: 'close' } satisfies SenderCommand);
       thread = undefined;

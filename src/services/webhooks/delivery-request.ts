@@ -24,24 +24,17 @@ export interface DeliveryRequest {
 
 /**
  * The body and signature headers of one attempt, in the endpoint's format. Every format goes through the same
- * delivery machinery (retries, the delivery log, replay); only these bytes differ.
+ * delivery machinery (retries, the delivery log, replay); only these bytes differ. The standard format's are made
+ * at once; a Wellhub body reads its gym's name first.
  */
-export async function deliveryRequest(
+export function deliveryRequest(
   db: Store['db'],
   claim: { readonly format: WebhookFormat; readonly eventId: string },
   event: LoggedEvent & { readonly data: Readonly<Record<string, unknown>> },
   secrets: readonly string[],
   now: number,
-): Promise<DeliveryRequest> {
-  if (claim.format === 'wellhub') {
-    // The gym's name as it is now: a rename reaches the front desk's next delivery.
-    const gym = await findGym(db, event.gymId);
-    const body = wellhubBody({ data: event.data, gym: { id: event.gymId, name: gym?.name ?? '' } });
-    const [secret = ''] = secrets;
-    const headers: Record<string, string> = { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) };
-    if (isSandboxEvent(event)) headers[WELLHUB_SANDBOX_HEADER] = 'true';
-    return { body, headers, kept: body };
-  }
+): DeliveryRequest | Promise<DeliveryRequest> {
+  if (claim.format === 'wellhub') return wellhubRequest(db, event, secrets);
   const body = deliveryBody(event);
   return {
     body,
@@ -49,4 +42,18 @@ export async function deliveryRequest(
     signing: { secrets, id: claim.eventId, timestampSeconds: Math.floor(now / 1000) },
     kept: null,
   };
+}
+
+async function wellhubRequest(
+  db: Store['db'],
+  event: LoggedEvent & { readonly data: Readonly<Record<string, unknown>> },
+  secrets: readonly string[],
+): Promise<DeliveryRequest> {
+  // The gym's name as it is now: a rename reaches the front desk's next delivery.
+  const gym = await findGym(db, event.gymId);
+  const body = wellhubBody({ data: event.data, gym: { id: event.gymId, name: gym?.name ?? '' } });
+  const [secret = ''] = secrets;
+  const headers: Record<string, string> = { [WELLHUB_SIGNATURE_HEADER]: wellhubSignature(secret, body) };
+  if (isSandboxEvent(event)) headers[WELLHUB_SANDBOX_HEADER] = 'true';
+  return { body, headers, kept: body };
 }

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   decideAttempt,
@@ -21,11 +20,11 @@ import {
 import { ATTEMPT_EXCERPT_BYTES, safeExcerpt } from '../../domain/webhooks/attempt-excerpt.js';
 import { fairShare, type ClaimCandidate } from '../../domain/webhooks/fair-share.js';
 import { createAttemptRecorder, type RecordedBatch } from './attempt-recorder.js';
-import { deliveryRequest } from './delivery-request.js';
+import { deliveryRequest, type DeliveryRequest } from './delivery-request.js';
 import { DISPATCH_BATCH, dispatchInTransaction, type Dispatched, type FreshCandidate } from './dispatcher.js';
 import type { EndpointService } from './endpoint-service.js';
 import { createFailureLog } from './failure-log.js';
-import type { Sender } from './sender.js';
+import { SENDING_STOPPED, type CutShort, type Sender } from './sender.js';
 
 /**
  * Attempts in flight per process. A delivery's room is taken from its claim to its answer, and comes round again
@@ -61,6 +60,19 @@ const PURGED: Sent = {
   durationMs: 0,
   requestBody: null,
 };
+
+/** What an attempt asked once the loop is stopping gets: it is not sent (and its claim is given back). */
+const STOPPED: Sent = {
+  result: { kind: 'no-answer', error: SENDING_STOPPED },
+  durationMs: 0,
+  requestBody: null,
+};
+
+/** Whether an event still has its payload (the retention purge leaves its row without one). */
+const withPayload = (
+  event: LoggedEvent | undefined,
+): event is LoggedEvent & { readonly data: Readonly<Record<string, unknown>> } =>
+  event?.data !== null && event?.data !== undefined;
 
 /** Where the runner reports what no request is waiting for (the app's logger). */
 export interface RunnerLog {
@@ -112,10 +124,12 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
   const byEndpoint = new Map<number, number>();
   const byPartner = new Map<number, number>();
   let total = 0;
-  const attempts = new Set<Promise<void>>();
-  const abort = new AbortController();
-  // Every attempt in flight listens for the stop.
-  setMaxListeners(caps.total + 1, abort.signal);
+  // The requests under way, each with what cuts it short, and the attempts not yet finished (sent and recorded):
+  // the loop's stop cuts the first short and waits for the second.
+  const sending = new Set<CutShort>();
+  let unfinished = 0;
+  let allFinished: (() => void) | undefined;
+  let stopping = false;
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
@@ -136,51 +150,25 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
   };
 
   /**
-   * Sends the attempt's request. Only the answer, the time it took and the body the log keeps outlive the request:
-   * the event and the request's bytes are let go as soon as the request is handed to the sender, so the hundreds
-   * of attempts in flight hold a few fields each rather than their events (less for the garbage collector to copy).
+   * What an attempt's answer leaves to do: its room goes to the next claim while the outcome waits for the next
+   * round to be written (until then the delivery stays pending under its claim, so the member·gym's next one still
+   * waits for it); a stopping loop gives the claim back instead (the attempt never counted: the next start sends it
+   * again, with the same webhook-id).
    */
-  async function send(claim: ClaimedDelivery, given: Given): Promise<Sent> {
-    const { event, secrets } = given;
-    if (event?.data === null || event?.data === undefined) return PURGED;
-    const request = await deliveryRequest(
-      store.db,
-      claim,
-      { ...event, data: event.data },
-      secrets,
-      clock.now(),
-    );
-    const sending = performance.now();
-    const requestBody = request.kept;
-    const answer = sender.send({
-      url: claim.url,
-      body: request.body,
-      headers: request.headers,
-      ...(request.signing === undefined ? {} : { signing: request.signing }),
-      timeoutMs: claim.timeoutMs,
-      signal: abort.signal,
-      excerptBytes: ATTEMPT_EXCERPT_BYTES,
-    });
-    return answer.then((result) => ({
-      result,
-      durationMs: Math.round(performance.now() - sending),
-      requestBody,
-    }));
-  }
-
-  async function attempt(claim: ClaimedDelivery, sending: Promise<Sent>, sent: () => void): Promise<void> {
-    const started = performance.now();
-    const { result, durationMs, requestBody } = await sending;
+  async function settle(
+    claim: ClaimedDelivery,
+    sent: Sent,
+    started: number,
+    release: () => void,
+  ): Promise<void> {
+    const { result, durationMs, requestBody } = sent;
     const detail: AttemptDetail = {
       durationMs,
       requestBody,
       responseExcerpt: result.kind === 'answer' ? safeExcerpt(result.excerpt ?? '') : null,
     };
-    // The answer is in: its room goes to the next claim while the outcome waits for the next round to be written
-    // (until then the delivery stays pending under its claim, so the member·gym's next one still waits for it).
-    sent();
-    if (abort.signal.aborted) {
-      // Shutting down: the attempt never counted; the next start sends it again, with the same webhook-id.
+    release();
+    if (stopping) {
       await releaseClaim(store.db, claim);
       return;
     }
@@ -192,7 +180,8 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     });
     const written = await recorder.record(claim, outcome, now, detail);
     options.observer?.attempt(outcome.outcome, (performance.now() - started) / 1000);
-    await failures.attempted(claim, outcome, now);
+    const warning = failures.attempted(claim, outcome, now);
+    if (warning !== undefined) await warning;
     if (written.disabled && outcome.endpoint.disable !== undefined) {
       options.observer?.disabled(outcome.endpoint.disable);
       log.warn({ webhook: claim.endpointId, reason: outcome.endpoint.disable }, 'webhook endpoint disabled');
@@ -206,27 +195,67 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
     total += by;
   }
 
-  /** Sends a claimed delivery already counted in flight (see `hold`). */
+  /**
+   * Sends a claimed delivery already counted in flight (see `hold`) and settles its answer. By callback rather than
+   * a chain of promises: a busy process has hundreds of attempts in flight, and what each holds meanwhile is copied
+   * by every young-generation collection. Only the answer, the time it took and the body the log keeps outlive the
+   * request: the event and the request's bytes are let go as soon as the request is handed to the sender.
+   */
   function launch(claim: ClaimedDelivery, given: Given): void {
+    const started = performance.now();
     let holding = true;
     const release = () => {
       if (!holding) return;
       holding = false;
       hold(claim, -1);
     };
-    const done = attempt(claim, send(claim, given), release)
-      .catch((error: unknown) => {
-        options.observer?.attempt('error', 0);
-        log.error(
-          { error: (error as Error).message, delivery: claim.id },
-          'webhook attempt could not be recorded',
-        );
-      })
-      .finally(() => {
-        release();
-        attempts.delete(done);
-      });
-    attempts.add(done);
+    unfinished += 1;
+    const finish = () => {
+      release();
+      unfinished -= 1;
+      if (unfinished === 0) allFinished?.();
+    };
+    const failed = (error: unknown) => {
+      options.observer?.attempt('error', 0);
+      log.error(
+        { error: (error as Error).message, delivery: claim.id },
+        'webhook attempt could not be recorded',
+      );
+      finish();
+    };
+    const answered = (sent: Sent) => void settle(claim, sent, started, release).then(finish, failed);
+    const go = (request: DeliveryRequest) => {
+      if (stopping) return answered(STOPPED);
+      const requestBody = request.kept;
+      const sendingAt = performance.now();
+      const cutShort = sender.start(
+        {
+          url: claim.url,
+          body: request.body,
+          headers: request.headers,
+          ...(request.signing === undefined ? {} : { signing: request.signing }),
+          timeoutMs: claim.timeoutMs,
+          excerptBytes: ATTEMPT_EXCERPT_BYTES,
+        },
+        (result) => {
+          sending.delete(cutShort);
+          answered({ result, durationMs: Math.round(performance.now() - sendingAt), requestBody });
+        },
+      );
+      sending.add(cutShort);
+    };
+    const { event, secrets } = given;
+    if (!withPayload(event)) {
+      queueMicrotask(() => answered(PURGED));
+      return;
+    }
+    try {
+      const request = deliveryRequest(store.db, claim, event, secrets, clock.now());
+      if (request instanceof Promise) request.then(go, failed);
+      else go(request);
+    } catch (error) {
+      queueMicrotask(() => failed(error));
+    }
   }
 
   /** The fair share of these candidates (in their order), given the attempts in flight. */
@@ -368,8 +397,10 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       await ticking;
       // Attempts that finished since the last round are written now; those finishing later write alone.
       const flushed = recorder.flush();
-      abort.abort();
-      await Promise.all([...attempts, flushed]);
+      stopping = true;
+      for (const cutShort of [...sending]) cutShort(SENDING_STOPPED);
+      const finished = unfinished === 0 ? undefined : new Promise<void>((resolve) => (allFinished = resolve));
+      await Promise.all([finished, flushed]);
       sender.close();
     },
   };

@@ -18,22 +18,26 @@ export function createFailureLog(store: Store, log: { warn(details: object, mess
   }
 
   return {
-    async attempted(claim: ClaimedDelivery, outcome: AttemptOutcome, now: number): Promise<void> {
+    /** Notes an attempt; when a line is due, writes it once the pending count is read (the promise returned). */
+    attempted(claim: ClaimedDelivery, outcome: AttemptOutcome, now: number): Promise<void> | undefined {
       const detail = failureWarning(outcome, warnedAt.get(claim.endpointId), now);
-      if (detail === undefined) return;
+      if (detail === undefined) return undefined;
       forgetPast(now);
       // Noted before the count is read, so attempts finishing meanwhile write no second line.
       warnedAt.set(claim.endpointId, now);
-      const pending = await countPendingDeliveries(store.db, claim.endpointId).catch(() => undefined);
-      log.warn(
-        {
-          webhook: claim.endpointId,
-          partner: claim.partnerId,
-          ...detail,
-          ...(pending === undefined ? {} : { pending }),
-        },
-        'webhook endpoint failing',
-      );
+      return countPendingDeliveries(store.db, claim.endpointId)
+        .catch(() => undefined)
+        .then((pending) =>
+          log.warn(
+            {
+              webhook: claim.endpointId,
+              partner: claim.partnerId,
+              ...detail,
+              ...(pending === undefined ? {} : { pending }),
+            },
+            'webhook endpoint failing',
+          ),
+        );
     },
   };
 }

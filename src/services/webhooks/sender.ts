@@ -72,7 +72,39 @@ function describe(error: NodeJS.ErrnoException, answering: boolean): string {
 }
 
 /** An attempt under way: `cutShort` ends it now with its own words (its answer, if any, is not waited for). */
-type CutShort = (error: string) => void;
+export type CutShort = (error: string) => void;
+
+/**
+ * Starts one attempt; `done` gets its result once, never before `start` has returned, and never after the attempt
+ * was cut short (which settles it with the words given).
+ */
+export type StartAttempt = (
+  request: Omit<SendRequest, 'signal'>,
+  done: (result: AttemptResult) => void,
+) => CutShort;
+
+/**
+ * `send` over a sender's `start`: a promise per attempt, cut short when its signal aborts (one listener per signal,
+ * however many attempts wait under it). For the callers that send one attempt at a time (test events, and the
+ * delivery loop's tests); the delivery loop starts its attempts itself.
+ */
+export function sendingUnderSignals(start: StartAttempt): (request: SendRequest) => Promise<AttemptResult> {
+  // The attempts sent under each signal, all cut short when it aborts (each one's end takes it out of the set).
+  const attemptsUnder = waitingUnder<CutShort>((waiting) => {
+    for (const cutShort of [...waiting]) cutShort(SENDING_STOPPED);
+  });
+  return ({ signal, ...request }) => {
+    if (signal.aborted) return Promise.resolve({ kind: 'no-answer', error: SENDING_STOPPED });
+    const waiting = attemptsUnder(signal);
+    return new Promise((resolve) => {
+      const cutShort = start(request, (result) => {
+        waiting.delete(cutShort);
+        resolve(result);
+      });
+      waiting.add(cutShort);
+    });
+  };
+}
 
 /**
  * POSTs webhooks through undici's connection pool (its dispatcher API: no stream or promise per request, a
@@ -92,13 +124,8 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
   );
   // A client that cannot be loaded fails each attempt with that reason (below), not the process.
   loading.catch(() => undefined);
-  // The attempts sent under each signal, all cut short when it aborts (each one's end takes it out of the set).
-  const attemptsUnder = waitingUnder<CutShort>((waiting) => {
-    for (const cutShort of [...waiting]) cutShort(SENDING_STOPPED);
-  });
 
-  /** Starts one attempt; `done` gets its result once, never before `start` has returned. */
-  function start(request: Omit<SendRequest, 'signal'>, done: (result: AttemptResult) => void): CutShort {
+  const start: StartAttempt = (request, done) => {
     const url = new URL(request.url);
     const literal = literalAddress(url.hostname);
     if (literal !== undefined && !allowPrivate && !isPublicAddress(literal)) {
@@ -195,29 +222,22 @@ export function createSender(resolver: Resolver, allowPrivate: boolean) {
         settle({ kind: 'no-answer', error: `webhook client could not be loaded: ${error.message}` }),
       );
     return cutShort;
-  }
+  };
 
   return {
     start,
-    send({ signal, ...request }: SendRequest): Promise<AttemptResult> {
-      if (signal.aborted) return Promise.resolve({ kind: 'no-answer', error: SENDING_STOPPED });
-      const waiting = attemptsUnder(signal);
-      return new Promise((resolve) => {
-        const cutShort = start(request, (result) => {
-          waiting.delete(cutShort);
-          resolve(result);
-        });
-        waiting.add(cutShort);
-      });
-    },
+    send: sendingUnderSignals(start),
     close(): void {
       loading.then((pool) => pool.destroy()).catch(() => undefined);
     },
-  };
+  } satisfies Sender;
 }
 
 /** What sends attempts: this process's sender, or one whose requests go out from a thread of their own. */
 export interface Sender {
+  /** One attempt, its result by callback: what the delivery loop uses (no promise per attempt). */
+  start: StartAttempt;
+  /** One attempt, its result as a promise, cut short when the signal aborts. */
   send(request: SendRequest): Promise<AttemptResult>;
   close(): void;
 }
