@@ -155,12 +155,7 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
    * waits for it); a stopping loop gives the claim back instead (the attempt never counted: the next start sends it
    * again, with the same webhook-id).
    */
-  async function settle(
-    claim: ClaimedDelivery,
-    sent: Sent,
-    started: number,
-    release: () => void,
-  ): Promise<void> {
+  function settle(claim: ClaimedDelivery, sent: Sent, started: number, release: () => void): Promise<void> {
     const { result, durationMs, requestBody } = sent;
     const detail: AttemptDetail = {
       durationMs,
@@ -168,24 +163,28 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       responseExcerpt: result.kind === 'answer' ? safeExcerpt(result.excerpt ?? '') : null,
     };
     release();
-    if (stopping) {
-      await releaseClaim(store.db, claim);
-      return;
-    }
+    if (stopping) return releaseClaim(store.db, claim);
     const now = clock.now();
     const outcome = decideAttempt(claim, result, {
       now,
       schedule: options.schedule,
       failingSince: claim.failingSince,
     });
-    const written = await recorder.record(claim, outcome, now, detail);
-    options.observer?.attempt(outcome.outcome, (performance.now() - started) / 1000);
-    const warning = failures.attempted(claim, outcome, now);
-    if (warning !== undefined) await warning;
-    if (written.disabled && outcome.endpoint.disable !== undefined) {
-      options.observer?.disabled(outcome.endpoint.disable);
-      log.warn({ webhook: claim.endpointId, reason: outcome.endpoint.disable }, 'webhook endpoint disabled');
-    }
+    return recorder.record(claim, outcome, now, detail).then((written) => {
+      options.observer?.attempt(outcome.outcome, (performance.now() - started) / 1000);
+      const disabled = () => {
+        if (!written.disabled || outcome.endpoint.disable === undefined) return;
+        options.observer?.disabled(outcome.endpoint.disable);
+        log.warn(
+          { webhook: claim.endpointId, reason: outcome.endpoint.disable },
+          'webhook endpoint disabled',
+        );
+      };
+      // The failing line, when one is due, comes before the disabling one.
+      const warning = failures.attempted(claim, outcome, now);
+      if (warning === undefined) disabled();
+      else return warning.then(disabled);
+    });
   }
 
   /** Counts a claimed delivery in (or out of) the attempts in flight, by endpoint, partner and in all. */
@@ -223,7 +222,13 @@ export function createDeliveryRunner(options: RunnerOptions): DeliveryLoop {
       );
       finish();
     };
-    const answered = (sent: Sent) => void settle(claim, sent, started, release).then(finish, failed);
+    const answered = (sent: Sent) => {
+      try {
+        settle(claim, sent, started, release).then(finish, failed);
+      } catch (error) {
+        failed(error);
+      }
+    };
     const go = (request: DeliveryRequest) => {
       if (stopping) return answered(STOPPED);
       const requestBody = request.kept;
