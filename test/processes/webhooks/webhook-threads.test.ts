@@ -16,6 +16,12 @@ import { useReceivers } from '../../fixtures/webhook-receiver.js';
  */
 const DIST = new URL('../../../dist/', import.meta.url);
 const BUILT = new URL('cli/', DIST);
+/**
+ * How long a fresh sending thread may take to send its first request: the thread starts and loads its HTTP client
+ * first, which on a machine the whole suite keeps busy takes more than a second. The tests wait for the request, not
+ * for a time.
+ */
+const FIRST_REQUEST = { timeout: 10_000 };
 
 const COPY_PREFIX = 'without-thread-bundles-';
 let broken: URL | undefined;
@@ -99,7 +105,7 @@ describe('the webhook sending thread', () => {
     const target = await receiver(() => 'hang');
     const stopping = new AbortController();
     const waiting = sender.send(request(target.url, stopping.signal));
-    await expect.poll(() => target.received.length).toBe(1);
+    await expect.poll(() => target.received.length, FIRST_REQUEST).toBe(1);
     stopping.abort();
     expect(await waiting).toEqual({ kind: 'no-answer', error: 'sending stopped' });
     expect(await sender.send(request(target.url, stopping.signal))).toEqual({
@@ -125,7 +131,7 @@ describe('the webhook sending thread', () => {
     const { sender, log } = await start();
     const target = await receiver(() => 'hang');
     const waiting = sender.send(request(target.url, new AbortController().signal));
-    await expect.poll(() => target.received.length).toBe(1);
+    await expect.poll(() => target.received.length, FIRST_REQUEST).toBe(1);
     sender.close();
     expect(await waiting).toEqual({ kind: 'no-answer', error: 'webhook sending thread ended' });
     expect(log.lines).toEqual([]);
