@@ -59,9 +59,9 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
   thread = spawn();
 
   // What this turn asks of the thread, posted together once the turn is over: its new requests first, then the ids
-  // cut short here that it already holds. A request cut short before it was posted is never posted.
+  // cut short here that it already holds. A request cut short before it was posted is never posted. Ids grow, so the
+  // requests not yet posted are those from the first of this turn's on.
   let requests: PostedRequest[] = [];
-  const unposted = new Set<number>();
   let cut: number[] = [];
   let posting = false;
   function post(): void {
@@ -69,7 +69,6 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
     const sending = requests.filter((request) => waiting.has(request.id));
     const ids = cut;
     requests = [];
-    unposted.clear();
     cut = [];
     if (thread === undefined && performance.now() - endedAt < THREAD_RESTART_MS) {
       for (const { id } of sending) answer(id, THREAD_ENDED);
@@ -89,12 +88,12 @@ export function threadSender(allowPrivate: boolean, log: Pick<RunnerLog, 'error'
     const id = nextId++;
     waiting.set(id, done);
     requests.push({ ...request, id });
-    unposted.add(id);
     postSoon();
     return (error) => {
       if (!waiting.has(id)) return;
       answer(id, { kind: 'no-answer', error });
-      if (unposted.has(id)) return;
+      const posted = id < (requests[0]?.id ?? nextId);
+      if (!posted) return;
       cut.push(id);
       postSoon();
     };
