@@ -29,6 +29,9 @@ export function cpuSeconds(pid: number, servingThread = false): number {
   );
 }
 
+/** The command name of a /proc `stat` line (in parentheses, and it may hold some). */
+const statName = (stat: string): string => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+
 /** utime + stime of a /proc `stat` line, in seconds. */
 function statCpuSeconds(stat: string): number {
   // The command name in parentheses may hold spaces and parentheses: the fields start after the last ')'.
@@ -46,8 +49,7 @@ export function postgresCpuSeconds(): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres')
-        seconds += statCpuSeconds(stat);
+      if (statName(stat) === 'postgres') seconds += statCpuSeconds(stat);
     } catch {
       // The process ended between the listing and the read.
     }
@@ -61,7 +63,7 @@ export function cpuByThread(pid: number): Map<string, number> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name = statName(stat);
       byThread.set(tid === String(pid) ? 'serving' : `${name}#${tid}`, statCpuSeconds(stat));
     } catch {
       // The thread ended between the listing and the read.
