@@ -66,7 +66,10 @@ export interface CreationState {
    * limit decides as before.
    */
   readonly plan?: { readonly version: PlanVersion; readonly usage: readonly PlanUsage[] } | undefined;
-  /** When the member's validations at the gym were made, those within RECENT_VALIDATIONS_MS of `now`. */
+  /**
+   * When the member's validations at the gym were made, those within RECENT_VALIDATIONS_MS of `now`, for the daily
+   * visit limit; empty when the member has a plan, which decides instead (the store need not read them then).
+   */
   readonly recentValidations: readonly number[];
   /** An id the store reserved for the new check-in. */
   readonly checkinId: number;

@@ -97,12 +97,6 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
     await lockMember(ctx, request);
     const gym = await findGym(ctx.trx, request.gymId);
     const product = await findProduct(ctx.trx, request.productId);
-    const recentValidations = await validationsBetween(
-      ctx.trx,
-      request,
-      request.now - RECENT_VALIDATIONS_MS,
-      request.now + RECENT_VALIDATIONS_MS,
-    );
     const version = request.plans
       ? await memberPlanVersionAt(ctx.trx, request.platformId, request.now, request.defaultPlan)
       : undefined;
@@ -110,6 +104,16 @@ export const readers: { [K in ChangeKind]: Reader<K> } = {
       version,
       usage: await planUsage(ctx.trx, request.platformId, request.now - USAGE_LOOKBACK_MS, request.now),
     };
+    // A plan decides instead of the daily visit limit: its validations at the gym are not needed then.
+    const recentValidations =
+      plan === undefined
+        ? await validationsBetween(
+            ctx.trx,
+            request,
+            request.now - RECENT_VALIDATIONS_MS,
+            request.now + RECENT_VALIDATIONS_MS,
+          )
+        : [];
     const checkinId = await reserveId(ctx.trx, ctx.postgres, 'checkins');
     return {
       gym: gym && { partnerId: gym.partnerId, timezone: gym.timezone, retired: gym.retiredAt !== null },

@@ -91,17 +91,18 @@ export function toValidationState(
 }
 
 /**
- * What each check-in creation is decided from: the gym (partner, time zone, retired), the product, when the
- * member's validations at the gym around now were made, and the id the new check-in will take (refused creations
- * skip theirs, as the query-builder reservation does).
+ * What each check-in creation is decided from: the gym (partner, time zone, retired), the product, the member's plan
+ * version with the check-ins that may use its visits or else when the member's validations at the gym around now were
+ * made (for the daily visit limit), and the id the new check-in will take (refused creations skip theirs, as the
+ * query-builder reservation does).
  */
 export const CREATION_STATE = `
 select g.partner_id, g.timezone, g.retired_at as gym_retired_at,
        p.id as product_id, p.gym_id as product_gym_id, p.description, p.retired_at as product_retired_at,
        p.category,
-       array(select c.validated_at from checkins c
+       case when v.plan_id is null then array(select c.validated_at from checkins c
         where c.gym_id = r.gym_id and c.platform_id = r.platform_id
-          and ${validatedBetween('c', 'r.since', 'r.until')}) as validations,
+          and ${validatedBetween('c', 'r.since', 'r.until')}) else '{}' end as validations,
        v.plan_id, v.version as plan_version, v.rules as plan_rules, v.effective_from as plan_effective_from,
        case when v.plan_id is null then null else
          (select coalesce(json_agg(u), '[]'::json) from (${planUsageSql('r.platform_id', 'r.usage_since', 'r.now')}) u)

@@ -39,15 +39,20 @@ const syncReaders: SyncReaders = {
     return { latest, code, transactionId, counts: s.counts(terms, request.platformId, request.now) };
   },
   'create-checkin'(s, request) {
+    const plan = request.plans ? s.plan(request.platformId, request.now, request.defaultPlan) : undefined;
     return {
       gym: s.gym(request.gymId),
       product: s.product(request.productId),
-      plan: request.plans ? s.plan(request.platformId, request.now, request.defaultPlan) : undefined,
-      recentValidations: s.validationsBetween(
-        request,
-        request.now - RECENT_VALIDATIONS_MS,
-        request.now + RECENT_VALIDATIONS_MS,
-      ),
+      plan,
+      // A plan decides instead of the daily visit limit: its validations at the gym are not needed then.
+      recentValidations:
+        plan === undefined
+          ? s.validationsBetween(
+              request,
+              request.now - RECENT_VALIDATIONS_MS,
+              request.now + RECENT_VALIDATIONS_MS,
+            )
+          : [],
       checkinId: s.nextCheckinId(),
     };
   },
