@@ -19,6 +19,7 @@ import * as auditNamedEntries from './0017-audit-named-entries.js';
 import * as memberCheckinsByExpiry from './0018-member-checkins-by-expiry.js';
 import * as visitMarks from './0019-visit-marks.js';
 import * as pendingDeliveries from './0020-pending-deliveries.js';
+import * as planVersionsInForce from './0021-plan-versions-in-force.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0018-member-checkins-by-expiry': memberCheckinsByExpiry,
   '0019-visit-marks': visitMarks,
   '0020-pending-deliveries': pendingDeliveries,
+  '0021-plan-versions-in-force': planVersionsInForce,
 };
