@@ -27,6 +27,10 @@ export const VISIT_MARKS_MIGRATION = '0019-visit-marks';
  * migration that brought it, so every process decides alike. Processes of releases from before the registry
  * cannot be seen: the README's upgrade note says to finish that one rollout before creating plans.
  */
+/** The settled answers a trusted gate gives. */
+const YES = Promise.resolve(true);
+const NO = Promise.resolve(false);
+
 export function createFleetGate({ store, clock }: ServiceDependencies) {
   const id = randomUUID();
   let timer: NodeJS.Timeout | undefined;
@@ -63,8 +67,9 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
     });
 
   /** No live process runs a release older than `migration`; an open answer is trusted for a heartbeat interval. */
-  async function everyProcessKnows(migration: string): Promise<boolean> {
-    if (performance.now() < (openUntil.get(migration) ?? 0)) return true;
+  function everyProcessKnows(migration: string): Promise<boolean> {
+    // A trusted answer is a settled promise, shared: the requests asking on every validation allocate nothing.
+    if (performance.now() < (openUntil.get(migration) ?? 0)) return YES;
     return once(migration, async () => {
       const since = clock.now() - STALE_AFTER_MS;
       // No registry (the migrations have not run): nothing new is in effect either.
@@ -73,6 +78,12 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
       openUntil.set(migration, performance.now() + HEARTBEAT_MS);
       return true;
     });
+  }
+
+  /** Plans before one was seen: the gate, then whether a plan exists. */
+  async function plansAsked(): Promise<boolean> {
+    if (!(await everyProcessKnows(PLANS_MIGRATION))) return false;
+    return plansExist || anyPlanYet();
   }
 
   /** Whether a plan exists, read once for every request that asks meanwhile. */
@@ -109,11 +120,9 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
      * network without plans pays nothing for them); a plan created here counts at once, one created by another
      * process within that interval. Once a plan has been seen it is not asked again: plans are never deleted. A closed gate is asked again each time (it is closed only during a rollout).
      */
-    async plansInEffect(): Promise<boolean> {
-      if (performance.now() < noPlansUntil) return false;
-      if (!(await everyProcessKnows(PLANS_MIGRATION))) return false;
-      if (plansExist) return true;
-      return anyPlanYet();
+    plansInEffect(): Promise<boolean> {
+      if (performance.now() < noPlansUntil) return NO;
+      return plansExist ? everyProcessKnows(PLANS_MIGRATION) : plansAsked();
     },
 
     /**

@@ -106,6 +106,8 @@ export function decideAdmission(admission: Admission, usage: readonly PlanUsage[
   const rules = admission.plan.rules.filter((rule) => rule.category === admission.category);
   if (rules.length === 0 || rules.some((rule) => rule.limit === 0))
     throw new PlanNotIncludedError({ category: admission.category });
+  // Nothing used (a member's first visit in a month, most often): every rule has a visit left.
+  if (usage.length === 0) return;
   const counted = countedUsage(usage, admission).filter(({ item }) => item.category === admission.category);
   for (const rule of rules) {
     const period = periodBounds(rule.per, admission.now, admission.timeZone);
