@@ -24,7 +24,7 @@ import { startReceiver } from './webhooks.js';
  * after its path (`--cli "dist/cli/main.js,dist/cli/main.js --max-semi-space-size=32"`): one setting against another.
  * `BENCH_SERVER_OUTPUT=file` keeps each server's output in that file (`--node-flags="--trace-gc-nvp"`: what its
  * threads' collections allocated, promoted and took). On PostgreSQL it also reports what the server's processes
- * spent. `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
+ * spent, and the transactions that wrote and the WAL written per request (how well requests share a commit). `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
  * included, allocation-sampler.ts) and reports it per request, with the profile by function in `dir`: bytes
  * allocated move with the code, not with the machine's other load.
  */
@@ -75,6 +75,27 @@ async function runSql(url: string, text: string): Promise<void> {
   await client.connect();
   await client.query(text);
   await client.end();
+}
+
+/**
+ * Where PostgreSQL's write-ahead log and its transaction ids stand: across a measured load, how many transactions
+ * wrote (each took an id: the batches' commits, with the process's own few) and how much log they wrote. Both move
+ * with the code, not with the machine's other load.
+ */
+async function walAndXids(url: string): Promise<{ lsn: bigint; xid: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ lsn: string; xid: string }>(
+      `select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
+              txid_snapshot_xmax(txid_current_snapshot())::text as xid`,
+    );
+    const row = rows[0];
+    if (row === undefined) throw new Error('PostgreSQL said nothing of its log');
+    return { lsn: BigInt(row.lsn), xid: Number(row.xid) };
+  } finally {
+    await client.end();
+  }
 }
 
 /** The module the server loads to sample its allocations (`--heap-profile`), and how many profiles were taken. */
@@ -176,6 +197,7 @@ async function one(
       const threadsBefore = cpuByThread(pid);
       if (allocations !== undefined) await sampling(pid);
       const databaseBefore = dialect === 'postgres' ? postgresCpuSeconds() : 0;
+      const logBefore = dialect === 'postgres' ? await walAndXids(database.url) : undefined;
       const run = await load(warm.used, count);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
@@ -197,8 +219,15 @@ async function one(
       console.log(
         `  by thread, µs per request: ${threads.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}`,
       );
-      if (dialect === 'postgres')
-        console.log(`  PostgreSQL's server processes: ${serverCpu.toFixed(0)} µs per request`);
+      if (logBefore !== undefined) {
+        const log = await walAndXids(database.url);
+        const perRequest = (log.xid - logBefore.xid) / run.used;
+        const wal = Number(log.lsn - logBefore.lsn) / 1024 / run.used;
+        console.log(
+          `  PostgreSQL's server processes: ${serverCpu.toFixed(0)} µs per request; ` +
+            `${perRequest.toFixed(3)} writing transactions and ${wal.toFixed(2)} KiB of WAL per request`,
+        );
+      }
       return {
         cpu: ((cpuSeconds(pid) - before) * 1e6) / run.used,
         serving: ((cpuSeconds(pid, true) - servingBefore) * 1e6) / run.used,
