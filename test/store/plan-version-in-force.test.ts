@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import { describe, expect, test } from 'vitest';
 import type { PlanRule } from '../../src/domain/plans/plan.js';
 import { insertPlan, insertPlanVersion, memberPlanVersionAt } from '../../src/store/plans/plan-repository.js';
-import { memberPlanVersionSql, type PlanVersionRow } from '../../src/store/plans/plan-state.js';
+import {
+  memberPlanVersionSql,
+  planVersionCache,
+  type PlanVersionRow,
+} from '../../src/store/plans/plan-state.js';
 import { platformId } from '../fixtures/factories.js';
 import * as op from '../fixtures/operator-api.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
@@ -60,5 +64,55 @@ describe.each(dialects)('the version of a plan in force, read by its start (%s)'
       expect(plan).toMatch(
         /\n {2}-> {2}Index Scan Backward using plan_versions_in_force on plan_versions v /,
       );
+  });
+});
+
+describe('the plan versions a store has read', () => {
+  const key = (planId: number | string, version: number | string) => ({
+    plan_id: planId,
+    version,
+    effective_from: op.T0_MS,
+  });
+  const rulesText = (limit: number) => JSON.stringify(rule(limit));
+
+  test('when versions are asked for again, then each one’s rules are read once and the same version answers', () => {
+    const reads: string[] = [];
+    const versionOf = planVersionCache((planId, version) => {
+      reads.push(`${planId}:${version}`);
+      return rulesText(planId * 10 + version);
+    });
+
+    const first = versionOf(key(1, 1));
+    expect(first).toEqual({ planId: 1, version: 1, rules: rule(11), effectiveFrom: op.T0_MS });
+    expect(versionOf(key(1, 1))).toBe(first);
+    expect(versionOf(key(1, 2))).toEqual({ planId: 1, version: 2, rules: rule(12), effectiveFrom: op.T0_MS });
+    expect(versionOf(key(2, 1))).toEqual({ planId: 2, version: 1, rules: rule(21), effectiveFrom: op.T0_MS });
+    // PostgreSQL answers bigints as text: the same version.
+    expect(versionOf(key('1', '2'))).toBe(versionOf(key(1, 2)));
+    expect(reads).toEqual(['1:1', '1:2', '2:1']);
+  });
+
+  test('when a version’s rules cannot be found, then the read fails naming it and nothing is kept', () => {
+    let stored: string | undefined = undefined;
+    const versionOf = planVersionCache(() => stored);
+
+    expect(() => versionOf(key(7, 3))).toThrow(new Error('plan 7 lost its version 3'));
+    stored = rulesText(1);
+    expect(versionOf(key(7, 3))).toEqual({ planId: 7, version: 3, rules: rule(1), effectiveFrom: op.T0_MS });
+  });
+
+  test('when more versions are read than it keeps, then it starts again and reads them anew', () => {
+    let reads = 0;
+    const versionOf = planVersionCache(() => {
+      reads += 1;
+      return rulesText(1);
+    });
+
+    for (let version = 1; version <= 256; version += 1) versionOf(key(1, version));
+    versionOf(key(1, 1));
+    expect(reads).toBe(256);
+    versionOf(key(1, 257));
+    versionOf(key(1, 1));
+    expect(reads).toBe(258);
   });
 });

@@ -16,8 +16,10 @@ export function memberPlanVersionSql(
    * checks it once before any of its lookups (in a lateral join's ON it would only filter what they found).
    */
   onlyWhen = 'true',
+  /** Without the rules: the reader has the version's already (planVersionCache). */
+  columns = 'v.plan_id, v.version, v.rules, v.effective_from',
 ): string {
-  return `select v.plan_id, v.version, v.rules, v.effective_from from plan_versions v
+  return `select ${columns} from plan_versions v
    where ${onlyWhen} and v.plan_id = coalesce((select mp.plan_id from member_plans mp
                                where mp.platform_id = ${platformId} and mp.effective_from <= ${now}
                                order by mp.effective_from desc, mp.id desc limit 1),
@@ -82,6 +84,38 @@ export function toPlanVersion(row: PlanVersionRow): PlanVersion {
     version: Number(row.version),
     rules: typeof row.rules === 'string' ? parseRules(row.rules) : row.rules,
     effectiveFrom: Number(row.effective_from),
+  };
+}
+
+/** A version as the read without its rules finds it. */
+export type PlanVersionKey = Omit<PlanVersionRow, 'rules'>;
+
+/** The columns of the version read that name a version: with planVersionCache, its rules are read once. */
+export const PLAN_VERSION_KEY_COLUMNS = 'v.plan_id, v.version, v.effective_from';
+
+/**
+ * The plan versions a store has read, by plan and number. A version never changes once made, so its rules are read
+ * and parsed once per store, not at every creation of a member on it; bounded, as a network has few versions.
+ */
+export function planVersionCache(rulesOf: (planId: number, version: number) => string | undefined) {
+  const kept = new Map<number, Map<number, PlanVersion>>();
+  let size = 0;
+  return (key: PlanVersionKey): PlanVersion => {
+    const planId = Number(key.plan_id);
+    const number = Number(key.version);
+    const found = kept.get(planId)?.get(number);
+    if (found !== undefined) return found;
+    const rules = rulesOf(planId, number);
+    if (rules === undefined) throw new Error(`plan ${planId} lost its version ${number}`);
+    const version = toPlanVersion({ ...key, rules });
+    if (size >= PARSED_RULES_KEPT) {
+      kept.clear();
+      size = 0;
+    }
+    const versions = kept.get(planId) ?? new Map<number, PlanVersion>();
+    kept.set(planId, versions.set(number, version));
+    size += 1;
+    return version;
   };
 }
 

@@ -18,11 +18,12 @@ import { USAGE_LOOKBACK_MS, type PlanUsage } from '../../../domain/plans/admissi
 import type { PlanVersion } from '../../../domain/plans/plan.js';
 import {
   memberPlanVersionSql,
+  PLAN_VERSION_KEY_COLUMNS,
   planUsageSql,
+  planVersionCache,
   toPlanUsage,
-  toPlanVersion,
   type PlanUsageRow,
-  type PlanVersionRow,
+  type PlanVersionKey,
 } from '../../plans/plan-state.js';
 import type { PricingCounts, PricingTerms } from '../../../domain/plans/pricing.js';
 import {
@@ -71,9 +72,13 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
     [number],
     { id: number; gym_id: number; description: string; retired_at: number | null; category: string }
   >('select id, gym_id, description, retired_at, category from products where id = ?');
-  const memberPlanVersion = lazy<[string, number, string | null, number], PlanVersionRow>(
-    memberPlanVersionSql('?', '?', '?'),
+  const memberPlanVersion = lazy<[string, number, string | null, number], PlanVersionKey>(
+    memberPlanVersionSql('?', '?', '?', 'true', PLAN_VERSION_KEY_COLUMNS),
   );
+  const versionRules = lazy<[number, number], { rules: string }>(
+    'select rules from plan_versions where plan_id = ? and version = ?',
+  );
+  const planVersion = planVersionCache((planId, version) => versionRules().get(planId, version)?.rules);
   // The window's start is compared twice: with the expiry the read seeks by, and with the validation.
   const planUsage = lazy<[string, number, number, number], PlanUsageRow>(planUsageSql('?', '?', '?'));
   const validationsBetween = lazy<[number, string, number, number], { validated_at: number }>(
@@ -250,7 +255,7 @@ export function sqliteStatements(database: SqliteDatabase.Database) {
       if (row === undefined) return undefined;
       const since = now - USAGE_LOOKBACK_MS;
       const usage = planUsage().all(platformId, since, since, now);
-      return { version: toPlanVersion(row), usage: usage.map(toPlanUsage) };
+      return { version: planVersion(row), usage: usage.map(toPlanUsage) };
     },
     validationsBetween(member: { gymId: number; platformId: string }, start: number, end: number): number[] {
       return validationsBetween()
