@@ -5,6 +5,7 @@ import { planUsage } from '../../src/store/plans/plan-repository.js';
 import { planUsageSql } from '../../src/store/plans/plan-state.js';
 import { platformId } from '../fixtures/factories.js';
 import * as op from '../fixtures/operator-api.js';
+import { queryPlan } from '../fixtures/query-plan.js';
 import { dialects, type TestApp } from '../fixtures/test-app.js';
 
 const DAY_MS = 86_400_000;
@@ -29,20 +30,6 @@ async function checkinAt(t: TestApp, n: op.Network, member: string, at: number, 
   return Number(row.id);
 }
 
-/** The plan of the member's usage read, as the database would run it (SQLite's, or PostgreSQL's without seq scans). */
-async function usagePlan(t: TestApp, dialect: string): Promise<string> {
-  const statement = sql.raw(planUsageSql(`'${platformId()}'`, '0', '1'));
-  if (dialect === 'sqlite') {
-    const { rows } = await sql<{ detail: string }>`explain query plan ${statement}`.execute(t.store.db);
-    return rows.map((row) => row.detail).join('\n');
-  }
-  return t.store.db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
-}
-
 describe.each(dialects)("a member's check-ins a plan may count, read by expiry (%s)", (dialect) => {
   const app = op.operatorApp({ dialect });
 
@@ -61,7 +48,7 @@ describe.each(dialects)("a member's check-ins a plan may count, read by expiry (
     const usage = await planUsage(t.store.db, member, since, now);
 
     expect(usage.map((checkin) => checkin.id).sort((a, b) => a - b)).toEqual([validatedInWindow, waiting]);
-    const plan = await usagePlan(t, dialect);
+    const plan = await queryPlan(t, dialect, sql.raw(planUsageSql(`'${platformId()}'`, '0', '1')));
     expect(plan).toContain('checkins_member_expiry');
     expect(plan).toMatch(dialect === 'sqlite' ? /platform_id=\? AND expires_at>\?/ : /expires_at >= /);
   });

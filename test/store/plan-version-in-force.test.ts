@@ -9,7 +9,8 @@ import {
 } from '../../src/store/plans/plan-state.js';
 import { platformId } from '../fixtures/factories.js';
 import * as op from '../fixtures/operator-api.js';
-import { dialects, type TestApp } from '../fixtures/test-app.js';
+import { queryPlan } from '../fixtures/query-plan.js';
+import { dialects } from '../fixtures/test-app.js';
 
 const DAY_MS = 86_400_000;
 const rule = (limit: number): PlanRule[] => [{ category: 'standard', per: 'day', limit, scope: 'gym' }];
@@ -17,20 +18,6 @@ const rule = (limit: number): PlanRule[] => [{ category: 'standard', per: 'day',
 /** The version read every creation makes, as SQL (the batched writers' text), for `member` at `now`. */
 function versionRead(member: string, now: number, defaultPlan: string) {
   return sql.raw(memberPlanVersionSql(`'${member}'`, String(now), `'${defaultPlan}'`));
-}
-
-/** The plan of the version read, as the database would run it (SQLite's, or PostgreSQL's without seq scans). */
-async function versionPlan(t: TestApp, dialect: string, defaultPlan: string): Promise<string> {
-  const statement = versionRead(platformId(), op.T0_MS, defaultPlan);
-  if (dialect === 'sqlite') {
-    const { rows } = await sql<{ detail: string }>`explain query plan ${statement}`.execute(t.store.db);
-    return rows.map((row) => row.detail).join('\n');
-  }
-  return t.store.db.transaction().execute(async (trx) => {
-    await sql`set local enable_seqscan = off`.execute(trx);
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${statement}`.execute(trx);
-    return rows.map((row) => row['QUERY PLAN']).join('\n');
-  });
 }
 
 describe.each(dialects)('the version of a plan in force, read by its start (%s)', (dialect) => {
@@ -55,7 +42,7 @@ describe.each(dialects)('the version of a plan in force, read by its start (%s)'
     expect(await read(op.T0_MS + DAY_MS)).toEqual({ sql: [1], builder: 1 });
     expect(await read(op.T0_MS + 7 * DAY_MS)).toEqual({ sql: [3], builder: 3 });
     expect(await read(op.T0_MS + 12 * DAY_MS)).toEqual({ sql: [2], builder: 2 });
-    const plan = await versionPlan(t, dialect, name);
+    const plan = await queryPlan(t, dialect, versionRead(platformId(), op.T0_MS, name));
     expect(plan).toContain('plan_versions_in_force');
     if (dialect === 'sqlite') expect(plan).not.toContain('TEMP B-TREE');
     // PostgreSQL: the versions are scanned backwards right under the statement's limit (a line two spaces in is a
