@@ -20,6 +20,10 @@ export const PRICING_MIGRATION = '0015-pricing';
  */
 export const VISIT_MARKS_MIGRATION = '0019-visit-marks';
 
+/** The settled answers a trusted gate gives. */
+const YES = Promise.resolve(true);
+const NO = Promise.resolve(false);
+
 /**
  * The rolling-upgrade gate. Each serving process registers the release it runs (its newest migration) in the
  * database and renews it every HEARTBEAT_MS; it leaves when it closes. A rule that the previous release does not know
@@ -27,10 +31,6 @@ export const VISIT_MARKS_MIGRATION = '0019-visit-marks';
  * migration that brought it, so every process decides alike. Processes of releases from before the registry
  * cannot be seen: the README's upgrade note says to finish that one rollout before creating plans.
  */
-/** The settled answers a trusted gate gives. */
-const YES = Promise.resolve(true);
-const NO = Promise.resolve(false);
-
 export function createFleetGate({ store, clock }: ServiceDependencies) {
   const id = randomUUID();
   let timer: NodeJS.Timeout | undefined;
