@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createStore } from '../src/store/create-store.js';
 import { loadConfig } from '../src/config/index.js';
 import { systemClock } from '../src/domain/clock.js';
@@ -10,7 +9,7 @@ import { cpuByThread, cpuSeconds, postgresCpuSeconds, runLoad, startServer } fro
 import { BENCH_ADMIN_TOKEN } from './seed.js';
 import { BENCH_PLAN, setUpPlansAndRules } from './plans-setup.js';
 import { median } from './stats.js';
-import { freshDatabase } from './variants.js';
+import { freshDatabase, queryPostgres } from './variants.js';
 import { startReceiver } from './webhooks.js';
 
 /**
@@ -24,7 +23,8 @@ import { startReceiver } from './webhooks.js';
  * after its path (`--cli "dist/cli/main.js,dist/cli/main.js --max-semi-space-size=32"`): one setting against another.
  * `BENCH_SERVER_OUTPUT=file` keeps each server's output in that file (`--node-flags="--trace-gc-nvp"`: what its
  * threads' collections allocated, promoted and took). On PostgreSQL it also reports what the server's processes
- * spent, and the transactions that wrote and the WAL written per request (how well requests share a commit). `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
+ * spent, and the transactions that wrote and the WAL written per request (how well requests share a commit).
+ * `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
  * included, allocation-sampler.ts) and reports it per request, with the profile by function in `dir`: bytes
  * allocated move with the code, not with the machine's other load.
  */
@@ -71,10 +71,7 @@ async function runSql(url: string, text: string): Promise<void> {
     database.close();
     return;
   }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(text);
-  await client.end();
+  await queryPostgres(text, url);
 }
 
 /**
@@ -83,19 +80,13 @@ async function runSql(url: string, text: string): Promise<void> {
  * with the code, not with the machine's other load.
  */
 async function walAndXids(url: string): Promise<{ lsn: bigint; xid: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ lsn: string; xid: string }>(
-      `select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
-              txid_snapshot_xmax(txid_current_snapshot())::text as xid`,
-    );
-    const row = rows[0];
-    if (row === undefined) throw new Error('PostgreSQL said nothing of its log');
-    return { lsn: BigInt(row.lsn), xid: Number(row.xid) };
-  } finally {
-    await client.end();
-  }
+  const [row] = await queryPostgres<{ lsn: string; xid: string }>(
+    `select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
+            txid_snapshot_xmax(txid_current_snapshot())::text as xid`,
+    url,
+  );
+  if (row === undefined) throw new Error('PostgreSQL said nothing of its log');
+  return { lsn: BigInt(row.lsn), xid: Number(row.xid) };
 }
 
 /** The module the server loads to sample its allocations (`--heap-profile`), and how many profiles were taken. */

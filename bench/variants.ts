@@ -17,11 +17,12 @@ export interface Database {
   drop(): Promise<void>;
 }
 
-async function pgAdmin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
+/** One statement on a connection of its own (the bench server's database by default); its rows. */
+export async function queryPostgres<R extends object = object>(text: string, url = PG_URL): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query<R>(text)).rows;
   } finally {
     await client.end();
   }
@@ -42,14 +43,14 @@ export async function freshDatabase(
     return { url, fixtures, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  await pgAdmin(`create schema ${schema}`);
+  await queryPostgres(`create schema ${schema}`);
   const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   await seed({ databaseUrl: url, partners: 100, checkins, extraCheckins, skewed }, fixtures);
   return {
     url,
     fixtures,
     drop: async () => {
-      await pgAdmin(`drop schema ${schema} cascade`);
+      await queryPostgres(`drop schema ${schema} cascade`);
       rmSync(dir, { recursive: true, force: true });
     },
   };
