@@ -1,6 +1,9 @@
 import type { PlanUsage } from '../../domain/plans/admission.js';
 import type { PlanRule, PlanVersion } from '../../domain/plans/plan.js';
 
+/** The columns of the version read that name a version: with planVersionCache, its rules are read once. */
+export const PLAN_VERSION_KEY_COLUMNS = 'v.plan_id, v.version, v.effective_from';
+
 /**
  * What a check-in creation reads of the member's plan, as SQL every write path repeats (the query builder's reads
  * in plan-repository.ts are the same): the version in force at `now` of the plan the member has at `now` (else the
@@ -16,8 +19,8 @@ export function memberPlanVersionSql(
    * checks it once before any of its lookups (in a lateral join's ON it would only filter what they found).
    */
   onlyWhen = 'true',
-  /** Without the rules: the reader has the version's already (planVersionCache). */
-  columns = 'v.plan_id, v.version, v.rules, v.effective_from',
+  /** Without the rules (PLAN_VERSION_KEY_COLUMNS): the reader has the version's already (planVersionCache). */
+  columns = `${PLAN_VERSION_KEY_COLUMNS}, v.rules`,
 ): string {
   return `select ${columns} from plan_versions v
    where ${onlyWhen} and v.plan_id = coalesce((select mp.plan_id from member_plans mp
@@ -89,9 +92,6 @@ export function toPlanVersion(row: PlanVersionRow): PlanVersion {
 
 /** A version as the read without its rules finds it. */
 export type PlanVersionKey = Omit<PlanVersionRow, 'rules'>;
-
-/** The columns of the version read that name a version: with planVersionCache, its rules are read once. */
-export const PLAN_VERSION_KEY_COLUMNS = 'v.plan_id, v.version, v.effective_from';
 
 /**
  * The plan versions a store has read, by plan and number. A version never changes once made, so its rules are read
