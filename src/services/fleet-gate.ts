@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { deregister, forgetSilent, heartbeat, olderReleaseAlive } from '../store/fleet/process-registry.js';
+import {
+  deregister,
+  forgetSilent,
+  HEARTBEAT_MS,
+  heartbeat,
+  LIVE_WITHIN_MS,
+  olderReleaseAlive,
+} from '../store/fleet/process-registry.js';
 import { anyPlan } from '../store/plans/plan-repository.js';
 import { NEWEST_MIGRATION } from './release.js';
 import type { ServiceDependencies } from './dependencies.js';
 
-/** How often a serving process says it is alive; one silent for three of these is taken as gone. */
-export const HEARTBEAT_MS = 5_000;
-const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
 /** A process silent this long crashed or was killed: its row goes. */
 const FORGOTTEN_AFTER_MS = 86_400_000;
 
@@ -71,7 +75,7 @@ export function createFleetGate({ store, clock }: ServiceDependencies) {
     // A trusted answer is a settled promise, shared: the requests asking on every validation allocate nothing.
     if (performance.now() < (openUntil.get(migration) ?? 0)) return YES;
     return once(migration, async () => {
-      const since = clock.now() - STALE_AFTER_MS;
+      const since = clock.now() - LIVE_WITHIN_MS;
       // No registry (the migrations have not run): nothing new is in effect either.
       const older = await olderReleaseAlive(store.db, migration, since).catch(() => true);
       if (older) return false;

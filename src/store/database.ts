@@ -329,7 +329,14 @@ export interface ProcessesTable {
   heartbeat_at: number;
 }
 
+/** SQLite's count of announced key changes (migration 0022): one row, bumped by each. */
+export interface KeyAnnouncementsTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
+  key_announcements: KeyAnnouncementsTable;
   process_settings: ProcessSettingsTable;
   processes: ProcessesTable;
   plans: PlansTable;

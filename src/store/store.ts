@@ -30,10 +30,11 @@ export interface Store {
   serialize(trx: Kysely<Database>, key: string): Promise<void>;
   /**
    * Calls `onChange` whenever another process (or connection) may have revoked a key: PostgreSQL LISTEN/NOTIFY,
-   * or SQLite's `data_version`. Also called when the feed itself is interrupted, since changes may be missed.
+   * or, on SQLite, a count of announced changes looked at after each commit of another connection
+   * (`data_version`). Also called when the feed itself is interrupted, since changes may be missed.
    */
   watchKeyChanges(onChange: () => void): void;
-  /** Inside `write`: tells every other process, on commit, that keys changed. */
+  /** Inside `write`: tells every other process, on commit, that keys changed (NOTIFY; SQLite bumps the count). */
   announceKeyChange(trx: Kysely<Database>): Promise<void>;
   /**
    * Carries out one state change atomically: reads what it is decided from (under the member's lock), lets the

@@ -67,8 +67,19 @@ describe('across processes: a revoked key stops working on every process long be
     },
   );
 
-  test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within seconds, not when the cache expires (data_version)', async () => {
+  test('on SQLite: when the operator revokes a key in the shared file, then two processes caching keys for 60 s refuse it within seconds, not when the cache expires (data_version and the count of announced changes)', async () => {
     const { operator, arranged, servers } = await twoProcesses('sqlite', { env });
+    for (const server of servers)
+      expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
+
+    // Control: a revocation written behind gatehouse's back commits in the shared file but announces nothing; every
+    // process runs this release, so no commit alone empties their caches, and the cache really holds.
+    await operator.store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: Date.now() })
+      .where('id', '=', arranged.keyId)
+      .execute();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     for (const server of servers)
       expect(await probe(server, arranged.headers)).toEqual({ status: 404, body: NOT_FOUND_CHECKIN });
 

@@ -3,6 +3,11 @@ import type { Database } from '../database.js';
 
 type Db = Kysely<Database>;
 
+/** How often a serving process says it is alive. */
+export const HEARTBEAT_MS = 5_000;
+/** A process silent for three heartbeats is taken as gone. */
+export const LIVE_WITHIN_MS = 3 * HEARTBEAT_MS;
+
 /** Says the process is alive and which release it runs: inserted the first time, refreshed after. */
 export async function heartbeat(db: Db, id: string, newestMigration: string, now: number): Promise<void> {
   await db

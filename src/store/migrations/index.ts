@@ -20,6 +20,7 @@ import * as memberCheckinsByExpiry from './0018-member-checkins-by-expiry.js';
 import * as visitMarks from './0019-visit-marks.js';
 import * as pendingDeliveries from './0020-pending-deliveries.js';
 import * as planVersionsInForce from './0021-plan-versions-in-force.js';
+import * as keyAnnouncements from './0022-key-announcements.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0019-visit-marks': visitMarks,
   '0020-pending-deliveries': pendingDeliveries,
   '0021-plan-versions-in-force': planVersionsInForce,
+  '0022-key-announcements': keyAnnouncements,
 };

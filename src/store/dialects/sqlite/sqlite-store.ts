@@ -7,7 +7,8 @@ import { isMigrated, migrateToLatest } from '../../migrator.js';
 import type { Store, StoreOptions } from '../../store.js';
 import { runChange } from '../../changes/unit-of-work.js';
 import { isBatched, type ChangeRequest } from '../../../domain/changes.js';
-import { watchDataVersion } from './sqlite-change-feed.js';
+import { watchDataVersion, watchKeyAnnouncements } from './sqlite-change-feed.js';
+import { bumpKeyAnnouncements } from '../../access/key-announcements.js';
 import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
@@ -160,8 +161,8 @@ export function createSqliteStore(options: StoreOptions): Store {
       groupCommit === undefined || !isBatched(kind)
         ? runChange({ write, serialize, dialect: 'sqlite' }, kind, request)
         : groupCommit.apply(kind, request as ChangeRequest<typeof kind>),
-    watchKeyChanges: sharedWatch((notify) => unwatch.push(watchDataVersion(database, notify))),
-    announceKeyChange: () => Promise.resolve(),
+    watchKeyChanges: sharedWatch((notify) => unwatch.push(watchKeyAnnouncements(database, db, notify))),
+    announceKeyChange: (trx) => bumpKeyAnnouncements(trx),
     truncateWriteAheadLog: () =>
       db.connection().execute(() => {
         const [result] = database.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
