@@ -24,6 +24,9 @@ import { startReceiver } from './webhooks.js';
  * `BENCH_SERVER_OUTPUT=file` keeps each server's output in that file (`--node-flags="--trace-gc-nvp"`: what its
  * threads' collections allocated, promoted and took). On PostgreSQL it also reports what the server's processes
  * spent, and the transactions that wrote and the WAL written per request (how well requests share a commit).
+ * `--beside R` runs a second server of the same build on the same database during the measured load, at R requests
+ * a second of its own (other check-ins): what a process pays for sharing the database with another (on SQLite, the
+ * other's commits are seen through `data_version`).
  * `--heap-profile dir` samples what the serving thread allocates during the measured load (collected objects
  * included, allocation-sampler.ts) and reports it per request, with the profile by function in `dir`: bytes
  * allocated move with the code, not with the machine's other load.
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     'heap-profile': { type: 'string' },
     'node-flags': { type: 'string' },
     plans: { type: 'boolean', default: false },
+    beside: { type: 'string' },
   },
 });
 const dialect = values.dialect === 'postgres' ? 'postgres' : 'sqlite';
@@ -54,6 +58,9 @@ const builds = (values.cli?.split(',') ?? [new URL('../../dist/cli/main.js', imp
   },
 );
 const ENV = { GATEHOUSE_WEBHOOK_ALLOW_PRIVATE: 'true' };
+/** What the second server (`--beside`) validates or creates while the measured load runs: as long as it lasts. */
+const besideCount =
+  values.beside === undefined ? 0 : Math.ceil((Number(values.beside) * count) / Number(values.rate)) + 500;
 
 /** The bytes the process has written to storage so far (its WAL and database files). */
 function storageBytes(pid: number): number {
@@ -121,7 +128,7 @@ async function one(
   index: number,
   plans: boolean,
 ): Promise<{ cpu: number; serving: number; written: number }> {
-  const database = await freshDatabase(dialect, count * 2 + 2000, 0, values.plans);
+  const database = await freshDatabase(dialect, count * 2 + 2000 + besideCount, 0, values.plans);
   const allocations =
     values['heap-profile'] === undefined
       ? undefined
@@ -139,31 +146,36 @@ async function one(
         await services.webhooks.endpoints.create(partner.id, { url: receiver.url });
       await store.close();
     }
-    const server = await startServer(
-      process.execPath,
-      [
-        '--max-semi-space-size=8',
-        ...(values['node-flags']?.split(' ').filter((flag) => flag !== '') ?? []),
-        ...build.flags,
-        ...(values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
-        ...(allocations === undefined ? [] : [`--import=${SAMPLER}`]),
-        build.path,
-        'serve',
-      ],
-      {
-        NODE_ENV: 'production',
-        GATEHOUSE_DATABASE_URL: database.url,
-        GATEHOUSE_PORT: '0',
-        GATEHOUSE_LOG_LEVEL: 'info',
-        GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-        GATEHOUSE_MIGRATE: index > 0 ? 'false' : 'true',
-        ...(values.plans ? { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' } : {}),
-        ...(plans ? { GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN } : {}),
-        ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
-        ...(allocations === undefined ? {} : { BENCH_ALLOCATIONS_FILE: allocations }),
-        ...ENV,
-      },
-    );
+    const serve = (measured: boolean) =>
+      startServer(
+        process.execPath,
+        [
+          '--max-semi-space-size=8',
+          ...(values['node-flags']?.split(' ').filter((flag) => flag !== '') ?? []),
+          ...build.flags,
+          ...(values.profile === undefined || !measured
+            ? []
+            : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]),
+          ...(allocations === undefined || !measured ? [] : [`--import=${SAMPLER}`]),
+          build.path,
+          'serve',
+        ],
+        {
+          NODE_ENV: 'production',
+          GATEHOUSE_DATABASE_URL: database.url,
+          GATEHOUSE_PORT: '0',
+          GATEHOUSE_LOG_LEVEL: 'info',
+          GATEHOUSE_ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+          GATEHOUSE_MIGRATE: index > 0 || !measured ? 'false' : 'true',
+          ...(values.plans ? { GATEHOUSE_RATE_LIMIT_PER_SECOND: '0' } : {}),
+          ...(plans ? { GATEHOUSE_DEFAULT_PLAN: BENCH_PLAN } : {}),
+          ...(dialect === 'postgres' ? { GATEHOUSE_PG_POOL_SIZE: '10' } : {}),
+          ...(allocations === undefined || !measured ? {} : { BENCH_ALLOCATIONS_FILE: allocations }),
+          ...ENV,
+        },
+      );
+    const server = await serve(true);
+    const other = values.beside === undefined ? undefined : await serve(false);
     const pid = server.process.pid ?? 0;
     try {
       const mode = values.mode ?? 'validate';
@@ -189,7 +201,21 @@ async function one(
       if (allocations !== undefined) await sampling(pid);
       const databaseBefore = dialect === 'postgres' ? postgresCpuSeconds() : 0;
       const logBefore = dialect === 'postgres' ? await walAndXids(database.url) : undefined;
-      const run = await load(warm.used, count);
+      const [run] = await Promise.all([
+        load(warm.used, count),
+        other &&
+          runLoad([
+            other.url,
+            database.fixtures,
+            '10',
+            '0',
+            values.beside ?? '0',
+            String(count * 2 + 2000),
+            '',
+            mode,
+            String(besideCount),
+          ]),
+      ]);
       while (receiver !== undefined && receiver.seen.size < warm.used + run.used)
         await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 300));
@@ -225,7 +251,7 @@ async function one(
         written: (storageBytes(pid) - writtenBefore) / run.used,
       };
     } finally {
-      await server.stop();
+      await Promise.all([server.stop(), other?.stop()]);
     }
   } finally {
     await receiver?.close();
