@@ -13,12 +13,15 @@ import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
 
+/** How long a write waits for another connection's write lock (GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS's default). */
+const BUSY_TIMEOUT_MS = 250;
+
 /** The log's size, in pages, past which the serving connection checkpoints (see open). */
 const WAL_PAGES = 4000;
 
 function open(path: string, options: StoreOptions): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const timeout = options.sqliteBusyTimeoutMs ?? 250;
+  const timeout = options.sqliteBusyTimeoutMs ?? BUSY_TIMEOUT_MS;
   let database = new SqliteDatabase(path, { timeout });
   // The connection that dropped the samples keeps those it had loaded: a fresh one reads the schema without them.
   if (path !== ':memory:' && droppedValueSamples(database)) {
@@ -150,7 +153,10 @@ export function createSqliteStore(options: StoreOptions): Store {
       }
     });
   const serialize: Store['serialize'] = () => Promise.resolve();
-  const groupCommit = options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db);
+  const groupCommit =
+    options.sqliteGroupCommit === false
+      ? undefined
+      : createGroupCommit(database, db, options.sqliteBusyTimeoutMs ?? BUSY_TIMEOUT_MS);
   return {
     dialect: 'sqlite',
     db,
