@@ -73,4 +73,29 @@ describe("SQLite's group commit and another process's write lock", () => {
     const codes = await store.db.selectFrom('custom_codes').select(['platform_id', 'code']).execute();
     expect(codes).toEqual([{ platform_id: late, code: 'LATE-1' }]);
   });
+
+  test('when another connection holds the write lock, then a query-builder transaction waits for it off the event loop: past the busy timeout it fails with the busy error and writes nothing; released in time, it commits', async () => {
+    const { path, store, services } = await servedFile();
+    const release = lockFile(path);
+    let ticks = 0;
+    const ticking = setInterval(() => (ticks += 1), 10);
+    onTestFinished(() => clearInterval(ticking));
+    const outcome = (written: Promise<unknown>) =>
+      written.then(
+        () => 'written',
+        (error: unknown) => (error as { code?: string }).code ?? String(error),
+      );
+
+    const refused = await outcome(services.catalog.createPartner('Refused partner'));
+    expect(refused).toBe('SQLITE_BUSY');
+    expect(ticks, 'the event loop ran its timers while the transaction waited').toBeGreaterThan(40);
+
+    const waiting = outcome(services.catalog.createPartner('Waiting partner'));
+    await sleep(BUSY_TIMEOUT_MS / 2);
+    release();
+    expect(await waiting).toBe('written');
+    const names = await store.db.selectFrom('partners').select('name').orderBy('id').execute();
+    expect(names.map((row) => row.name)).not.toContain('Refused partner');
+    expect(names.map((row) => row.name)).toContain('Waiting partner');
+  });
 });

@@ -11,6 +11,7 @@ import {
 import { RECENT_VALIDATIONS_MS } from '../../../domain/decisions/checkin.js';
 import type { Database } from '../../database.js';
 import { sqliteStatements, type SqliteStatements } from './sqlite-statements.js';
+import { lockRetryDelay, writeLockTrier } from './sqlite-write-lock.js';
 
 /**
  * How each change reads its state through prepared statements, as the query-builder readers do
@@ -75,17 +76,6 @@ const syncReaders: SyncReaders = {
 /** Changes waiting after the first turn from which a batch waits one more (see flush). */
 const COMPANY = 2;
 
-/**
- * How long a batch waits before it tries again for a write lock another process holds: 1 ms, then twice as long
- * each time up to 8 ms. Five processes on one file at full load (10 connections each, 2 cores), alternating against
- * SQLite's own busy handler: p99 59-80 ms against 94-135, none of the requests past the busy timeout against 50-70
- * in 10 s, the processes' shares even, and 5,600-5,700 validations a second against 6,000-6,150 (a busy handler
- * that holds the event loop also lets the batches grow). Retrying every 1 ms: p99 37-41 ms, 4,900-5,400 a second
- * (smaller batches, more commits); up to 4 ms: p99 46-64 ms, 5,500-5,700 a second.
- */
-const LOCK_RETRY_MS = 1;
-const LOCK_RETRY_MAX_MS = 8;
-
 interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
   readonly kind: K;
   readonly request: ChangeRequest<K>;
@@ -101,10 +91,9 @@ interface Pending<K extends BatchedChangeKind = BatchedChangeKind> {
  * prepared statements, is decided by the domain (src/domain/changes.ts) and written through prepared statements,
  * exactly as the query-builder unit of work (src/store/changes/unit-of-work.ts) would.
  *
- * When another process holds the file's write lock, the batch does not wait inside SQLite (its busy handler would
- * hold the event loop, every other request with it, for up to the busy timeout, in sleeps of up to 100 ms): it tries
- * again every LOCK_RETRY_MS, letting go of the connection in between, so reads go on and the requests that arrive
- * meanwhile join it. A change fails with SQLite's busy error once it has waited `busyTimeoutMs`.
+ * When another process holds the file's write lock, the batch does not wait inside SQLite: it tries again a few
+ * milliseconds later (sqlite-write-lock.ts), letting go of the connection in between, so reads go on and the requests
+ * that arrive meanwhile join it. A change fails with SQLite's busy error once it has itself waited `busyTimeoutMs`.
  */
 export function createGroupCommit(
   database: SqliteDatabase.Database,
@@ -116,29 +105,11 @@ export function createGroupCommit(
   let scheduled = false;
 
   const begin = lazy('begin immediate');
-  const noWaiting = lazy('pragma busy_timeout = 0');
-  const waiting = lazy(`pragma busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  const tryBegin = writeLockTrier(database, busyTimeoutMs);
   const commit = lazy('commit');
   const savepoint = lazy('savepoint change');
   const release = lazy('release change');
   const rollbackTo = lazy('rollback to change');
-
-  /**
-   * BEGIN IMMEDIATE without waiting: undefined once the write lock is this connection's, SQLite's busy error while
-   * another connection holds it; any other failure is thrown.
-   */
-  function tryBegin(): unknown {
-    noWaiting().get();
-    try {
-      begin().run();
-      return undefined;
-    } catch (error) {
-      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY') === true) return error;
-      throw error;
-    } finally {
-      waiting().get();
-    }
-  }
 
   function lazy(text: string): () => SqliteDatabase.Statement<[]> {
     let statement: SqliteDatabase.Statement<[]> | undefined;
@@ -258,7 +229,7 @@ export function createGroupCommit(
         scheduled = false;
         return;
       }
-      await sleep(Math.min(LOCK_RETRY_MS * 2 ** retry, LOCK_RETRY_MAX_MS));
+      await sleep(lockRetryDelay(retry));
     }
   }
 

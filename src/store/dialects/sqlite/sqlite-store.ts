@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -11,7 +12,11 @@ import { watchDataVersion, watchKeyAnnouncements } from './sqlite-change-feed.js
 import { bumpKeyAnnouncements } from '../../access/key-announcements.js';
 import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
+import { lockRetryDelay, writeLockTrier } from './sqlite-write-lock.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+
+/** A try at a write transaction: its result, or the busy error of a write lock another connection held. */
+type Tried<T> = { readonly done: true; readonly value: T } | { readonly busy: Error };
 
 /** How long a write waits for another connection's write lock (GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS's default). */
 const BUSY_TIMEOUT_MS = 250;
@@ -124,11 +129,39 @@ export function createSqliteStore(options: StoreOptions): Store {
     path !== ':memory:' && options.sqliteCheckpointThread === true
       ? startCheckpointer(path, () => database.open && database.pragma(`wal_autocheckpoint = ${WAL_PAGES}`))
       : undefined;
-  const inTransaction = async <T>(
+  const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const tryBegin = writeLockTrier(database, busyTimeoutMs);
+  // synchronous=NORMAL for one commit: the WAL is not synced, the next FULL commit syncs it with its own frames.
+  const fullSync = options.sqliteSynchronous !== 'normal';
+  /**
+   * A write transaction on the serving connection. Its BEGIN IMMEDIATE does not wait inside SQLite for another
+   * process's write lock (that would hold the event loop): it tries again a few milliseconds later
+   * (sqlite-write-lock.ts), letting go of the connection in between, and fails with the busy error once it has
+   * waited the busy timeout.
+   */
+  async function writing<T>(work: (trx: Kysely<Database>) => Promise<T>, flush: boolean): Promise<T> {
+    const started = performance.now();
+    for (let retry = 0; ; retry += 1) {
+      const outcome = await db.connection().execute(async (connection): Promise<Tried<T>> => {
+        const unsynced = !flush && fullSync;
+        if (unsynced) database.pragma('synchronous = NORMAL');
+        try {
+          const busy = tryBegin();
+          if (busy !== undefined) return { busy };
+          return { done: true, value: await inBegunTransaction(connection, work) };
+        } finally {
+          if (unsynced) database.pragma('synchronous = FULL');
+        }
+      });
+      if ('done' in outcome) return outcome.value;
+      if (performance.now() - started >= busyTimeoutMs) throw outcome.busy;
+      await sleep(lockRetryDelay(retry));
+    }
+  }
+  const inBegunTransaction = async <T>(
     connection: Kysely<Database>,
     work: (trx: Kysely<Database>) => Promise<T>,
   ) => {
-    await sql`begin immediate`.execute(connection);
     try {
       const result = await work(connection);
       await sql`commit`.execute(connection);
@@ -138,25 +171,11 @@ export function createSqliteStore(options: StoreOptions): Store {
       throw error;
     }
   };
-  const write: Store['write'] = (work) =>
-    db.connection().execute((connection) => inTransaction(connection, work));
-  // synchronous=NORMAL for this one commit: the WAL is not synced, the next FULL commit syncs it with its own frames.
-  const fullSync = options.sqliteSynchronous !== 'normal';
-  const writeWithoutFlush: Store['writeWithoutFlush'] = (work) =>
-    db.connection().execute(async (connection) => {
-      if (!fullSync) return inTransaction(connection, work);
-      database.pragma('synchronous = NORMAL');
-      try {
-        return await inTransaction(connection, work);
-      } finally {
-        database.pragma('synchronous = FULL');
-      }
-    });
+  const write: Store['write'] = (work) => writing(work, true);
+  const writeWithoutFlush: Store['writeWithoutFlush'] = (work) => writing(work, false);
   const serialize: Store['serialize'] = () => Promise.resolve();
   const groupCommit =
-    options.sqliteGroupCommit === false
-      ? undefined
-      : createGroupCommit(database, db, options.sqliteBusyTimeoutMs ?? BUSY_TIMEOUT_MS);
+    options.sqliteGroupCommit === false ? undefined : createGroupCommit(database, db, busyTimeoutMs);
   return {
     dialect: 'sqlite',
     db,
