@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
@@ -12,11 +11,8 @@ import { watchDataVersion, watchKeyAnnouncements } from './sqlite-change-feed.js
 import { bumpKeyAnnouncements } from '../../access/key-announcements.js';
 import { sharedWatch } from '../../shared-watch.js';
 import { createGroupCommit } from './sqlite-group-commit.js';
-import { lockRetryDelay, writeLockTrier } from './sqlite-write-lock.js';
+import { whileLockBusy, writeLockTrier } from './sqlite-write-lock.js';
 import { startCheckpointer } from './sqlite-checkpointer.js';
-
-/** A try at a write transaction: its result, or the busy error of a write lock another connection held. */
-type Tried<T> = { readonly done: true; readonly value: T } | { readonly busy: Error };
 
 /** How long a write waits for another connection's write lock (GATEHOUSE_SQLITE_BUSY_TIMEOUT_MS's default). */
 const BUSY_TIMEOUT_MS = 250;
@@ -141,22 +137,27 @@ export function createSqliteStore(options: StoreOptions): Store {
    */
   async function writing<T>(work: (trx: Kysely<Database>) => Promise<T>, flush: boolean): Promise<T> {
     const started = performance.now();
-    for (let retry = 0; ; retry += 1) {
-      const outcome = await db.connection().execute(async (connection): Promise<Tried<T>> => {
-        const unsynced = !flush && fullSync;
-        if (unsynced) database.pragma('synchronous = NORMAL');
-        try {
-          const busy = tryBegin();
-          if (busy !== undefined) return { busy };
-          return { done: true, value: await inBegunTransaction(connection, work) };
-        } finally {
-          if (unsynced) database.pragma('synchronous = FULL');
-        }
-      });
-      if ('done' in outcome) return outcome.value;
-      if (performance.now() - started >= busyTimeoutMs) throw outcome.busy;
-      await sleep(lockRetryDelay(retry));
-    }
+    let done: { readonly value: T } | undefined;
+    await whileLockBusy(
+      () =>
+        db.connection().execute(async (connection) => {
+          const unsynced = !flush && fullSync;
+          if (unsynced) database.pragma('synchronous = NORMAL');
+          try {
+            const busy = tryBegin();
+            if (busy === undefined) done = { value: await inBegunTransaction(connection, work) };
+            return busy;
+          } finally {
+            if (unsynced) database.pragma('synchronous = FULL');
+          }
+        }),
+      (busy) => {
+        if (performance.now() - started >= busyTimeoutMs) throw busy;
+        return true;
+      },
+    );
+    if (done === undefined) throw new Error('a write transaction ended without its result');
+    return done.value;
   }
   const inBegunTransaction = async <T>(
     connection: Kysely<Database>,

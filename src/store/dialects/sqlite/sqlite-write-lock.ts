@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type SqliteDatabase from 'better-sqlite3';
 
 /**
@@ -13,14 +14,26 @@ import type SqliteDatabase from 'better-sqlite3';
 const LOCK_RETRY_MS = 1;
 const LOCK_RETRY_MAX_MS = 8;
 
-/** The wait before the next try, after `retry` tries that found the lock taken. */
-export const lockRetryDelay = (retry: number): number =>
-  Math.min(LOCK_RETRY_MS * 2 ** retry, LOCK_RETRY_MAX_MS);
+/**
+ * Tries `attempt` (which takes the lock with a `writeLockTrier` and does its work, or returns the busy error) until
+ * it is done: after each busy try, `keepWaiting` says whether to go on (it fails what has waited the busy timeout),
+ * and the next try comes after 1, 2, 4, then every 8 ms, off the event loop.
+ */
+export async function whileLockBusy(
+  attempt: () => Promise<Error | undefined>,
+  keepWaiting: (busy: Error) => boolean,
+): Promise<void> {
+  for (let retry = 0; ; retry += 1) {
+    const busy = await attempt();
+    if (busy === undefined || !keepWaiting(busy)) return;
+    await sleep(Math.min(LOCK_RETRY_MS * 2 ** retry, LOCK_RETRY_MAX_MS));
+  }
+}
 
 /**
  * BEGIN IMMEDIATE without waiting, for a connection whose busy timeout is `busyTimeoutMs`: the function returns
  * undefined once the write lock is this connection's, SQLite's busy error while another connection holds it; any
- * other failure is thrown. The caller waits (lockRetryDelay) off the event loop and tries again.
+ * other failure is thrown. The caller tries again through `whileLockBusy`.
  */
 export function writeLockTrier(
   database: SqliteDatabase.Database,
