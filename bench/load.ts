@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
+import { pacedRun } from './paced.js';
 import { BENCH_ADMIN_TOKEN, type Fixtures } from './seed.js';
 
 /**
  * The load generator, run in a process of its own so it never shares an event loop with the server it measures.
  * Every request validates a different pending check-in (in insertion order, as members arrive), with the key and
  * X-Gym-Id of that check-in's partner. Prints one JSON result line.
- * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap] [mode] [amount]
+ * Usage: load <url> <fixtures.json> <connections> <seconds> [overallRate] [firstCheckin] [wrap] [mode] [amount] [pacing]
  * With an amount (> 0), exactly that many requests are sent, as fast as they go, instead of a duration.
  * With `wrap` (for a server that keeps no state) the check-ins are reused from the start once they run out.
  * With mode `create`, every request is the member app creating a check-in for a new member instead
  * (`POST /admin/v1/checkins` with the admin token), at the partners' gyms in turn (with skewed fixtures, every other
  * one at the first partner's): the other half of a visit.
+ * With pacing `even` and a rate, validations are sent open-loop at evenly spaced moments (paced.ts) instead of by
+ * autocannon, whose rate arrives as one burst a second; one more second is sent first and not counted.
  */
 const [
   url = '',
@@ -23,27 +26,34 @@ const [
   wrap = '',
   mode = 'validate',
   amount = '0',
+  pacing = 'burst',
 ] = process.argv.slice(2);
 const fixtures = JSON.parse(readFileSync(fixturesPath, 'utf8')) as Fixtures;
 const keysByGym = new Map(fixtures.partners.map((partner) => [partner.gymId, `Bearer ${partner.key}`]));
 let next = Number(first);
 
+/** The next pending check-in's validation: its partner's key, its gym, its member. */
+function nextValidation() {
+  const checkin = fixtures.checkins[wrap === 'wrap' ? next++ % fixtures.checkins.length : next++];
+  if (checkin === undefined) throw new Error('the fixtures ran out of pending check-ins: seed more');
+  const [gymId, platformId] = checkin;
+  return {
+    path: '/access/v1/validate',
+    headers: {
+      authorization: keysByGym.get(gymId) ?? '',
+      'x-gym-id': String(gymId),
+      'content-type': 'application/json',
+    },
+    body: `{"platform_id":"${platformId}"}`,
+  };
+}
+
 const validation: Request = {
   method: 'POST',
   path: '/access/v1/validate',
   setupRequest: (request) => {
-    const checkin = fixtures.checkins[wrap === 'wrap' ? next++ % fixtures.checkins.length : next++];
-    if (checkin === undefined) throw new Error('the fixtures ran out of pending check-ins: seed more');
-    const [gymId, platformId] = checkin;
-    return {
-      ...request,
-      headers: {
-        authorization: keysByGym.get(gymId) ?? '',
-        'x-gym-id': String(gymId),
-        'content-type': 'application/json',
-      },
-      body: `{"platform_id":"${platformId}"}`,
-    };
+    const { headers, body } = nextValidation();
+    return { ...request, headers, body };
   },
 };
 
@@ -64,6 +74,19 @@ const creation: Request = {
     };
   },
 };
+
+if (pacing === 'even' && Number(rate) > 0 && mode === 'validate') {
+  const paced = await pacedRun({
+    url,
+    connections: Number(connections),
+    rate: Number(rate),
+    seconds: Number(seconds),
+    warmUpSeconds: 1,
+    next: nextValidation,
+  });
+  process.stdout.write(JSON.stringify({ ...paced, used: next - Number(first) }) + '\n');
+  process.exit(0);
+}
 
 const start = Date.now();
 let last = start;
