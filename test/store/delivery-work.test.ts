@@ -175,6 +175,38 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
     },
   );
 
+  test("when the network has thousands of endpoints, then the look reads the earliest one's start from the index by start, not every endpoint", async () => {
+    await insideRolledBack(t, async (trx) => {
+      const last = await appendEvents(trx, 10);
+      await placeDispatcher(trx, last - 5);
+      const partner = await trx
+        .insertInto('partners')
+        .values({ name: 'Many endpoints', created_at: 1_700_000_000_000 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const endpoints = Array.from({ length: 2_000 }, (_, index) => ({
+        partner_id: partner.id,
+        url: `http://127.0.0.1:9/hooks/${index}`,
+        format: 'standard',
+        timeout_ms: 5_000,
+        secret: 'whsec_work',
+        status: 'enabled',
+        // All but one start after the log's end; the one that starts earliest is inserted last.
+        from_position: index === 1_999 ? last - 2 : last + 1 + index,
+        created_at: 1_700_000_000_000,
+        updated_at: 1_700_000_000_000,
+      }));
+      await inChunks(endpoints, (chunk) => trx.insertInto('webhook_endpoints').values(chunk).execute());
+      expect(await deliveryWork(trx, 0)).toEqual({ events: true, due: false });
+      if (dialect === 'postgres') await sql`analyze webhook_endpoints`.execute(trx);
+      const explain = dialect === 'sqlite' ? sql`explain query plan` : sql`explain`;
+      const { rows } = await sql<Record<string, string>>`${explain} ${deliveryWorkQuery(0)}`.execute(trx);
+      const plan = rows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('webhook_endpoints_by_start');
+      expect(plan).not.toMatch(/SCAN webhook_endpoints|Seq Scan on webhook_endpoints/);
+    });
+  });
+
   test('when a process of the previous release asks for due deliveries with the status as a parameter, then it finds those the literal finds, through the index of pending deliveries', async () => {
     const now = 1_800_000_000_000;
     await insideRolledBack(t, async (trx) => {

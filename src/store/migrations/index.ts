@@ -21,6 +21,7 @@ import * as visitMarks from './0019-visit-marks.js';
 import * as pendingDeliveries from './0020-pending-deliveries.js';
 import * as planVersionsInForce from './0021-plan-versions-in-force.js';
 import * as keyAnnouncements from './0022-key-announcements.js';
+import * as endpointsByStart from './0023-endpoints-by-start.js';
 
 /**
  * Every migration, in order. Imported statically so the built package needs no file-system scan.
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0020-pending-deliveries': pendingDeliveries,
   '0021-plan-versions-in-force': planVersionsInForce,
   '0022-key-announcements': keyAnnouncements,
+  '0023-endpoints-by-start': endpointsByStart,
 };
