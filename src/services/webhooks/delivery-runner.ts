@@ -39,8 +39,14 @@ const MAX_IN_FLIGHT = 512;
 /** How many claimed deliveries are started before the event loop is let go. */
 const LAUNCH_SLICE = 16;
 
-/** How long a busy runner lets wake-ups gather before it looks again. */
-const GATHER_MS = 5;
+/**
+ * How long a busy runner lets wake-ups gather before it looks again. A round's fixed cost (its ten or so
+ * statements, about 1 ms on SQLite, on the serving thread there) is paid per round, whatever its deliveries: at an
+ * even 1,000 validations a second, 5 ms made about 130 rounds a second of a few deliveries each, which held a fifth
+ * of SQLite's serving thread; 15 ms makes fewer, larger ones (the process's CPU 10-17% lower in five alternating
+ * pairs of runs, validate p50 lower in each; 30 ms no better), for 10 ms more before a delivery goes out.
+ */
+const GATHER_MS = 15;
 
 /** What an attempt is sent from: its event (none once purged) and the endpoint's signing secrets. */
 interface Given {
