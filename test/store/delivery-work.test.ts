@@ -50,25 +50,32 @@ async function appendEvents(trx: Kysely<Database>, count: number): Promise<numbe
   return first + count - 1;
 }
 
-async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise<number> {
+async function addPartner(trx: Kysely<Database>): Promise<number> {
   const partner = await trx
     .insertInto('partners')
     .values({ name: 'Work partner', created_at: 1_700_000_000_000 })
     .returning('id')
     .executeTakeFirstOrThrow();
+  return Number(partner.id);
+}
+
+/** An enabled endpoint's row for `partnerId`, hearing the log after `fromPosition`. */
+const endpointRow = (partnerId: number, fromPosition: number, url = 'http://127.0.0.1:9/hooks') => ({
+  partner_id: partnerId,
+  url,
+  format: 'standard',
+  timeout_ms: 5_000,
+  secret: 'whsec_work',
+  status: 'enabled',
+  from_position: fromPosition,
+  created_at: 1_700_000_000_000,
+  updated_at: 1_700_000_000_000,
+});
+
+async function addEndpoint(trx: Kysely<Database>, fromPosition: number): Promise<number> {
   const endpoint = await trx
     .insertInto('webhook_endpoints')
-    .values({
-      partner_id: partner.id,
-      url: 'http://127.0.0.1:9/hooks',
-      format: 'standard',
-      timeout_ms: 5_000,
-      secret: 'whsec_work',
-      status: 'enabled',
-      from_position: fromPosition,
-      created_at: 1_700_000_000_000,
-      updated_at: 1_700_000_000_000,
-    })
+    .values(endpointRow(await addPartner(trx), fromPosition))
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(endpoint.id);
@@ -179,23 +186,15 @@ describe.each(dialects)("the delivery loop's look for work (%s)", (dialect) => {
     await insideRolledBack(t, async (trx) => {
       const last = await appendEvents(trx, 10);
       await placeDispatcher(trx, last - 5);
-      const partner = await trx
-        .insertInto('partners')
-        .values({ name: 'Many endpoints', created_at: 1_700_000_000_000 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const endpoints = Array.from({ length: 2_000 }, (_, index) => ({
-        partner_id: partner.id,
-        url: `http://127.0.0.1:9/hooks/${index}`,
-        format: 'standard',
-        timeout_ms: 5_000,
-        secret: 'whsec_work',
-        status: 'enabled',
-        // All but one start after the log's end; the one that starts earliest is inserted last.
-        from_position: index === 1_999 ? last - 2 : last + 1 + index,
-        created_at: 1_700_000_000_000,
-        updated_at: 1_700_000_000_000,
-      }));
+      const partnerId = await addPartner(trx);
+      // All but one start after the log's end; the one that starts earliest is inserted last.
+      const endpoints = Array.from({ length: 2_000 }, (_, index) =>
+        endpointRow(
+          partnerId,
+          index === 1_999 ? last - 2 : last + 1 + index,
+          `http://127.0.0.1:9/hooks/${index}`,
+        ),
+      );
       await inChunks(endpoints, (chunk) => trx.insertInto('webhook_endpoints').values(chunk).execute());
       expect(await deliveryWork(trx, 0)).toEqual({ events: true, due: false });
       if (dialect === 'postgres') await sql`analyze webhook_endpoints`.execute(trx);
