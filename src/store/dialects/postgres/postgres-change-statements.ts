@@ -57,7 +57,15 @@ left join lateral (
   order by ${latestFirst('checkins')}
   limit 1
 ) c on true
-left join products p on p.id = c.product_id
+left join lateral (
+  -- The product of the one check-in found, on its own. Joined plainly, it was planned inside each request's lookup
+  -- as a hash join, built again for every request (a batch of 14 read in 0.41 ms against 0.24 on a network of 100
+  -- products); OFFSET 0 keeps this subquery from being merged back into that plan.
+  select products.description, products.payout_cents, products.currency
+  from products
+  where products.id = c.product_id
+  offset 0
+) p on true
 left join gyms g on g.id = r.gym_id
 left join custom_codes cc on cc.gym_id = r.gym_id and cc.platform_id = r.platform_id
 left join payout_counters mv
