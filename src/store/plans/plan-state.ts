@@ -34,11 +34,16 @@ export function memberPlanVersionSql(
 /**
  * The member's check-ins that may use a plan's visits. Every one expires at `since` or later — a check-in is
  * validated before it expires, and `since` is before `now` — which the first condition states so that the read
- * seeks to them through the member's check-ins by expiry (migration 0018) rather than reading every one.
+ * seeks to them through the member's check-ins by expiry (migration 0018) rather than reading every one. Each
+ * check-in's gym and product (which always exist: foreign keys) are looked up for it alone: joined, PostgreSQL's
+ * batched read planned them as hash joins built again for every request of the batch, every gym and product read
+ * each time (0.43 of the 0.66 ms a batch of 14 creations took on a network of 100 gyms).
  */
 export function planUsageSql(platformId: string, since: string, now: string): string {
-  return `select c.id, c.gym_id, g.partner_id, p.category, c.status, c.checked_in_at, c.expires_at, c.validated_at
-   from checkins c join gyms g on g.id = c.gym_id join products p on p.id = c.product_id
+  return `select c.id, c.gym_id, (select g.partner_id from gyms g where g.id = c.gym_id) as partner_id,
+          (select p.category from products p where p.id = c.product_id) as category,
+          c.status, c.checked_in_at, c.expires_at, c.validated_at
+   from checkins c
    where c.platform_id = ${platformId} and c.expires_at >= ${since}
      and (c.validated_at >= ${since} or c.expires_at > ${now})`;
 }
