@@ -4,20 +4,9 @@ import type { Database } from '../../src/store/database.js';
 import { deliveryWork, deliveryWorkQuery } from '../../src/store/webhooks/webhook-claim-repository.js';
 import { PENDING } from '../../src/store/webhooks/pending-status.js';
 import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
+import { insideRolledBack } from '../fixtures/rolled-back.js';
 
 const EVENTS = 5_000;
-
-/** The work is set up and read inside a transaction that is then rolled back: the app's own delivery loop sees none. */
-class RolledBack extends Error {}
-
-async function insideRolledBack(t: TestApp, work: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-  await expect(
-    t.store.db.transaction().execute(async (trx) => {
-      await work(trx);
-      throw new RolledBack();
-    }),
-  ).rejects.toBeInstanceOf(RolledBack);
-}
 
 /** `rows` handed to `insert` 500 at a time (SQLite takes only so many parameters in one statement). */
 async function inChunks<T>(rows: readonly T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {

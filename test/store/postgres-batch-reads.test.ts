@@ -7,14 +7,12 @@ import {
 } from '../../src/store/dialects/postgres/postgres-change-statements.js';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { useApp, type TestApp } from '../fixtures/test-app.js';
+import { insideRolledBack } from '../fixtures/rolled-back.js';
 
 const PARTNERS = 100;
 const MEMBERS = 2_000;
 const BATCH = 14;
 const AT = 1_800_000_000_000;
-
-/** The work is set up and read inside a transaction that is then rolled back: nothing is left for the other tests. */
-class RolledBack extends Error {}
 
 /** A network of PARTNERS partners, each with one gym and one product, and one pending check-in per member. */
 async function addNetwork(trx: Kysely<Database>): Promise<{ platformId: string; gymId: number }[]> {
@@ -86,16 +84,6 @@ async function readAndExplain<R>(trx: Kysely<Database>, statement: string, reque
   };
 }
 
-/** Runs `work` in a transaction that is then rolled back. */
-async function rolledBack(t: TestApp, work: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-  await expect(
-    t.store.db.transaction().execute(async (trx) => {
-      await work(trx);
-      throw new RolledBack();
-    }),
-  ).rejects.toBeInstanceOf(RolledBack);
-}
-
 describe.runIf(pgAvailable)('postgres: the batched reads of validations and check-in creations', () => {
   let t: TestApp;
   const app = useApp({ dialect: 'postgres' });
@@ -104,7 +92,7 @@ describe.runIf(pgAvailable)('postgres: the batched reads of validations and chec
   });
 
   test("when a batch of validations is read in a network of a hundred products, then each request looks up its check-in's product alone, without hashing every product once per request", async () => {
-    await rolledBack(t, async (trx) => {
+    await insideRolledBack(t, async (trx) => {
       const members = await addNetwork(trx);
       const requests = members.slice(0, BATCH).map(({ platformId, gymId }) => ({
         gym_id: gymId,
@@ -133,7 +121,7 @@ describe.runIf(pgAvailable)('postgres: the batched reads of validations and chec
   });
 
   test("when a batch of creations of members on a plan is read, then each member's check-ins are read with their gym's partner and their product's category, without hashing every gym and product once per request", async () => {
-    await rolledBack(t, async (trx) => {
+    await insideRolledBack(t, async (trx) => {
       const members = await addNetwork(trx);
       const plan = await trx
         .insertInto('plans')
