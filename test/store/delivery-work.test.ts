@@ -4,14 +4,9 @@ import type { Database } from '../../src/store/database.js';
 import { deliveryWork, deliveryWorkQuery } from '../../src/store/webhooks/webhook-claim-repository.js';
 import { PENDING } from '../../src/store/webhooks/pending-status.js';
 import { dialects, useApp, type TestApp } from '../fixtures/test-app.js';
-import { insideRolledBack } from '../fixtures/rolled-back.js';
+import { inChunks, insideRolledBack } from '../fixtures/store-rows.js';
 
 const EVENTS = 5_000;
-
-/** `rows` handed to `insert` 500 at a time (SQLite takes only so many parameters in one statement). */
-async function inChunks<T>(rows: readonly T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < rows.length; start += 500) await insert(rows.slice(start, start + 500));
-}
 
 /** The plan PostgreSQL makes for the look at `now`, one line per node. */
 async function planOfLook(trx: Kysely<Database>, now: number): Promise<string> {

@@ -7,7 +7,7 @@ import {
 } from '../../src/store/dialects/postgres/postgres-change-statements.js';
 import { pgAvailable } from '../fixtures/postgres.js';
 import { useApp, type TestApp } from '../fixtures/test-app.js';
-import { insideRolledBack } from '../fixtures/rolled-back.js';
+import { inChunks, insideRolledBack } from '../fixtures/store-rows.js';
 
 const PARTNERS = 100;
 const MEMBERS = 2_000;
@@ -53,11 +53,7 @@ async function addNetwork(trx: Kysely<Database>): Promise<{ platformId: string; 
       created_at: AT,
     };
   });
-  for (let start = 0; start < members.length; start += 500)
-    await trx
-      .insertInto('checkins')
-      .values(members.slice(start, start + 500))
-      .execute();
+  await inChunks(members, (chunk) => trx.insertInto('checkins').values(chunk).execute());
   await sql`analyze partners, gyms, products, checkins`.execute(trx);
   return members.map((member) => ({ platformId: member.platform_id, gymId: member.gym_id }));
 }
@@ -148,7 +144,7 @@ describe.runIf(pgAvailable)('postgres: the batched reads of validations and chec
       const seeded = await trx
         .selectFrom('checkins')
         .innerJoin('gyms', 'gyms.id', 'checkins.gym_id')
-        .select(['checkins.id', 'checkins.platform_id', 'checkins.gym_id', 'gyms.partner_id'])
+        .select(['checkins.id', 'checkins.platform_id', 'gyms.partner_id'])
         .where(
           'checkins.platform_id',
           'in',
